@@ -1,0 +1,101 @@
+"""The FastAPI application: routers, error handlers, and the runtime built at start-up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from hakiki import __version__
+from hakiki.account.router import router as account_router
+from hakiki.core.auth import KeyCache
+from hakiki.core.crypto import Vault, load_master_key
+from hakiki.core.database import create_engine
+from hakiki.core.errors import install_error_handlers
+from hakiki.core.idempotency.service import purge_expired as purge_idempotency
+from hakiki.core.middleware import RequestContextMiddleware
+from hakiki.core.request_log.service import RequestLogWriter
+from hakiki.core.request_log.service import purge_expired as purge_request_log
+from hakiki.core.runtime import Runtime
+from hakiki.core.settings import Settings, get_settings
+from hakiki.core.wallet.service import release_expired_holds
+from hakiki.engines.screening.engine import default_engine
+from hakiki.providers.registry import build_providers
+from hakiki.screening.router import router as screening_router
+
+logger = logging.getLogger("hakiki")
+
+HOUSEKEEPING_SECONDS = 60.0
+
+DESCRIPTION = """
+Identity verification, fraud signals and AML screening for Kenya, Uganda, Tanzania and Nigeria.
+
+Authenticate with `Authorization: Bearer <client_id>:<secret>`. Sandbox keys (`hk_test_...`)
+return deterministic mock data and never charge; live keys (`hk_live_...`) run the real engines
+and providers and debit the wallet once per billable call. Every POST accepts an
+`Idempotency-Key`. Errors are `{"error", "message", "details"?}`; every response carries
+`X-Request-Id`.
+"""
+
+
+async def build_runtime(settings: Settings) -> Runtime:
+    engine = create_engine(settings)
+    screening = await asyncio.to_thread(default_engine)
+    return Runtime(
+        settings=settings,
+        engine=engine,
+        vault=Vault(load_master_key(settings)),
+        key_cache=KeyCache(engine, settings.key_cache_seconds),
+        request_log=RequestLogWriter(engine),
+        providers=build_providers(settings),
+        screening=screening,
+    )
+
+
+async def _housekeeping(runtime: Runtime) -> None:
+    """Release holds left by crashed calls; drop expired idempotency keys and old logs."""
+    while True:
+        try:
+            await release_expired_holds(runtime.engine)
+            await purge_idempotency(runtime.engine)
+            await purge_request_log(runtime.engine, runtime.settings.request_log_retention_days)
+        except Exception:
+            logger.exception("housekeeping failed; retrying later")
+        await asyncio.sleep(HOUSEKEEPING_SECONDS)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runtime = await build_runtime(settings)
+        app.state.runtime = runtime
+        await runtime.request_log.start()
+        housekeeping = asyncio.create_task(_housekeeping(runtime))
+        try:
+            yield
+        finally:
+            housekeeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await housekeeping
+            await runtime.request_log.stop()
+            for provider in runtime.providers:
+                await provider.aclose()
+            await runtime.engine.dispose()
+
+    app = FastAPI(
+        title="Hakiki",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.add_middleware(RequestContextMiddleware)
+    app.include_router(screening_router)
+    app.include_router(account_router)
+    return app

@@ -1,0 +1,180 @@
+"""The life of one API call that does work: idempotency, wallet hold, request record.
+
+call = await begin_call(request, principal, "screening.aml_with_id", payload)
+if isinstance(call, Replay): return the stored response
+async with guarded(call):          # releases the hold and the key claim on any error
+    await hold_price(call)         # 402 before any upstream work (live only)
+    ... do the work ...
+    body = await finish_call(call, ...)   # one transaction: debit, log row, stored response
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from hakiki.core.auth import Principal
+from hakiki.core.database import transaction
+from hakiki.core.idempotency import service as idempotency
+from hakiki.core.request_log.repository import insert_many
+from hakiki.core.request_log.service import log_row, redact
+from hakiki.core.runtime import Runtime
+from hakiki.core.wallet import service as wallet
+from hakiki.core.wallet.service import Charge, Hold
+
+
+@dataclass
+class Call:
+    runtime: Runtime
+    request: Request
+    principal: Principal
+    endpoint: str
+    payload: dict[str, Any]
+    claim: idempotency.Claim | None = None
+    hold: Hold | None = None
+
+    @property
+    def request_id(self) -> str:
+        return str(self.request.state.request_id)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The identity number a call is about, for the encrypted look-up columns of its log row."""
+
+    country: str
+    channel: str
+    number: str
+
+
+def runtime_of(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+async def begin_call(
+    request: Request, principal: Principal, endpoint: str, payload: dict[str, Any]
+) -> Call | idempotency.Replay:
+    runtime = runtime_of(request)
+    call = Call(runtime, request, principal, endpoint, payload)
+    key = request.headers.get("idempotency-key")
+    if key is not None:
+        fingerprint = idempotency.request_fingerprint(request.method, request.url.path, payload)
+        claimed = await idempotency.claim(
+            runtime.engine,
+            principal.org_id,
+            principal.environment,
+            key,
+            fingerprint,
+            runtime.settings.idempotency_ttl_hours,
+        )
+        if isinstance(claimed, idempotency.Replay):
+            return claimed
+        call.claim = claimed
+    return call
+
+
+def replay_response(replay: idempotency.Replay) -> Response:
+    return Response(
+        replay.body,
+        status_code=replay.status_code,
+        media_type="application/json",
+        headers={"Idempotent-Replayed": "true"},
+    )
+
+
+@asynccontextmanager
+async def guarded(call: Call) -> AsyncIterator[Call]:
+    try:
+        yield call
+    except BaseException:
+        if call.hold is not None:
+            await wallet.release(call.runtime.engine, call.hold)
+        if call.claim is not None:
+            await idempotency.abandon(call.runtime.engine, call.claim)
+        raise
+
+
+async def hold_price(call: Call) -> None:
+    """Reserve the call's price (live keys only); 402 when the wallet cannot cover it."""
+    price = call.runtime.price(call.endpoint)
+    if not call.principal.live or price <= 0:
+        return
+    call.hold = await wallet.reserve(
+        call.runtime.engine,
+        call.principal.org_id,
+        price,
+        call.principal.currency,
+        call.request_id,
+        call.runtime.settings.wallet_hold_seconds,
+    )
+
+
+def _log_row(
+    call: Call,
+    status_code: int,
+    response_code: str | None,
+    subject: Subject | None,
+    charge: Charge | None,
+) -> dict[str, Any]:
+    vault = call.runtime.vault
+    fields: dict[str, Any] = {
+        "response_code": response_code,
+        "request_body": redact(call.payload),
+        "transaction_id": charge.transaction_id if charge else None,
+    }
+    if subject:
+        fields["channel"] = f"{subject.country}:{subject.channel}"
+        fields["subject_hash"] = vault.lookup_hash(subject.country, subject.channel, subject.number)
+        fields["subject_encrypted"] = vault.encrypt(subject.number)
+    return log_row(
+        call.request_id,
+        call.principal,
+        call.request.method,
+        call.request.url.path,
+        status_code,
+        float(call.request.state.started),
+        **fields,
+    )
+
+
+async def finish_call(
+    call: Call,
+    *,
+    billable: bool,
+    response_code: str | None,
+    subject: Subject | None,
+    render: Callable[[Charge | None], bytes],
+    description: str,
+) -> bytes:
+    """Settle the hold, write the request record and store the idempotent response, all in one
+    transaction; return the response body."""
+    call.request.state.logged = True
+    runtime = call.runtime
+    if call.hold is None and call.claim is None:
+        body = render(None)
+        runtime.request_log.add(_log_row(call, 200, response_code, subject, None))
+        return body
+    async with transaction(runtime.engine) as conn:
+        charge = None
+        if call.hold is not None:
+            charge = await wallet.settle(
+                conn,
+                call.hold,
+                charge=billable,
+                endpoint=call.endpoint,
+                request_id=call.request_id,
+                description=description,
+            )
+        body = render(charge)
+        await insert_many(conn, [_log_row(call, 200, response_code, subject, charge)])
+        if call.claim is not None:
+            await idempotency.complete(conn, call.claim, 200, body)
+    call.hold = None
+    call.claim = None
+    return body

@@ -1,0 +1,143 @@
+"""Identity-verification channels: which numbers exist in which country, and their formats.
+
+One registry serves the channels endpoint, request validation and the sandbox, so the three can
+never disagree. The KYC endpoints use the same rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+
+@dataclass(frozen=True)
+class Channel:
+    code: str
+    country: str  # ISO 3166-1 alpha-2
+    subject: str  # person | business
+    name: str
+    format_description: str
+    example: str
+    pattern: re.Pattern[str]
+
+    def normalise(self, number: str) -> str:
+        """Registries ignore spaces, dashes and case; so do we."""
+        return re.sub(r"[\s\-/]", "", number).upper()
+
+    def check(self, number: str) -> str | None:
+        """None when the (normalised) number fits the format, else what was expected."""
+        if not self.pattern.fullmatch(number):
+            return f"{self.name} numbers are {self.format_description}, e.g. {self.example}"
+        if self.country == "TZ" and self.code == "nida" and not _valid_date_prefix(number):
+            return "a NIDA number starts with the holder's birth date as YYYYMMDD"
+        return None
+
+
+def _valid_date_prefix(number: str) -> bool:
+    try:
+        date(int(number[:4]), int(number[4:6]), int(number[6:8]))
+    except ValueError:
+        return False
+    return True
+
+
+CHANNELS: tuple[Channel, ...] = (
+    Channel(
+        "bvn",
+        "NG",
+        "person",
+        "Bank Verification Number",
+        "11 digits",
+        "22212345670",
+        re.compile(r"\d{11}"),
+    ),
+    Channel(
+        "nin",
+        "NG",
+        "person",
+        "National Identification Number",
+        "11 digits",
+        "70123456780",
+        re.compile(r"\d{11}"),
+    ),
+    Channel(
+        "cac",
+        "NG",
+        "business",
+        "Corporate Affairs Commission registration number",
+        "RC, BN or IT followed by 1 to 8 digits (the prefix may be left out)",
+        "RC1234560",
+        re.compile(r"(RC|BN|IT)?\d{1,8}"),
+    ),
+    Channel(
+        "passport",
+        "NG",
+        "person",
+        "Nigerian international passport",
+        "one letter then 8 digits",
+        "A01234560",
+        re.compile(r"[A-Z]\d{8}"),
+    ),
+    Channel(
+        "national_id",
+        "KE",
+        "person",
+        "Kenyan national ID (Huduma/Maisha) number",
+        "7 to 9 digits",
+        "23456780",
+        re.compile(r"\d{7,9}"),
+    ),
+    Channel(
+        "passport",
+        "KE",
+        "person",
+        "Kenyan passport",
+        "one or two letters then 7 digits",
+        "AK1234560",
+        re.compile(r"[A-Z]{1,2}\d{7}"),
+    ),
+    Channel(
+        "nin",
+        "UG",
+        "person",
+        "Ugandan National Identification Number",
+        "14 characters: CM or CF, then 12 letters or digits",
+        "CM90012345670A",
+        re.compile(r"C[MF][A-Z0-9]{12}"),
+    ),
+    Channel(
+        "nida",
+        "TZ",
+        "person",
+        "Tanzanian NIDA number",
+        "20 digits starting with the birth date as YYYYMMDD",
+        "19850515123450000100",
+        re.compile(r"\d{20}"),
+    ),
+)
+
+_BY_KEY = {(c.country, c.code): c for c in CHANNELS}
+_COUNTRIES_BY_CODE: dict[str, list[str]] = {}
+for _c in CHANNELS:
+    _COUNTRIES_BY_CODE.setdefault(_c.code, []).append(_c.country)
+
+
+# The spec's own channel examples (bvn, nin, cac) are Nigerian, as are Prembly's codes: a code
+# that exists in several countries means the Nigerian one unless a country_code says otherwise.
+DEFAULT_COUNTRY = "NG"
+
+
+def find_channel(code: str, country: str | None = None) -> Channel | None:
+    """A channel by code and, where the code exists in several countries, country."""
+    code = code.strip().lower()
+    countries = _COUNTRIES_BY_CODE.get(code, [])
+    if country:
+        return _BY_KEY.get((country.strip().upper(), code))
+    if len(countries) == 1:
+        return _BY_KEY[(countries[0], code)]
+    return _BY_KEY.get((DEFAULT_COUNTRY, code))
+
+
+def countries_for(code: str) -> list[str]:
+    return list(_COUNTRIES_BY_CODE.get(code.strip().lower(), []))

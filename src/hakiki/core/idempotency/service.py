@@ -1,0 +1,109 @@
+"""``Idempotency-Key`` on every POST (DESIGN §4).
+
+The first request with a key claims it; its 200 response is stored in the same transaction as its
+request record and wallet debit, and replayed for 24 hours. A different body under the same key,
+or a retry while the first is still running, answers 409 ``idempotency_conflict``. A request that
+ends in an error releases its claim, so the client can retry it with the same key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import orjson
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hakiki.core.clock import as_utc, utcnow
+from hakiki.core.database import transaction
+from hakiki.core.errors import ApiError
+from hakiki.core.idempotency import repository
+
+MAX_KEY_LENGTH = 255
+
+
+@dataclass(frozen=True)
+class Claim:
+    org_id: str
+    environment: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Replay:
+    status_code: int
+    body: bytes
+
+
+def request_fingerprint(method: str, path: str, payload: Any) -> str:
+    canonical = orjson.dumps([method, path, payload], option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def _conflict(message: str) -> ApiError:
+    return ApiError(409, "idempotency_conflict", message)
+
+
+async def claim(
+    engine: AsyncEngine,
+    org_id: str,
+    environment: str,
+    key: str,
+    fingerprint: str,
+    ttl_hours: int,
+) -> Claim | Replay:
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
+            details=[{"field": "Idempotency-Key", "problem": "bad length"}],
+        )
+    now = utcnow()
+    for _attempt in range(2):
+        try:
+            async with transaction(engine) as conn:
+                row = await repository.find(conn, org_id, environment, key)
+                if row and as_utc(row["expires_at"]) <= now:
+                    await repository.remove(conn, org_id, environment, key)
+                    row = None
+                if row is None:
+                    await repository.insert_claim(
+                        conn,
+                        org_id,
+                        environment,
+                        key,
+                        fingerprint,
+                        now,
+                        now + timedelta(hours=ttl_hours),
+                    )
+                    return Claim(org_id, environment, key)
+        except IntegrityError:
+            continue  # another request claimed the key between our read and insert
+        if row["request_hash"] != fingerprint:
+            raise _conflict(
+                "This Idempotency-Key was used with a different request; use a new key."
+            )
+        if row["state"] != "complete":
+            raise _conflict("A request with this Idempotency-Key is still being processed.")
+        return Replay(int(row["status_code"]), str(row["response_body"]).encode())
+    raise _conflict("A request with this Idempotency-Key is still being processed.")
+
+
+async def complete(conn: AsyncConnection, claim: Claim, status_code: int, body: bytes) -> None:
+    await repository.complete(
+        conn, claim.org_id, claim.environment, claim.key, status_code, body.decode()
+    )
+
+
+async def abandon(engine: AsyncEngine, claim: Claim) -> None:
+    async with transaction(engine) as conn:
+        await repository.remove(conn, claim.org_id, claim.environment, claim.key)
+
+
+async def purge_expired(engine: AsyncEngine) -> int:
+    async with transaction(engine) as conn:
+        return await repository.purge_expired(conn, utcnow())

@@ -1,0 +1,30 @@
+"""Run Alembic migrations programmatically (``hakiki migrate`` and embedded ``serve``)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+from hakiki.core.settings import Settings
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+
+def alembic_config(settings: Settings) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["settings"] = settings
+    return config
+
+
+def upgrade(settings: Settings) -> None:
+    """Bring the database to the newest schema. Safe to run again."""
+    command.upgrade(alembic_config(settings), "head")
+
+
+async def upgrade_async(settings: Settings) -> None:
+    # env.py runs its own event loop, so it must run outside ours.
+    await asyncio.to_thread(upgrade, settings)

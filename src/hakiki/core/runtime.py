@@ -1,0 +1,28 @@
+"""Everything a running service holds: built once at start-up, shared by all requests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hakiki.core.auth import KeyCache
+from hakiki.core.crypto import Vault
+from hakiki.core.request_log.service import RequestLogWriter
+from hakiki.core.settings import Settings
+from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.providers.base import IdentityProvider
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    engine: AsyncEngine
+    vault: Vault
+    key_cache: KeyCache
+    request_log: RequestLogWriter
+    providers: list[IdentityProvider]
+    screening: ScreeningEngine
+
+    def price(self, endpoint: str) -> int:
+        return int(self.settings.prices.get(endpoint, 0))

@@ -1,0 +1,25 @@
+"""The scopes a key can hold (DESIGN §4)."""
+
+from __future__ import annotations
+
+ALL_SCOPES: tuple[str, ...] = (
+    "identity:read",
+    "business:read",
+    "fraud:read",
+    "fraud:write",
+    "screening:read",
+    "background:read",
+    "background:write",
+    "tax:read",
+    "vehicle:read",
+    "documents:read",
+    "credit:read",
+    "statements:write",
+    "evaluation:read",
+    "account:admin",
+)
+
+# A new key gets every scope but account:admin unless scopes are named.
+DEFAULT_SCOPES: tuple[str, ...] = tuple(s for s in ALL_SCOPES if s != "account:admin")
+
+ENVIRONMENTS = ("sandbox", "live")

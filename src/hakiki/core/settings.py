@@ -1,0 +1,66 @@
+"""Settings from ``HAKIKI_*`` environment variables. None is needed to start."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HAKIKI_", env_file=".env", extra="ignore")
+
+    data_dir: Path = Field(
+        default=Path("hakiki-data"),
+        description="Folder for the embedded SQLite database and the generated secret key.",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL; default is SQLite (WAL) at <data_dir>/hakiki.db. "
+        "For PostgreSQL: postgresql+asyncpg://user@host:5432/db",
+    )
+    secret_key: str | None = Field(
+        default=None,
+        description="Key for encrypting personal data and keyed hashes (32+ characters). "
+        "Generated into <data_dir>/secret.key on first start when unset.",
+    )
+    host: str = "127.0.0.1"
+    port: int = 8000
+    default_currency: str = "KES"
+    prices: dict[str, int] = Field(
+        default_factory=lambda: {"screening.aml_with_id": 5000},
+        description="Price per billable endpoint in minor units, as JSON, "
+        'e.g. {"screening.aml_with_id": 5000}.',
+    )
+    idempotency_ttl_hours: int = 24
+    request_log_retention_days: int = 90
+    wallet_hold_seconds: int = 120
+    key_cache_seconds: float = 5.0
+    name_match_threshold: float = Field(
+        default=0.85, description="Score from which `compare` counts the names as matching."
+    )
+    aml_threshold: float = Field(
+        default=0.80, description="Default score from which an AML candidate is reported as a hit."
+    )
+
+    prembly_app_id: str | None = Field(default=None, description="Prembly (IdentityPass) app id.")
+    prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")
+    prembly_base_url: str = "https://api.prembly.com"
+    provider_timeout_seconds: float = 15.0
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'hakiki.db').as_posix()}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

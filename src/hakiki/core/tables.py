@@ -1,0 +1,133 @@
+"""The database schema as SQLAlchemy Core tables.
+
+Core (not the ORM) because the hot path (auth, wallet debit, request log) needs lean statements;
+see NOTES.md: the async ORM costs about 4x in throughput here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+organisations = Table(
+    "organisations",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("approved", Boolean, nullable=False, default=False),
+    Column("currency", String(3), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("approved_at", DateTime(timezone=True)),
+)
+
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False, index=True),
+    Column("client_id", String(80), nullable=False, unique=True),
+    Column("secret_hash", String(64), nullable=False),
+    Column("environment", String(10), nullable=False),
+    Column("scopes", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+)
+
+wallets = Table(
+    "wallets",
+    metadata,
+    Column("org_id", String(40), ForeignKey("organisations.id"), primary_key=True),
+    Column("currency", String(3), nullable=False),
+    # balance: settled money; reserved: sum of open holds. Available = balance - reserved.
+    Column("balance", BigInteger, nullable=False, default=0),
+    Column("reserved", BigInteger, nullable=False, default=0),
+    Column("last_seq", Integer, nullable=False, default=0),  # seq of the newest transaction
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+wallet_holds = Table(
+    "wallet_holds",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False, index=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("request_id", String(40), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+wallet_transactions = Table(
+    "wallet_transactions",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False),
+    Column("kind", String(10), nullable=False),  # credit | debit | reversal
+    Column("amount", BigInteger, nullable=False),  # signed: debits negative
+    Column("balance_after", BigInteger, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("endpoint", String(80)),
+    Column("request_id", String(40)),
+    Column("reverses_id", String(40)),
+    Column("description", String(300), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("org_id", "seq", name="uq_wallet_transactions_org_seq"),
+    Index("ix_wallet_transactions_org_created", "org_id", "seq"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("org_id", String(40), primary_key=True),
+    Column("environment", String(10), primary_key=True),
+    Column("key", String(255), primary_key=True),
+    Column("request_hash", String(64), nullable=False),
+    Column("state", String(12), nullable=False),  # in_progress | complete
+    Column("status_code", Integer),
+    Column("response_body", Text),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+request_logs = Table(
+    "request_logs",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("org_id", String(40), index=True),
+    Column("api_key_id", String(40)),
+    Column("environment", String(10)),
+    Column("method", String(8), nullable=False),
+    Column("path", String(200), nullable=False),
+    Column("status_code", Integer, nullable=False),
+    Column("response_code", String(4)),
+    Column("channel", String(40)),
+    Column("subject_hash", String(64), index=True),
+    Column("subject_encrypted", Text),
+    Column("request_body", JSON),
+    Column("duration_ms", Integer),
+    Column("transaction_id", String(40)),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
+)

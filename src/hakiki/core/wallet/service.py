@@ -1,0 +1,172 @@
+"""The prepaid wallet: holds, debits, credits, an append-only ledger (DESIGN §4).
+
+A live billable call first *reserves* its price (402 before any upstream call when the available
+balance is short), then settles in the same database transaction as its request record: one debit
+when the outcome is billable, none when it is not. Holds left by a crashed process expire and are
+released by ``release_expired_holds``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hakiki.core.clock import utcnow
+from hakiki.core.database import transaction
+from hakiki.core.errors import ApiError
+from hakiki.core.ids import new_id
+from hakiki.core.wallet import repository
+
+logger = logging.getLogger("hakiki.wallet")
+
+
+@dataclass(frozen=True)
+class Hold:
+    id: str
+    org_id: str
+    amount: int
+    currency: str
+
+
+@dataclass(frozen=True)
+class Charge:
+    transaction_id: str
+    amount: int
+    currency: str
+    balance_after: int
+
+
+def insufficient_funds(amount: int, currency: str) -> ApiError:
+    return ApiError(
+        402,
+        "insufficient_funds",
+        f"The wallet's available balance is below this call's price of {amount} "
+        f"{currency} minor units; top up the wallet and retry.",
+    )
+
+
+async def reserve(
+    engine: AsyncEngine,
+    org_id: str,
+    amount: int,
+    currency: str,
+    request_id: str,
+    hold_seconds: int,
+) -> Hold:
+    hold = Hold(new_id("hold"), org_id, amount, currency)
+    async with transaction(engine) as conn:
+        if not await repository.try_reserve(conn, org_id, amount):
+            raise insufficient_funds(amount, currency)
+        expires = utcnow() + timedelta(seconds=hold_seconds)
+        await repository.insert_hold(conn, hold.id, org_id, amount, request_id, expires)
+    return hold
+
+
+async def settle(
+    conn: AsyncConnection,
+    hold: Hold,
+    *,
+    charge: bool,
+    endpoint: str,
+    request_id: str,
+    description: str,
+) -> Charge | None:
+    """Close the hold inside the caller's transaction; debit once if ``charge``."""
+    held = await repository.delete_hold(conn, hold.id)
+    reserved_delta = -hold.amount if held else 0
+    if not charge:
+        if held:
+            await repository.release_reserved(conn, hold.org_id, hold.amount)
+        return None
+    if not held:
+        logger.warning("hold %s expired before settlement; debiting without it", hold.id)
+    changed = await repository.apply_change(
+        conn, hold.org_id, balance_delta=-hold.amount, reserved_delta=reserved_delta
+    )
+    if changed is None:
+        # Only reachable when the hold had expired and the balance was spent meanwhile.
+        logger.error("request %s could not be debited: balance too low", request_id)
+        return None
+    balance, seq = changed
+    transaction_id = new_id("txn")
+    await repository.insert_transaction(
+        conn,
+        {
+            "id": transaction_id,
+            "seq": seq,
+            "org_id": hold.org_id,
+            "kind": "debit",
+            "amount": -hold.amount,
+            "balance_after": balance,
+            "currency": hold.currency,
+            "endpoint": endpoint,
+            "request_id": request_id,
+            "description": description,
+            "created_at": utcnow(),
+        },
+    )
+    return Charge(transaction_id, hold.amount, hold.currency, balance)
+
+
+async def release(engine: AsyncEngine, hold: Hold) -> None:
+    """Give a hold back when the call failed before it could settle."""
+    async with transaction(engine) as conn:
+        if await repository.delete_hold(conn, hold.id):
+            await repository.release_reserved(conn, hold.org_id, hold.amount)
+
+
+async def credit(engine: AsyncEngine, org_id: str, amount: int, description: str) -> Charge:
+    if amount <= 0:
+        raise ApiError(400, "invalid_request", "A credit must be a positive amount.")
+    async with transaction(engine) as conn:
+        wallet = await repository.get_wallet(conn, org_id)
+        if wallet is None:
+            raise ApiError(404, "not_found", "The organisation has no wallet.")
+        changed = await repository.apply_change(
+            conn, org_id, balance_delta=amount, reserved_delta=0
+        )
+        assert changed is not None  # a credit cannot make the balance negative
+        balance, seq = changed
+        transaction_id = new_id("txn")
+        await repository.insert_transaction(
+            conn,
+            {
+                "id": transaction_id,
+                "seq": seq,
+                "org_id": org_id,
+                "kind": "credit",
+                "amount": amount,
+                "balance_after": balance,
+                "currency": wallet["currency"],
+                "description": description,
+                "created_at": utcnow(),
+            },
+        )
+    return Charge(transaction_id, amount, str(wallet["currency"]), balance)
+
+
+async def release_expired_holds(engine: AsyncEngine) -> int:
+    async with transaction(engine) as conn:
+        holds = await repository.expired_holds(conn, utcnow())
+        for hold in holds:
+            if await repository.delete_hold(conn, hold["id"]):
+                await repository.release_reserved(conn, hold["org_id"], int(hold["amount"]))
+    return len(holds)
+
+
+async def wallet_summary(conn: AsyncConnection, org_id: str) -> dict[str, Any]:
+    wallet = await repository.get_wallet(conn, org_id)
+    if wallet is None:
+        raise ApiError(404, "not_found", "The organisation has no wallet.")
+    balance, reserved = int(wallet["balance"]), int(wallet["reserved"])
+    return {
+        "currency": wallet["currency"],
+        "balance": balance,
+        "reserved": reserved,
+        "available": balance - reserved,
+        "updated_at": wallet["updated_at"],
+    }

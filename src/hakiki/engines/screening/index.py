@@ -1,0 +1,197 @@
+"""In-memory candidate index: from a query name to a short list of list names worth scoring.
+
+Built once from the names of all loaded entities, then read-only (safe to share between
+threads). Three look-ups feed one ranking:
+
+* normalised tokens -> names (postings), weighted by inverse document frequency;
+* typo tolerance: every token of 4+ letters is also filed under its one-letter deletions
+  (symmetric-delete, as in SymSpell) and under its phonetic key (first letter + metaphone), so a
+  query token reaches list tokens one edit away or sounding alike; each proposal is then checked
+  with :func:`~.similarity.token_similarity`, the same rule the scorer uses;
+* spacing: adjacent list tokens are also filed written together ("abdul rahman" under
+  "abdulrahman") and adjacent query tokens are looked up written together.
+
+Names are ranked by a Dice-style overlap of IDF weight and the best ``limit`` are returned.
+Identifiers have their own exact look-up.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hakiki.engines.screening.model import NameEntry
+from hakiki.engines.screening.normalize import SUBSTANTIVE, NormalizedName
+from hakiki.engines.screening.similarity import (
+    MIN_FUZZY_LENGTH,
+    phonetic_key,
+    token_similarity,
+)
+
+_ID_CLEAN = re.compile(r"[^0-9A-Z]")
+MIN_IDENTIFIER_LENGTH = 5
+
+
+def normalize_identifier(value: str) -> str:
+    """Identifier values compare on letters and digits only, uppercased."""
+    return _ID_CLEAN.sub("", value.upper())
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedName:
+    entity: int  # position of the entity in the engine's entity table
+    entry: NameEntry
+    norm: NormalizedName
+    group: int  # (list, schema) group the engine filters on
+
+
+def _deletions(token: str) -> set[str]:
+    return {token[:i] + token[i + 1 :] for i in range(len(token))}
+
+
+def _index_tokens(norm: NormalizedName) -> tuple[str, ...]:
+    tokens = tuple(
+        dict.fromkeys(t for t, w in zip(norm.tokens, norm.weights, strict=True) if w >= SUBSTANTIVE)
+    )
+    return tokens or tuple(dict.fromkeys(norm.tokens))
+
+
+class CandidateIndex:
+    def __init__(self, names: Sequence[IndexedName]) -> None:
+        self.names: tuple[IndexedName, ...] = tuple(names)
+        postings: dict[str, list[int]] = defaultdict(list)
+        joined: dict[str, list[int]] = defaultdict(list)
+        for nid, name in enumerate(self.names):
+            for token in _index_tokens(name.norm):
+                postings[token].append(nid)
+            tokens = name.norm.tokens
+            for a, b in zip(tokens, tokens[1:], strict=False):
+                joined[a + b].append(nid)
+        self._postings: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in postings.items()}
+        self._joined: dict[str, tuple[int, ...]] = {
+            k: tuple(dict.fromkeys(v)) for k, v in joined.items() if k not in self._postings
+        }
+        count = max(len(self.names), 1)
+        self._idf: dict[str, float] = {
+            t: math.log(1.0 + count / len(p)) for t, p in self._postings.items()
+        }
+        self._unknown_idf = math.log(1.0 + count)
+        deletes: dict[str, list[str]] = defaultdict(list)
+        phonetic: dict[str, list[str]] = defaultdict(list)
+        for token in self._postings:
+            if len(token) >= MIN_FUZZY_LENGTH:
+                for deleted in _deletions(token):
+                    deletes[deleted].append(token)
+                key = phonetic_key(token)
+                if key:
+                    phonetic[key].append(token)
+        self._deletes: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in deletes.items()}
+        self._phonetic: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in phonetic.items()}
+        self._name_weight: tuple[float, ...] = tuple(
+            sum(self._idf[t] for t in _index_tokens(n.norm)) for n in self.names
+        )
+        self.expand = lru_cache(maxsize=65536)(self._expand)
+
+    @property
+    def vocabulary_size(self) -> int:
+        return len(self._postings)
+
+    def idf(self, token: str) -> float:
+        return self._idf.get(token, self._unknown_idf)
+
+    def _expand(self, token: str) -> tuple[tuple[str, float], ...]:
+        """List tokens similar to ``token`` with their similarity (the token itself first)."""
+        found: dict[str, float] = {}
+        if token in self._postings:
+            found[token] = 1.0
+        if len(token) >= MIN_FUZZY_LENGTH:
+            proposals: set[str] = set(self._deletes.get(token, ()))
+            for deleted in _deletions(token):
+                if deleted in self._postings and len(deleted) >= MIN_FUZZY_LENGTH:
+                    proposals.add(deleted)
+                proposals.update(self._deletes.get(deleted, ()))
+            proposals.update(self._phonetic.get(phonetic_key(token), ()))
+            proposals.discard(token)
+            for proposal in proposals:
+                score, _ = token_similarity(token, proposal)
+                if score > 0.0:
+                    found[proposal] = score
+        return tuple(sorted(found.items(), key=lambda item: -item[1]))
+
+    def candidates(
+        self,
+        query: NormalizedName,
+        limit: int = 40,
+        groups: Collection[int] | None = None,
+    ) -> list[int]:
+        """Ids (positions in ``names``) of up to ``limit`` list names most like ``query``.
+
+        ``groups`` restricts the result to names of those groups (lists and schemas).
+        """
+        q_tokens = [t for t, w in zip(query.tokens, query.weights, strict=True) if w >= SUBSTANTIVE]
+        q_tokens = [t for t in dict.fromkeys(q_tokens) if len(t) > 1]
+        if not q_tokens:
+            return []
+        acc: dict[int, float] = {}
+        query_weight = 0.0
+        postings, joined = self._postings, self._joined
+        for token in q_tokens:
+            expansions = self.expand(token)
+            best: dict[int, float] = {}
+            top_idf = 0.0
+            for listed, similarity in expansions:
+                weight = similarity * self._idf[listed]
+                top_idf = max(top_idf, weight)
+                for nid in postings[listed]:
+                    if best.get(nid, 0.0) < weight:
+                        best[nid] = weight
+            split = joined.get(token)
+            if split:
+                weight = self._unknown_idf
+                top_idf = max(top_idf, weight)
+                for nid in split:
+                    best[nid] = weight
+            query_weight += top_idf or self._unknown_idf
+            for nid, weight in best.items():
+                acc[nid] = acc.get(nid, 0.0) + weight
+        tokens = query.tokens
+        for a, b in zip(tokens, tokens[1:], strict=False):
+            together = postings.get(a + b)
+            if together:
+                weight = self._idf[a + b]
+                for nid in together:
+                    acc[nid] = acc.get(nid, 0.0) + weight
+        name_weight = self._name_weight
+        if groups is not None:
+            names = self.names
+            allowed = groups if isinstance(groups, (set, frozenset)) else frozenset(groups)
+            items = [(nid, w) for nid, w in acc.items() if names[nid].group in allowed]
+        else:
+            items = list(acc.items())
+        ranked = heapq.nlargest(
+            limit, items, key=lambda item: item[1] / (query_weight + name_weight[item[0]])
+        )
+        return [nid for nid, _ in ranked]
+
+
+class IdentifierIndex:
+    """Exact look-up of identifier values (passport, national ID, IMO...) to entities."""
+
+    def __init__(self, entries: Sequence[tuple[int, str]]) -> None:
+        table: dict[str, list[int]] = defaultdict(list)
+        for entity, value in entries:
+            key = normalize_identifier(value)
+            if len(key) >= MIN_IDENTIFIER_LENGTH:
+                table[key].append(entity)
+        self._table = {k: tuple(dict.fromkeys(v)) for k, v in table.items()}
+
+    def lookup(self, value: str) -> tuple[int, ...]:
+        key = normalize_identifier(value)
+        if len(key) < MIN_IDENTIFIER_LENGTH:
+            return ()
+        return self._table.get(key, ())

@@ -1,0 +1,72 @@
+"""The one entity model every list parser produces.
+
+Conventions:
+
+* Countries are lowercase ISO 3166-1 alpha-2 codes (``"ke"``, ``"af"``), as in rigour and
+  FollowTheMoney; parsers map country names to codes and drop what they cannot map.
+* Birth dates are ISO 8601 prefixes: ``"1971-03-02"``, ``"1971-03"`` or ``"1971"`` when the
+  list gives only a year. A range of years is stored as one entry per year.
+* Identifiers are ``(type, value)`` pairs; ``type`` is a short lowercase key (``"passport"``,
+  ``"national_id"``, ``"tax_id"``, ``"imo"``...), ``value`` is as printed by the list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Schema = Literal["Person", "Organization", "Vessel", "Aircraft"]
+NameKind = Literal["primary", "alias", "weak_alias"]
+
+SCHEMAS: tuple[Schema, ...] = ("Person", "Organization", "Vessel", "Aircraft")
+NAME_KINDS: tuple[NameKind, ...] = ("primary", "alias", "weak_alias")
+
+
+@dataclass(frozen=True, slots=True)
+class NameEntry:
+    """One name of a listed entity.
+
+    ``name`` is in natural reading order ("First Middle LAST"). When the source writes it
+    differently (OFAC's "LAST, First Middle"), ``original`` keeps the source form and
+    ``given``/``family`` keep the parts, so a scorer can tell given names from family names.
+    """
+
+    name: str
+    kind: NameKind = "primary"
+    original: str | None = None
+    given: str | None = None
+    family: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntity:
+    entity_id: str
+    list_code: str
+    schema: Schema
+    names: tuple[NameEntry, ...]
+    programs: tuple[str, ...] = ()
+    birth_dates: tuple[str, ...] = ()
+    countries: tuple[str, ...] = ()
+    identifiers: tuple[tuple[str, str], ...] = ()
+    gender: str | None = None
+    remarks: str | None = None
+
+    @property
+    def primary_name(self) -> str:
+        for entry in self.names:
+            if entry.kind == "primary":
+                return entry.name
+        return self.names[0].name if self.names else ""
+
+
+@dataclass(frozen=True, slots=True)
+class ListSnapshot:
+    """One version of one list, parsed. ``warnings`` lists rows that could not be used."""
+
+    code: str
+    title: str
+    version: str
+    source_url: str
+    checks: frozenset[str]
+    entities: tuple[ListEntity, ...]
+    warnings: tuple[str, ...] = field(default=())

@@ -1,0 +1,245 @@
+"""Name normalisation shared by the index, the scorer and compare_names.
+
+A name becomes a tuple of ASCII, casefolded tokens with a weight each:
+
+* 1.0 for an ordinary name part;
+* 0.5 for an initial (one letter) and for generic business words ("trading", "group");
+* 0.3 for particles and honorifics ("al", "bin", "de", "haji");
+* 0.1 for organisation legal forms ("ltd", "limited", "llc", "corp"), which rigour rewrites to a
+  generic form first so "LIMITED" and "LTD" compare equal.
+
+Weights say how much a token counts as evidence; tokens of weight 0.5 and more are
+"substantive". A name with no substantive token (only "CORP" or "LIMITED") can never match.
+The per-token weight is the hook a later frequency model replaces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rigour.names import remove_person_prefixes, replace_org_types_compare
+from rigour.names import tokenize_name as _rigour_tokenize
+from rigour.text import ascii_text
+
+ORG_TYPE_WEIGHT = 0.1
+PARTICLE_WEIGHT = 0.3
+WEAK_WEIGHT = 0.5
+SUBSTANTIVE = 0.5
+
+# Legal forms rigour does not rewrite on their own (it needs them in context), plus the
+# generic compare forms it produces (llc, jsc, ...).
+ORG_TYPES = frozenset(
+    [
+        "corp",
+        "corporation",
+        "co",
+        "company",
+        "companies",
+        "inc",
+        "incorporated",
+        "ltd",
+        "limited",
+        "llc",
+        "plc",
+        "sa",
+        "sarl",
+        "srl",
+        "spa",
+        "ag",
+        "gmbh",
+        "bv",
+        "nv",
+        "pte",
+        "pvt",
+        "private",
+        "public",
+        "jsc",
+        "ojsc",
+        "cjsc",
+        "pjsc",
+        "fze",
+        "fzco",
+        "fzc",
+        "fzllc",
+        "llp",
+        "lp",
+        "est",
+        "establishment",
+        "cooperative",
+        "coop",
+        "ltda",
+        "sas",
+        "sae",
+        "saoc",
+        "kg",
+        "ohg",
+        "oao",
+        "zao",
+        "ooo",
+        "pao",
+        "tov",
+        "lda",
+        "eirl",
+        "jv",
+    ]
+)
+GENERIC_BUSINESS_WORDS = frozenset(
+    [
+        "group",
+        "holding",
+        "holdings",
+        "trading",
+        "trade",
+        "traders",
+        "international",
+        "intl",
+        "enterprise",
+        "enterprises",
+        "industries",
+        "industry",
+        "industrial",
+        "services",
+        "service",
+        "general",
+        "import",
+        "export",
+        "imports",
+        "exports",
+        "investment",
+        "investments",
+        "commercial",
+        "global",
+        "shipping",
+        "logistics",
+    ]
+)
+PARTICLES = frozenset(
+    [
+        "al",
+        "el",
+        "ul",
+        "ad",
+        "ed",
+        "as",
+        "ash",
+        "at",
+        "az",
+        "ibn",
+        "bin",
+        "bint",
+        "binti",
+        "ben",
+        "ould",
+        "wuld",
+        "walad",
+        "de",
+        "da",
+        "di",
+        "du",
+        "del",
+        "della",
+        "der",
+        "den",
+        "van",
+        "von",
+        "la",
+        "le",
+        "les",
+        "los",
+        "las",
+        "dos",
+        "das",
+        "do",
+        "y",
+        "e",
+        "the",
+        "of",
+        "and",
+        "et",
+        "und",
+        "haji",
+        "hajji",
+        "alhaji",
+        "alhaj",
+        "hadji",
+        "mullah",
+        "mawlawi",
+        "maulavi",
+        "maulvi",
+        "mawlavi",
+        "sheikh",
+        "shaykh",
+        "shaikh",
+        "sheik",
+        "qari",
+        "mufti",
+    ]
+)
+_APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedName:
+    tokens: tuple[str, ...]
+    weights: tuple[float, ...]
+
+    @property
+    def total_weight(self) -> float:
+        return sum(self.weights)
+
+    @property
+    def substantive(self) -> tuple[str, ...]:
+        return tuple(t for t, w in zip(self.tokens, self.weights, strict=True) if w >= SUBSTANTIVE)
+
+    @property
+    def nospace(self) -> str:
+        return "".join(t for t, w in zip(self.tokens, self.weights, strict=True) if w > 0.1)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.tokens)
+
+    def __bool__(self) -> bool:
+        return bool(self.substantive)
+
+
+@lru_cache(maxsize=131072)
+def fold(text: str) -> str:
+    """ASCII, casefolded, apostrophes dropped (``"Sa'id"`` -> ``"said"``); punctuation kept."""
+    return _APOSTROPHES.sub("", ascii_text(text)).casefold()
+
+
+@lru_cache(maxsize=131072)
+def tokenize(text: str) -> tuple[str, ...]:
+    """Folded name tokens, split on spaces and punctuation."""
+    return tuple(_rigour_tokenize(fold(text)))
+
+
+def token_weight(token: str, is_org: bool) -> float:
+    if is_org and token in ORG_TYPES:
+        return ORG_TYPE_WEIGHT
+    if token in PARTICLES:
+        return PARTICLE_WEIGHT
+    if len(token) == 1 or (is_org and token in GENERIC_BUSINESS_WORDS):
+        return WEAK_WEIGHT
+    return 1.0
+
+
+@lru_cache(maxsize=131072)
+def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
+    """Tokens and weights of a person name (``is_org=False``) or any other name."""
+    if not is_org:
+        text = remove_person_prefixes(text)
+    tokens = tokenize(text)
+    if is_org and tokens:
+        replaced = replace_org_types_compare(" ".join(tokens), generic=True)
+        tokens = tuple(replaced.split())
+    weights = tuple(token_weight(t, is_org) for t in tokens)
+    return NormalizedName(tokens, weights)
+
+
+def is_org_schema(schema: str) -> bool:
+    """Organisations, vessels and aircraft get legal-form handling; people do not."""
+    return schema != "Person"

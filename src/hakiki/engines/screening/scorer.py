@@ -1,0 +1,226 @@
+"""Explainable scoring of one query against one list entity.
+
+The name decides; the other features move the score a little and say why:
+
+* ``name``: ``0.8 * list-name coverage + 0.2 * query coverage`` (weighted, see
+  :mod:`.normalize`), so extra given or clan names on the customer side cost little while list
+  name parts the customer lacks cost a lot. Then: at most 0.65 when only one name part matched
+  but either side has more; -0.10 when the matched parts are in a different order (a swapped
+  first and last name is never an exact match); -0.05 for a weak alias.
+* ``birth_date``: +0.05 same date, +0.02 same year where one side gives only the year, 0 for
+  day and month swapped, -0.08 same year but another day or one year apart, -0.20 otherwise.
+* ``country``: +0.02 when a country is shared, -0.05 when both sides have countries and none is
+  shared.
+* ``gender``: -0.10 when both sides give it and they differ.
+* ``identifier``: an equal identifier value lifts the score to at least
+  ``0.85 + 0.15 * name score``.
+
+Every feature the query supplies appears in the explanation, with its score (0..1), its
+effect on the total and a one-line reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hakiki.engines.screening.model import ListEntity, NameKind
+from hakiki.engines.screening.normalize import NormalizedName
+from hakiki.engines.screening.similarity import Alignment, TokenMatch, align
+
+LIST_COVERAGE_WEIGHT = 0.8
+SINGLE_PART_CAP = 0.65
+REORDER_PENALTY = 0.10
+WEAK_ALIAS_PENALTY = 0.05
+
+DOB_SAME_DATE = 0.05
+DOB_SAME_YEAR = 0.02
+DOB_NEAR = -0.08
+DOB_MISMATCH = -0.20
+COUNTRY_MATCH = 0.02
+COUNTRY_MISMATCH = -0.05
+GENDER_MISMATCH = -0.10
+IDENTIFIER_FLOOR = 0.85
+
+Explanation = dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class NameScore:
+    score: float
+    reason: str
+    alignment: Alignment
+
+
+def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) -> NameScore:
+    """Score a query name against one list name (0..1) with a short reason."""
+    alignment = align(query, listed)
+    if alignment.matched_substantive == 0:
+        return NameScore(0.0, "no name part matched", alignment)
+    score = (
+        LIST_COVERAGE_WEIGHT * alignment.list_coverage
+        + (1.0 - LIST_COVERAGE_WEIGHT) * alignment.query_coverage
+    )
+    notes: list[str] = []
+    if alignment.matched_substantive < 2 and max(
+        alignment.list_substantive, alignment.query_substantive
+    ) >= 2 and score > SINGLE_PART_CAP:
+        score = SINGLE_PART_CAP
+        notes.append("only one name part matched")
+    if alignment.reordered:
+        score -= REORDER_PENALTY
+        notes.append("name parts in a different order")
+    if kind == "weak_alias":
+        score -= WEAK_ALIAS_PENALTY
+        notes.append("weak alias")
+    score = min(max(score, 0.0), 1.0)
+    return NameScore(score, _name_reason(alignment, notes), alignment)
+
+
+def _describe(match: TokenMatch) -> str:
+    if match.how == "exact":
+        return f"'{match.listed}' exact"
+    return f"'{match.query}'~'{match.listed}' {match.how}"
+
+
+def _name_reason(alignment: Alignment, notes: list[str]) -> str:
+    matched = [m for m in alignment.matches]
+    parts = [
+        f"{alignment.matched_substantive} of {alignment.list_substantive} list-name parts matched"
+    ]
+    if matched:
+        parts[0] += " (" + ", ".join(_describe(m) for m in matched) + ")"
+    if alignment.unmatched_list:
+        parts.append("missing from query: " + ", ".join(f"'{t}'" for t in alignment.unmatched_list))
+    if alignment.unmatched_query:
+        parts.append(
+            "extra in query: " + ", ".join(f"'{t}'" for t in alignment.unmatched_query)
+        )
+    parts.extend(notes)
+    return "; ".join(parts)
+
+
+# --- dates --------------------------------------------------------------------------------
+
+
+def _date_parts(value: str) -> tuple[int, int | None, int | None] | None:
+    pieces = value.strip()[:10].split("-")
+    try:
+        year = int(pieces[0])
+        month = int(pieces[1]) if len(pieces) > 1 and pieces[1] else None
+        day = int(pieces[2]) if len(pieces) > 2 and pieces[2] else None
+    except ValueError:
+        return None
+    if not 1000 <= year <= 2999:
+        return None
+    return year, month, day
+
+
+def compare_birth_dates(query: str, listed: Sequence[str]) -> tuple[float, float, str]:
+    """(score, effect, reason) for a query birth date against the list's birth dates."""
+    q = _date_parts(query)
+    if q is None:
+        return 0.0, 0.0, f"query birth date {query!r} not understood"
+    if not listed:
+        return 0.0, 0.0, "list gives no date of birth"
+    best: tuple[float, float, str] | None = None
+    for value in listed:
+        item = _date_parts(value)
+        if item is None:
+            continue
+        result = _compare_date(q, item, query, value)
+        if best is None or result[0] > best[0]:
+            best = result
+    if best is None:
+        return 0.0, 0.0, "list dates of birth not understood"
+    return best
+
+
+def _compare_date(
+    q: tuple[int, int | None, int | None],
+    item: tuple[int, int | None, int | None],
+    query: str,
+    value: str,
+) -> tuple[float, float, str]:
+    qy, qm, qd = q
+    ly, lm, ld = item
+    if qy == ly:
+        if qm is not None and lm is not None and qd is not None and ld is not None:
+            if (qm, qd) == (lm, ld):
+                return 1.0, DOB_SAME_DATE, f"same date {value}"
+            if (qm, qd) == (ld, lm):
+                return 0.7, 0.0, f"day and month swapped ({query} vs {value})"
+            return 0.4, DOB_NEAR, f"same year, different day ({query} vs {value})"
+        if qm is not None and lm is not None and qm != lm:
+            return 0.4, DOB_NEAR, f"same year, different month ({query} vs {value})"
+        return 0.8, DOB_SAME_YEAR, f"same year {ly} (one side gives only {value if lm is None else query})"
+    if abs(qy - ly) == 1:
+        return 0.3, DOB_NEAR, f"one year apart ({query} vs {value})"
+    return 0.0, DOB_MISMATCH, f"different date of birth ({query} vs {value})"
+
+
+# --- other features -----------------------------------------------------------------------
+
+
+def compare_countries(query: Iterable[str], listed: Sequence[str]) -> tuple[float, float, str]:
+    wanted = set(query)
+    if not listed:
+        return 0.0, 0.0, "list gives no country"
+    common = sorted(wanted.intersection(listed))
+    if common:
+        return 1.0, COUNTRY_MATCH, "country in common: " + ", ".join(common)
+    return (
+        0.0,
+        COUNTRY_MISMATCH,
+        f"no country in common (query {', '.join(sorted(wanted))}; list {', '.join(listed)})",
+    )
+
+
+def compare_gender(query: str, listed: str | None) -> tuple[float, float, str]:
+    if listed is None:
+        return 0.0, 0.0, "list gives no gender"
+    if query == listed:
+        return 1.0, 0.0, f"same gender ({listed})"
+    return 0.0, GENDER_MISMATCH, f"different gender (query {query}, list {listed})"
+
+
+def score_entity(
+    name: NameScore,
+    entity: ListEntity,
+    *,
+    birth_date: str | None = None,
+    countries: Sequence[str] = (),
+    gender: str | None = None,
+    identifier_matches: Sequence[tuple[str, str]] = (),
+) -> tuple[float, Explanation]:
+    """Final score (0..1) and explanation of a query against one entity.
+
+    ``identifier_matches`` are the entity's (type, value) identifiers equal to a query value.
+    """
+    explanation: Explanation = {
+        "name": {"score": round(name.score, 4), "reason": name.reason},
+    }
+    total = name.score
+    features: list[tuple[str, tuple[float, float, str]]] = []
+    if birth_date:
+        features.append(("birth_date", compare_birth_dates(birth_date, entity.birth_dates)))
+    if countries:
+        features.append(("country", compare_countries(countries, entity.countries)))
+    if gender:
+        features.append(("gender", compare_gender(gender, entity.gender)))
+    for key, (score, effect, reason) in features:
+        total += effect
+        explanation[key] = {"score": round(score, 4), "effect": effect, "reason": reason}
+    total = min(max(total, 0.0), 1.0)
+    if identifier_matches:
+        id_type, value = identifier_matches[0]
+        floor = IDENTIFIER_FLOOR + (1.0 - IDENTIFIER_FLOOR) * name.score
+        effect = max(0.0, floor - total)
+        total = max(total, floor)
+        explanation["identifier"] = {
+            "score": 1.0,
+            "effect": round(effect, 4),
+            "reason": f"same {id_type.replace('_', ' ')} {value}",
+        }
+    return round(total, 4), explanation

@@ -1,0 +1,201 @@
+"""Token similarity and token alignment between two normalised names.
+
+Both the candidate index (to expand a query token to similar list tokens) and the scorer use
+:func:`token_similarity`, so a token the index proposes is a token the scorer accepts.
+
+Rules (deliberately few, each with a reason a reviewer can read):
+
+* equal tokens: 1.0, "exact";
+* an initial against a name starting with that letter: 0.6, "initial";
+* tokens of 4+ letters within 1 edit (2 edits from 8 letters; a transposition is one edit):
+  ``1 - edits / (shortest + 2)``, "typo";
+* tokens of 4+ letters, same first letter, same metaphone key and edits within 40% of the
+  longer token: at least 0.85, "sounds alike" (Mohamed / Muhammad);
+* anything else: 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+from rigour.text import metaphone
+
+from hakiki.engines.screening.normalize import SUBSTANTIVE, NormalizedName
+
+INITIAL_SIMILARITY = 0.6
+PHONETIC_SIMILARITY = 0.85
+MIN_FUZZY_LENGTH = 4
+MERGE_MIN_SIMILARITY = 0.8
+
+
+def allowed_edits(shortest: int) -> int:
+    if shortest < MIN_FUZZY_LENGTH:
+        return 0
+    return 1 if shortest < 8 else 2
+
+
+@lru_cache(maxsize=65536)
+def phonetic_key(token: str) -> str:
+    """First letter plus metaphone: the key the index groups sound-alike tokens under."""
+    if len(token) < MIN_FUZZY_LENGTH or not token.isalpha():
+        return ""
+    return token[0] + metaphone(token)
+
+
+@lru_cache(maxsize=262144)
+def token_similarity(a: str, b: str) -> tuple[float, str]:
+    """Similarity in 0..1 of two normalised tokens and how they matched."""
+    if a == b:
+        return 1.0, "exact"
+    la, lb = len(a), len(b)
+    if la == 1 or lb == 1:
+        if a[0] == b[0]:
+            return INITIAL_SIMILARITY, "initial"
+        return 0.0, ""
+    shortest = min(la, lb)
+    if shortest < MIN_FUZZY_LENGTH:
+        return 0.0, ""
+    limit = max(allowed_edits(shortest), int(0.4 * max(la, lb)))
+    edits = OSA.distance(a, b, score_cutoff=limit)
+    if edits > limit:
+        return 0.0, ""
+    score = 0.0
+    how = ""
+    if edits <= allowed_edits(shortest):
+        score, how = 1.0 - edits / (shortest + 2), "typo"
+    if score < PHONETIC_SIMILARITY and phonetic_key(a) and phonetic_key(a) == phonetic_key(b):
+        score, how = PHONETIC_SIMILARITY, "sounds alike"
+    return score, how
+
+
+@dataclass(frozen=True, slots=True)
+class TokenMatch:
+    query: str
+    listed: str
+    score: float
+    how: str
+    query_index: int
+    list_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """How the tokens of a query name line up with the tokens of a list name."""
+
+    matches: tuple[TokenMatch, ...]
+    list_coverage: float  # weighted share of the list name's tokens matched (0..1)
+    query_coverage: float  # weighted share of the query's tokens matched (0..1)
+    matched_substantive: int  # substantive list tokens matched
+    list_substantive: int
+    query_substantive: int
+    unmatched_query: tuple[str, ...]
+    unmatched_list: tuple[str, ...]
+    reordered: bool
+
+
+def align(query: NormalizedName, listed: NormalizedName) -> Alignment:
+    """Greedy best-first alignment; tokens may pair in any order, each token used once.
+
+    Tokens left over on both sides are then tried as adjacent pairs written together
+    ("abdul rahman" against "abdulrahman").
+    """
+    q_tokens, l_tokens = query.tokens, listed.tokens
+    q_weights, l_weights = query.weights, listed.weights
+    pairs: list[tuple[float, float, int, int, int, str]] = []
+    for i, qt in enumerate(q_tokens):
+        for j, lt in enumerate(l_tokens):
+            score, how = token_similarity(qt, lt)
+            if score > 0.0:
+                pairs.append((score, min(q_weights[i], l_weights[j]), -abs(i - j), i, j, how))
+    pairs.sort(reverse=True)
+    q_score = [0.0] * len(q_tokens)
+    l_score = [0.0] * len(l_tokens)
+    q_used = [False] * len(q_tokens)
+    l_used = [False] * len(l_tokens)
+    matches: list[TokenMatch] = []
+    for score, _, _, i, j, how in pairs:
+        if q_used[i] or l_used[j]:
+            continue
+        q_used[i] = l_used[j] = True
+        q_score[i] = l_score[j] = score
+        matches.append(TokenMatch(q_tokens[i], l_tokens[j], score, how, i, j))
+    if not all(q_used) and not all(l_used):
+        _merge_adjacent(query, listed, q_used, l_used, q_score, l_score, matches)
+    return _summarise(query, listed, matches, q_score, l_score)
+
+
+def _merge_adjacent(
+    query: NormalizedName,
+    listed: NormalizedName,
+    q_used: list[bool],
+    l_used: list[bool],
+    q_score: list[float],
+    l_score: list[float],
+    matches: list[TokenMatch],
+) -> None:
+    for side_tokens, side_used, side_score, other_tokens, other_used, other_score, is_query in (
+        (query.tokens, q_used, q_score, listed.tokens, l_used, l_score, True),
+        (listed.tokens, l_used, l_score, query.tokens, q_used, q_score, False),
+    ):
+        for k in range(len(side_tokens) - 1):
+            if side_used[k] or side_used[k + 1]:
+                continue
+            joined = side_tokens[k] + side_tokens[k + 1]
+            for m, other in enumerate(other_tokens):
+                if other_used[m]:
+                    continue
+                score, how = token_similarity(joined, other)
+                if score < MERGE_MIN_SIMILARITY:
+                    continue
+                side_used[k] = side_used[k + 1] = other_used[m] = True
+                side_score[k] = side_score[k + 1] = other_score[m] = score
+                written = f"{side_tokens[k]} {side_tokens[k + 1]}"
+                how = "written together" if how == "exact" else f"written together, {how}"
+                if is_query:
+                    matches.append(TokenMatch(written, other, score, how, k, m))
+                else:
+                    matches.append(TokenMatch(other, written, score, how, m, k))
+                break
+
+
+def _summarise(
+    query: NormalizedName,
+    listed: NormalizedName,
+    matches: list[TokenMatch],
+    q_score: list[float],
+    l_score: list[float],
+) -> Alignment:
+    l_total = sum(listed.weights) or 1.0
+    q_total = sum(query.weights) or 1.0
+    list_coverage = sum(w * s for w, s in zip(listed.weights, l_score, strict=True)) / l_total
+    query_coverage = sum(w * s for w, s in zip(query.weights, q_score, strict=True)) / q_total
+    matched_substantive = sum(
+        1
+        for w, s in zip(listed.weights, l_score, strict=True)
+        if w >= SUBSTANTIVE and s > INITIAL_SIMILARITY
+    )
+    ordered = sorted(
+        (m for m in matches if m.score > INITIAL_SIMILARITY), key=lambda m: m.query_index
+    )
+    reordered = any(a.list_index > b.list_index for a, b in zip(ordered, ordered[1:]))
+    return Alignment(
+        matches=tuple(sorted(matches, key=lambda m: m.list_index)),
+        list_coverage=list_coverage,
+        query_coverage=query_coverage,
+        matched_substantive=matched_substantive,
+        list_substantive=sum(1 for w in listed.weights if w >= SUBSTANTIVE),
+        query_substantive=sum(1 for w in query.weights if w >= SUBSTANTIVE),
+        unmatched_query=tuple(
+            t
+            for t, w, s in zip(query.tokens, query.weights, q_score, strict=True)
+            if s == 0.0 and w >= SUBSTANTIVE
+        ),
+        unmatched_list=tuple(
+            t
+            for t, w, s in zip(listed.tokens, listed.weights, l_score, strict=True)
+            if s == 0.0 and w >= SUBSTANTIVE
+        ),
+        reordered=reordered,
+    )

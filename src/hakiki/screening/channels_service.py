@@ -1,0 +1,57 @@
+"""The channels endpoint: one registry (core.channels) seen with this server's providers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hakiki.core.channels import CHANNELS
+from hakiki.core.pagination import Pagination
+from hakiki.core.sandbox import engine as sandbox
+from hakiki.providers.base import IdentityProvider
+from hakiki.providers.registry import find_provider
+from hakiki.screening.schemas import ChannelInfo, ChannelList, TestValue
+
+SANDBOX_RULES = {
+    "accepted": "Any number that fits the channel's format is accepted.",
+    "last_digit": "0-4 VERIFIED, 5 NOT_FOUND, 6 MISMATCH when compare is true (else VERIFIED), "
+    "7 PENDING, 8 SOURCE_UNAVAILABLE, 9 FAILED (soft error).",
+    "second_to_last_digit": "AML bitmask: 1 PEP hit, 2 sanctions hit, 4 adverse-media hit "
+    "(only when adverse_media is true); add them up, e.g. 3 = PEP and sanctions.",
+    "identities": "Mock identities are derived from the number, with names of the channel's "
+    "country; with compare on a VERIFIED number the record carries the names you sent.",
+    "charges": "Sandbox never charges the wallet.",
+}
+
+
+def list_channels(providers: Sequence[IdentityProvider]) -> ChannelList:
+    items = []
+    for channel in CHANNELS:
+        provider = find_provider(providers, channel.country, channel.code)
+        items.append(
+            ChannelInfo(
+                code=channel.code,
+                country=channel.country,
+                subject="business" if channel.subject == "business" else "person",
+                name=channel.name,
+                format=channel.format_description,
+                example=channel.example,
+                sandbox=True,
+                live=provider is not None,
+                live_provider=provider.name if provider else None,
+                test_values=[
+                    TestValue(
+                        number=g.number,
+                        status=g.outcome.value,
+                        aml=list(g.aml),
+                        description=g.description,
+                    )
+                    for g in sandbox.golden_numbers(channel)
+                ],
+            )
+        )
+    total = len(items)
+    return ChannelList(
+        data=items,
+        pagination=Pagination(page=1, page_size=total, total_pages=1, total_items=total),
+        sandbox_rules=SANDBOX_RULES,
+    )

@@ -1,0 +1,185 @@
+"""Request and response models of the screening endpoints."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+
+from hakiki.core.envelope import Envelope
+from hakiki.core.pagination import Pagination
+
+Check = Literal["sanction", "pep"]
+DEFAULT_CHECKS: tuple[Check, ...] = ("sanction", "pep")
+
+
+class AmlWithIdRequest(BaseModel):
+    """Verify an identity number, then screen the verified identity (one call, one charge)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "channel": "bvn",
+                    "number": "22222222210",
+                    "checks": ["sanction", "pep"],
+                    "adverse_media": False,
+                    "compare": True,
+                    "first_name": "Adaeze",
+                    "last_name": "Okafor",
+                }
+            ]
+        },
+    )
+
+    channel: StrictStr = Field(
+        min_length=1, description="Channel code from GET /v3/screening/channels, e.g. bvn."
+    )
+    number: StrictStr = Field(min_length=1, max_length=64, description="The identity number.")
+    country_code: StrictStr | None = Field(
+        default=None,
+        description="ISO country of the channel. Needed only for codes used in several "
+        "countries (nin: NG or UG; passport: NG or KE); without it they mean NG.",
+    )
+    checks: list[Check] = Field(
+        default_factory=lambda: list(DEFAULT_CHECKS),
+        min_length=1,
+        description="AML checks to run on the verified identity.",
+    )
+    adverse_media: StrictBool = Field(default=False, description="Also search adverse media.")
+    compare: StrictBool = Field(
+        default=False,
+        description="Compare first_name and last_name with the names on record "
+        "(both required when true).",
+    )
+    first_name: StrictStr | None = Field(default=None, max_length=100)
+    last_name: StrictStr | None = Field(default=None, max_length=100)
+    threshold: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=1.0,
+        description="Score from which a list entry counts as a hit (default 0.80).",
+    )
+
+    @field_validator("checks")
+    @classmethod
+    def _unique_checks(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(value))
+
+
+class Identity(BaseModel):
+    """The identity as the registry holds it. Persons carry names, businesses business_name."""
+
+    first_name: str | None = None
+    middle_name: str | None = None
+    last_name: str | None = None
+    business_name: str | None = None
+    date_of_birth: str | None = None
+    gender: str | None = None
+    phone: str | None = None
+    nationality: str | None = None
+
+
+class AmlHit(BaseModel):
+    check: str = Field(description="sanction, pep or adverse_media.")
+    list_code: str = Field(description="The list, e.g. us_ofac_sdn.")
+    list_version: str = Field(description="The list's publication date used.")
+    programs: list[str] = Field(description="Sanctions programmes of the entry.")
+    entity_id: str = Field(description="The entry's id on the list.")
+    entity_name: str = Field(description="The entry's primary name.")
+    entity_schema: str = Field(description="Person, Organization, Vessel or Aircraft.")
+    matched_name: str = Field(description="The entry name or alias that matched.")
+    matched_name_kind: str = Field(description="primary, alias or weak_alias.")
+    score: float = Field(description="0 to 1; a hit is at or above the threshold.")
+    explanation: dict[str, Any] = Field(
+        description="Per feature (name, birth_date, country, identifier, gender): its score "
+        "and the reason."
+    )
+
+
+class ListUsed(BaseModel):
+    code: str
+    title: str
+    version: str
+    checks: list[str]
+
+
+class UnavailableCheck(BaseModel):
+    check: str
+    reason: str
+
+
+class AmlResult(BaseModel):
+    checks: list[str] = Field(description="The checks that were asked for.")
+    threshold: float
+    screened_name: str = Field(description="The verified name that was screened.")
+    hits: list[AmlHit] = Field(description="An empty array means no hits.")
+    lists: list[ListUsed] = Field(description="The lists and versions screened.")
+    unavailable: list[UnavailableCheck] = Field(
+        description="Checks that were asked for but could not run, and why. A check listed "
+        "here was NOT performed: its absence of hits means nothing."
+    )
+
+
+class NameScore(BaseModel):
+    supplied: str
+    on_record: str | None
+    score: float
+
+
+class NameComparison(BaseModel):
+    match: bool
+    score: float
+    threshold: float
+    first_name: NameScore
+    last_name: NameScore
+    reason: str
+
+
+class ChannelRef(BaseModel):
+    code: str
+    country: str
+
+
+class AmlWithIdData(BaseModel):
+    status: Literal["FOUND", "NOT_FOUND"] = Field(description="Whether a record was found.")
+    channel: ChannelRef
+    identity: Identity | None = Field(description="The record found; null when none was.")
+    aml: AmlResult | None = Field(
+        description="The screening of the found identity; null when no identity was found "
+        "(nothing was screened)."
+    )
+    comparison: NameComparison | None = Field(
+        default=None, description="Present when compare was true and a record was found."
+    )
+
+
+class AmlWithIdResult(Envelope):
+    data: AmlWithIdData
+
+
+class TestValue(BaseModel):
+    number: str
+    status: str
+    aml: list[str]
+    description: str
+
+
+class ChannelInfo(BaseModel):
+    code: str
+    country: str
+    subject: Literal["person", "business"]
+    name: str
+    format: str
+    example: str
+    sandbox: bool = Field(description="Usable with sandbox keys (always).")
+    live: bool = Field(description="Usable with live keys: a provider is configured.")
+    live_provider: str | None
+    test_values: list[TestValue] = Field(description="Golden sandbox numbers for this channel.")
+
+
+class ChannelList(BaseModel):
+    data: list[ChannelInfo]
+    pagination: Pagination
+    sandbox_rules: dict[str, str] = Field(description="How any valid number drives outcomes.")

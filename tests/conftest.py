@@ -1,0 +1,174 @@
+"""Shared fixtures: every database test runs on a real SQLite file and on a real PostgreSQL.
+
+PostgreSQL comes from ``HAKIKI_TEST_POSTGRES_URL`` (default: the local ``test`` database with
+trust auth). Locally its tests are skipped when no server answers; with ``CI=true`` they must run,
+so an unreachable server is an error there, never a skip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+import pytest
+import pytest_asyncio
+from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from hakiki.account import service as accounts
+from hakiki.app import create_app
+from hakiki.core.migrate import upgrade
+from hakiki.core.settings import Settings
+from hakiki.core.wallet import service as wallet
+from tests.providers.fake_prembly import FakePrembly, run_fake_prembly
+
+POSTGRES_URL = os.environ.get(
+    "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+IN_CI = os.environ.get("CI", "").lower() == "true"
+TEST_SECRET_KEY = "test-secret-key-for-hakiki-0123456789abcdef"
+
+
+def _postgres_reachable() -> bool:
+    parsed = urlparse(POSTGRES_URL.replace("+asyncpg", ""))
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 5432), 2):
+            return True
+    except OSError:
+        return False
+
+
+def _backends() -> list[Any]:
+    postgres = pytest.param("postgresql", marks=pytest.mark.postgresql)
+    return ["sqlite", postgres]
+
+
+async def _reset_postgres() -> None:
+    engine = create_async_engine(POSTGRES_URL)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
+    await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def fake_prembly_server() -> Iterator[FakePrembly]:
+    with run_fake_prembly() as fake:
+        yield fake
+
+
+@pytest.fixture(scope="session", params=_backends())
+def settings(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    fake_prembly_server: FakePrembly,
+) -> Settings:
+    """Migrated settings for one backend, with live identity lookups going to the fake Prembly."""
+    data_dir = tmp_path_factory.mktemp(f"hakiki-{request.param}")
+    database_url = None
+    if request.param == "postgresql":
+        if not _postgres_reachable():
+            if IN_CI:
+                pytest.fail(f"CI=true but PostgreSQL at {POSTGRES_URL} is unreachable")
+            pytest.skip("PostgreSQL is not reachable (set HAKIKI_TEST_POSTGRES_URL)")
+        asyncio.run(_reset_postgres())
+        database_url = POSTGRES_URL
+    configured = Settings(
+        data_dir=data_dir,
+        database_url=database_url,
+        secret_key=TEST_SECRET_KEY,
+        prembly_app_id=fake_prembly_server.app_id,
+        prembly_api_key=fake_prembly_server.api_key,
+        prembly_base_url=fake_prembly_server.base_url,
+        provider_timeout_seconds=1.0,
+        key_cache_seconds=0.0,
+    )
+    upgrade(configured)
+    return configured
+
+
+@pytest_asyncio.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest_asyncio.fixture(scope="session")
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
+        yield http
+
+
+@pytest.fixture
+def db(app: FastAPI) -> AsyncEngine:
+    engine: AsyncEngine = app.state.runtime.engine
+    return engine
+
+
+@pytest.fixture
+def fake_prembly(fake_prembly_server: FakePrembly) -> Iterator[FakePrembly]:
+    fake_prembly_server.reset()
+    yield fake_prembly_server
+    fake_prembly_server.reset()
+
+
+@dataclass
+class Account:
+    org_id: str
+    org_name: str
+    client_id: str
+    secret: str
+    environment: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.client_id}:{self.secret}"}
+
+
+_counter = 0
+
+
+def unique(prefix: str) -> str:
+    global _counter
+    _counter += 1
+    return f"{prefix}-{os.getpid()}-{_counter}"
+
+
+AccountFactory = Callable[..., Coroutine[Any, Any, Account]]
+
+
+@pytest.fixture
+def make_account(db: AsyncEngine) -> AccountFactory:
+    """Create an organisation and a key: ``await make_account("live", balance=10_000)``."""
+
+    async def factory(
+        environment: str = "sandbox",
+        *,
+        approved: bool = True,
+        balance: int = 0,
+        scopes: list[str] | None = None,
+        currency: str = "KES",
+    ) -> Account:
+        name = unique("org")
+        org = await accounts.create_org(db, name, approved=approved, currency=currency)
+        key = await accounts.create_key(db, name, environment, scopes)
+        if balance:
+            await wallet.credit(db, org.id, balance, "test top-up")
+        return Account(org.id, name, key.client_id, key.secret, environment)
+
+    return factory
+
+
+@pytest.fixture
+def tmp_data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "hakiki-data"
