@@ -46,6 +46,15 @@ def _postgres_reachable() -> bool:
         return False
 
 
+def require_postgres() -> None:
+    """Skip locally, fail under CI=true, when PostgreSQL does not answer."""
+    if _postgres_reachable():
+        return
+    if IN_CI:
+        pytest.fail(f"CI=true but PostgreSQL at {POSTGRES_URL} is unreachable")
+    pytest.skip("PostgreSQL is not reachable (set HAKIKI_TEST_POSTGRES_URL)")
+
+
 def _backends() -> list[Any]:
     postgres = pytest.param("postgresql", marks=pytest.mark.postgresql)
     return ["sqlite", postgres]
@@ -75,10 +84,7 @@ def settings(
     data_dir = tmp_path_factory.mktemp(f"hakiki-{request.param}")
     database_url = None
     if request.param == "postgresql":
-        if not _postgres_reachable():
-            if IN_CI:
-                pytest.fail(f"CI=true but PostgreSQL at {POSTGRES_URL} is unreachable")
-            pytest.skip("PostgreSQL is not reachable (set HAKIKI_TEST_POSTGRES_URL)")
+        require_postgres()
         asyncio.run(_reset_postgres())
         database_url = POSTGRES_URL
     configured = Settings(

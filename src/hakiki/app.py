@@ -18,6 +18,7 @@ from hakiki.core.database import create_engine
 from hakiki.core.errors import install_error_handlers
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.middleware import RequestContextMiddleware
+from hakiki.core.openapi import without_422
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.request_log.service import purge_expired as purge_request_log
 from hakiki.core.runtime import Runtime
@@ -98,4 +99,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestContextMiddleware)
     app.include_router(screening_router)
     app.include_router(account_router)
+    without_422(app)
     return app

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
 from hakiki.core.errors import ErrorBody
 
 _DESCRIPTIONS = {
@@ -26,3 +29,28 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 AUTHENTICATED = (401, 403, 500)
+
+
+def without_422(app: FastAPI) -> None:
+    """FastAPI documents a 422 on every route with input; we answer 400 instead (DESIGN §3)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            description=app.description,
+            routes=app.routes,
+        )
+        for methods in schema.get("paths", {}).values():
+            for operation in methods.values():
+                responses = operation.get("responses", {})
+                responses.pop("422", None)
+        components = schema.get("components", {}).get("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

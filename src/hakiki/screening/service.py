@@ -27,6 +27,7 @@ from hakiki.screening.schemas import (
     Identity,
     ListUsed,
     NameComparison,
+    NameScore,
     UnavailableCheck,
 )
 
@@ -144,8 +145,16 @@ def _compare(body: AmlWithIdRequest, record: IdentityRecord, threshold: float) -
         match=result.match,
         score=round(result.score, 4),
         threshold=threshold,
-        first_name=result.first_name,
-        last_name=result.last_name,
+        first_name=NameScore(
+            supplied=result.first_name.supplied or "",
+            on_record=result.first_name.on_record,
+            score=round(result.first_name.score, 4),
+        ),
+        last_name=NameScore(
+            supplied=result.last_name.supplied or "",
+            on_record=result.last_name.on_record,
+            score=round(result.last_name.score, 4),
+        ),
         reason=result.reason,
     )
 

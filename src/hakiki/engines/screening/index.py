@@ -18,6 +18,7 @@ Identifiers have their own exact look-up.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -70,7 +71,7 @@ class CandidateIndex:
             for token in _index_tokens(name.norm):
                 postings[token].append(nid)
             tokens = name.norm.tokens
-            for a, b in zip(tokens, tokens[1:], strict=False):
+            for a, b in itertools.pairwise(tokens):
                 joined[a + b].append(nid)
         self._postings: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in postings.items()}
         self._joined: dict[str, tuple[int, ...]] = {
@@ -90,8 +91,9 @@ class CandidateIndex:
                 key = phonetic_key(token)
                 if key:
                     phonetic[key].append(token)
-        self._deletes: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in deletes.items()}
-        self._phonetic: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in phonetic.items()}
+        # Values are space-joined token lists: far smaller than a tuple per key.
+        self._deletes: dict[str, str] = {k: " ".join(v) for k, v in deletes.items()}
+        self._phonetic: dict[str, str] = {k: " ".join(v) for k, v in phonetic.items()}
         self._name_weight: tuple[float, ...] = tuple(
             sum(self._idf[t] for t in _index_tokens(n.norm)) for n in self.names
         )
@@ -110,12 +112,12 @@ class CandidateIndex:
         if token in self._postings:
             found[token] = 1.0
         if len(token) >= MIN_FUZZY_LENGTH:
-            proposals: set[str] = set(self._deletes.get(token, ()))
+            proposals: set[str] = set(self._deletes.get(token, "").split())
             for deleted in _deletions(token):
                 if deleted in self._postings and len(deleted) >= MIN_FUZZY_LENGTH:
                     proposals.add(deleted)
-                proposals.update(self._deletes.get(deleted, ()))
-            proposals.update(self._phonetic.get(phonetic_key(token), ()))
+                proposals.update(self._deletes.get(deleted, "").split())
+            proposals.update(self._phonetic.get(phonetic_key(token), "").split())
             proposals.discard(token)
             for proposal in proposals:
                 score, _ = token_similarity(token, proposal)
@@ -160,7 +162,7 @@ class CandidateIndex:
             for nid, weight in best.items():
                 acc[nid] = acc.get(nid, 0.0) + weight
         tokens = query.tokens
-        for a, b in zip(tokens, tokens[1:], strict=False):
+        for a, b in itertools.pairwise(tokens):
             together = postings.get(a + b)
             if together:
                 weight = self._idf[a + b]

@@ -205,13 +205,13 @@ class NormalizedName:
         return bool(self.substantive)
 
 
-@lru_cache(maxsize=131072)
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """ASCII, casefolded, apostrophes dropped (``"Sa'id"`` -> ``"said"``); punctuation kept."""
     return _APOSTROPHES.sub("", ascii_text(text)).casefold()
 
 
-@lru_cache(maxsize=131072)
+@lru_cache(maxsize=8192)
 def tokenize(text: str) -> tuple[str, ...]:
     """Folded name tokens, split on spaces and punctuation."""
     return tuple(_rigour_tokenize(fold(text)))
@@ -227,7 +227,7 @@ def token_weight(token: str, is_org: bool) -> float:
     return 1.0
 
 
-@lru_cache(maxsize=131072)
+@lru_cache(maxsize=8192)
 def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
     """Tokens and weights of a person name (``is_org=False``) or any other name."""
     if not is_org:

@@ -4,9 +4,10 @@ The name decides; the other features move the score a little and say why:
 
 * ``name``: ``0.8 * list-name coverage + 0.2 * query coverage`` (weighted, see
   :mod:`.normalize`), so extra given or clan names on the customer side cost little while list
-  name parts the customer lacks cost a lot. Then: at most 0.65 when only one name part matched
-  but either side has more; -0.10 when the matched parts are in a different order (a swapped
-  first and last name is never an exact match); -0.05 for a weak alias.
+  name parts the customer lacks cost a lot (a missing middle part costs about a third).
+  Then: at most 0.65 when only one name part matched but either side has more; -0.10 when
+  the matched parts are in a different order (a swapped first and last name is never an exact
+  match); -0.05 for a weak alias.
 * ``birth_date``: +0.05 same date, +0.02 same year where one side gives only the year, 0 for
   day and month swapped, -0.08 same year but another day or one year apart, -0.20 otherwise.
 * ``country``: +0.02 when a country is shared, -0.05 when both sides have countries and none is
@@ -49,23 +50,30 @@ Explanation = dict[str, dict[str, Any]]
 @dataclass(frozen=True, slots=True)
 class NameScore:
     score: float
-    reason: str
     alignment: Alignment
+    notes: tuple[str, ...] = ()
+
+    @property
+    def reason(self) -> str:
+        """One line a reviewer can read (built on demand: most candidates never need it)."""
+        return _name_reason(self.alignment, self.notes)
 
 
 def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) -> NameScore:
     """Score a query name against one list name (0..1) with a short reason."""
     alignment = align(query, listed)
     if alignment.matched_substantive == 0:
-        return NameScore(0.0, "no name part matched", alignment)
+        return NameScore(0.0, alignment, ("no name part matched",))
     score = (
         LIST_COVERAGE_WEIGHT * alignment.list_coverage
         + (1.0 - LIST_COVERAGE_WEIGHT) * alignment.query_coverage
     )
     notes: list[str] = []
-    if alignment.matched_substantive < 2 and max(
-        alignment.list_substantive, alignment.query_substantive
-    ) >= 2 and score > SINGLE_PART_CAP:
+    if (
+        alignment.matched_substantive < 2
+        and max(alignment.list_substantive, alignment.query_substantive) >= 2
+        and score > SINGLE_PART_CAP
+    ):
         score = SINGLE_PART_CAP
         notes.append("only one name part matched")
     if alignment.reordered:
@@ -75,7 +83,7 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
         score -= WEAK_ALIAS_PENALTY
         notes.append("weak alias")
     score = min(max(score, 0.0), 1.0)
-    return NameScore(score, _name_reason(alignment, notes), alignment)
+    return NameScore(score, alignment, tuple(notes))
 
 
 def _describe(match: TokenMatch) -> str:
@@ -84,8 +92,10 @@ def _describe(match: TokenMatch) -> str:
     return f"'{match.query}'~'{match.listed}' {match.how}"
 
 
-def _name_reason(alignment: Alignment, notes: list[str]) -> str:
-    matched = [m for m in alignment.matches]
+def _name_reason(alignment: Alignment, notes: tuple[str, ...]) -> str:
+    if alignment.matched_substantive == 0:
+        return "no name part matched"
+    matched = alignment.matches
     parts = [
         f"{alignment.matched_substantive} of {alignment.list_substantive} list-name parts matched"
     ]
@@ -94,9 +104,7 @@ def _name_reason(alignment: Alignment, notes: list[str]) -> str:
     if alignment.unmatched_list:
         parts.append("missing from query: " + ", ".join(f"'{t}'" for t in alignment.unmatched_list))
     if alignment.unmatched_query:
-        parts.append(
-            "extra in query: " + ", ".join(f"'{t}'" for t in alignment.unmatched_query)
-        )
+        parts.append("extra in query: " + ", ".join(f"'{t}'" for t in alignment.unmatched_query))
     parts.extend(notes)
     return "; ".join(parts)
 
@@ -146,15 +154,17 @@ def _compare_date(
     qy, qm, qd = q
     ly, lm, ld = item
     if qy == ly:
-        if qm is not None and lm is not None and qd is not None and ld is not None:
+        if qd is not None and ld is not None:
             if (qm, qd) == (lm, ld):
                 return 1.0, DOB_SAME_DATE, f"same date {value}"
             if (qm, qd) == (ld, lm):
                 return 0.7, 0.0, f"day and month swapped ({query} vs {value})"
             return 0.4, DOB_NEAR, f"same year, different day ({query} vs {value})"
-        if qm is not None and lm is not None and qm != lm:
-            return 0.4, DOB_NEAR, f"same year, different month ({query} vs {value})"
-        return 0.8, DOB_SAME_YEAR, f"same year {ly} (one side gives only {value if lm is None else query})"
+        if qm is not None and lm is not None:
+            if qm != lm:
+                return 0.4, DOB_NEAR, f"same year, different month ({query} vs {value})"
+            return 0.8, DOB_SAME_YEAR, f"same month {value[:7]} (one side gives no day)"
+        return 0.8, DOB_SAME_YEAR, f"same year {ly} (one side gives only the year)"
     if abs(qy - ly) == 1:
         return 0.3, DOB_NEAR, f"one year apart ({query} vs {value})"
     return 0.0, DOB_MISMATCH, f"different date of birth ({query} vs {value})"

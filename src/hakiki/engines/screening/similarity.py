@@ -16,6 +16,7 @@ Rules (deliberately few, each with a reason a reviewer can read):
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,6 +29,9 @@ INITIAL_SIMILARITY = 0.6
 PHONETIC_SIMILARITY = 0.85
 MIN_FUZZY_LENGTH = 4
 MERGE_MIN_SIMILARITY = 0.8
+# A list name part missing from the query between the first and the last part (a middle name)
+# counts this much of its weight against the list-name coverage.
+INNER_MISSING_WEIGHT = 0.35
 
 
 def allowed_edits(shortest: int) -> int:
@@ -85,7 +89,8 @@ class Alignment:
     """How the tokens of a query name line up with the tokens of a list name."""
 
     matches: tuple[TokenMatch, ...]
-    list_coverage: float  # weighted share of the list name's tokens matched (0..1)
+    list_coverage: float  # weighted share of the list name's tokens matched (0..1); missing
+    # middle parts count half
     query_coverage: float  # weighted share of the query's tokens matched (0..1)
     matched_substantive: int  # substantive list tokens matched
     list_substantive: int
@@ -167,35 +172,45 @@ def _summarise(
     q_score: list[float],
     l_score: list[float],
 ) -> Alignment:
-    l_total = sum(listed.weights) or 1.0
-    q_total = sum(query.weights) or 1.0
-    list_coverage = sum(w * s for w, s in zip(listed.weights, l_score, strict=True)) / l_total
-    query_coverage = sum(w * s for w, s in zip(query.weights, q_score, strict=True)) / q_total
-    matched_substantive = sum(
-        1
-        for w, s in zip(listed.weights, l_score, strict=True)
-        if w >= SUBSTANTIVE and s > INITIAL_SIMILARITY
-    )
+    l_weights = listed.weights
+    substantive = [k for k, w in enumerate(l_weights) if w >= SUBSTANTIVE]
+    first, last = (substantive[0], substantive[-1]) if substantive else (0, -1)
+    l_total = l_matched = 0.0
+    matched_substantive = 0
+    unmatched_list: list[str] = []
+    for k, (token, weight, score) in enumerate(zip(listed.tokens, l_weights, l_score, strict=True)):
+        if score > 0.0:
+            l_total += weight
+            l_matched += weight * score
+            if weight >= SUBSTANTIVE and score > INITIAL_SIMILARITY:
+                matched_substantive += 1
+        elif first < k < last:
+            l_total += weight * INNER_MISSING_WEIGHT
+            if weight >= SUBSTANTIVE:
+                unmatched_list.append(token)
+        else:
+            l_total += weight
+            if weight >= SUBSTANTIVE:
+                unmatched_list.append(token)
+    q_total = q_matched = 0.0
+    unmatched_query: list[str] = []
+    for token, weight, score in zip(query.tokens, query.weights, q_score, strict=True):
+        q_total += weight
+        q_matched += weight * score
+        if score == 0.0 and weight >= SUBSTANTIVE:
+            unmatched_query.append(token)
     ordered = sorted(
         (m for m in matches if m.score > INITIAL_SIMILARITY), key=lambda m: m.query_index
     )
-    reordered = any(a.list_index > b.list_index for a, b in zip(ordered, ordered[1:]))
+    reordered = any(a.list_index > b.list_index for a, b in itertools.pairwise(ordered))
     return Alignment(
         matches=tuple(sorted(matches, key=lambda m: m.list_index)),
-        list_coverage=list_coverage,
-        query_coverage=query_coverage,
+        list_coverage=l_matched / l_total if l_total else 0.0,
+        query_coverage=q_matched / q_total if q_total else 0.0,
         matched_substantive=matched_substantive,
-        list_substantive=sum(1 for w in listed.weights if w >= SUBSTANTIVE),
+        list_substantive=len(substantive),
         query_substantive=sum(1 for w in query.weights if w >= SUBSTANTIVE),
-        unmatched_query=tuple(
-            t
-            for t, w, s in zip(query.tokens, query.weights, q_score, strict=True)
-            if s == 0.0 and w >= SUBSTANTIVE
-        ),
-        unmatched_list=tuple(
-            t
-            for t, w, s in zip(listed.tokens, listed.weights, l_score, strict=True)
-            if s == 0.0 and w >= SUBSTANTIVE
-        ),
+        unmatched_query=tuple(unmatched_query),
+        unmatched_list=tuple(unmatched_list),
         reordered=reordered,
     )

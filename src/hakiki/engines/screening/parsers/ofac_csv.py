@@ -68,7 +68,10 @@ _ID_PREFIXES: tuple[tuple[str, str], ...] = (
     ("aircraft manufacturer's serial number (msn)", "msn"),
 )
 _ID_PREFIXES = tuple(sorted(_ID_PREFIXES, key=lambda p: -len(p[0])))
-_ID_VALUE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9 ./\-]*?)\s*(?:\(([^)]*)\))?\.?$")
+_ID_VALUE = re.compile(
+    r"^([A-Za-z0-9][A-Za-z0-9 ./\-]*?)\s*(?:\(([^)]*)\))?\s*"
+    r"(?:(?:issued|expires|valid|registered)\b.*)?\.?$"
+)
 
 
 @dataclass

@@ -1,0 +1,3 @@
+from hakiki.cli import main
+
+main()

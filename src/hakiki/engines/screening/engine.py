@@ -1,0 +1,218 @@
+"""The screening engine: list snapshots in, explained hits out.
+
+A :class:`ScreeningEngine` is built once from parsed snapshots and never changes afterwards, so
+one instance can serve many threads or coroutines at once. To update the lists, build a new
+engine and swap the reference.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from hakiki.engines.screening.index import (
+    CandidateIndex,
+    IdentifierIndex,
+    IndexedName,
+    normalize_identifier,
+)
+from hakiki.engines.screening.model import SCHEMAS, ListEntity, ListSnapshot, Schema
+from hakiki.engines.screening.normalize import is_org_schema, normalize_name
+from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
+from hakiki.engines.screening.scorer import (
+    COUNTRY_MATCH,
+    DOB_SAME_DATE,
+    NameScore,
+    score_entity,
+    score_name,
+)
+from hakiki.engines.screening.subject import Subject
+
+CANDIDATES = 40
+_KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class _ListInfo:
+    snapshot: ListSnapshot
+    version: ListVersion
+
+
+class ScreeningEngine:
+    def __init__(self, snapshots: Iterable[ListSnapshot]) -> None:
+        infos: list[_ListInfo] = []
+        seen: set[str] = set()
+        for snapshot in snapshots:
+            if snapshot.code in seen:
+                raise ValueError(f"list {snapshot.code!r} given twice")
+            seen.add(snapshot.code)
+            version = ListVersion(
+                snapshot.code, snapshot.title, snapshot.version, tuple(sorted(snapshot.checks))
+            )
+            infos.append(_ListInfo(snapshot, version))
+        self._lists: tuple[_ListInfo, ...] = tuple(infos)
+        entities: list[ListEntity] = []
+        entity_list: list[int] = []
+        names: list[IndexedName] = []
+        identifiers: list[tuple[int, str]] = []
+        for list_pos, info in enumerate(self._lists):
+            for entity in info.snapshot.entities:
+                position = len(entities)
+                entities.append(entity)
+                entity_list.append(list_pos)
+                group = self._group(list_pos, entity.schema)
+                is_org = is_org_schema(entity.schema)
+                for entry in entity.names:
+                    norm = normalize_name(entry.name, is_org)
+                    if norm.tokens:
+                        names.append(IndexedName(position, entry, norm, group))
+                identifiers.extend((position, value) for _, value in entity.identifiers)
+        self._entities: tuple[ListEntity, ...] = tuple(entities)
+        self._entity_list: tuple[int, ...] = tuple(entity_list)
+        self._names_by_entity: dict[int, list[int]] = {}
+        for nid, name in enumerate(names):
+            self._names_by_entity.setdefault(name.entity, []).append(nid)
+        self.index = CandidateIndex(names)
+        self._identifiers = IdentifierIndex(identifiers)
+
+    @staticmethod
+    def _group(list_pos: int, schema: Schema) -> int:
+        return list_pos * len(SCHEMAS) + SCHEMAS.index(schema)
+
+    @property
+    def lists(self) -> list[ListVersion]:
+        return [info.version for info in self._lists]
+
+    @property
+    def entity_count(self) -> int:
+        return len(self._entities)
+
+    @property
+    def name_count(self) -> int:
+        return len(self.index.names)
+
+    def screen(
+        self,
+        subject: Subject,
+        *,
+        checks: Collection[str] = ("sanction",),
+        threshold: float = 0.8,
+        limit: int = 10,
+    ) -> ScreeningResult:
+        """Screen one subject against the lists that provide any of ``checks``.
+
+        Returns hits scoring at least ``threshold`` (0..1), best first, at most ``limit``.
+        """
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError("threshold must be between 0 and 1")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        if isinstance(checks, str):
+            checks = (checks,)
+        wanted = list(dict.fromkeys(checks))
+        selected = [
+            pos for pos, info in enumerate(self._lists) if info.snapshot.checks.intersection(wanted)
+        ]
+        covered = {c for pos in selected for c in self._lists[pos].snapshot.checks}
+        result_lists = [self._lists[pos].version for pos in selected]
+        missing = [c for c in wanted if c not in covered]
+        hits = self._hits(subject, selected, wanted, threshold, limit) if selected else []
+        return ScreeningResult(hits=hits, lists=result_lists, checks_without_lists=missing)
+
+    def _hits(
+        self,
+        subject: Subject,
+        selected: list[int],
+        wanted: list[str],
+        threshold: float,
+        limit: int,
+    ) -> list[Hit]:
+        query = normalize_name(subject.full_name, is_org_schema(subject.schema))
+        groups = frozenset(self._group(pos, subject.schema) for pos in selected)
+        selected_set = frozenset(selected)
+        names = self.index.names
+        best: dict[int, tuple[NameScore, int]] = {}
+
+        def consider(nid: int) -> None:
+            name = names[nid]
+            scored = score_name(query, name.norm, name.entry.kind)
+            current = best.get(name.entity)
+            if current is None or _better(scored, name, current[0], names[current[1]]):
+                best[name.entity] = (scored, nid)
+
+        if query:
+            for nid in self.index.candidates(query, max(CANDIDATES, 4 * limit), groups):
+                consider(nid)
+        id_matches: dict[int, list[tuple[str, str]]] = {}
+        for value in subject.identifiers:
+            for position in self._identifiers.lookup(value):
+                if self._entity_list[position] not in selected_set:
+                    continue
+                key = normalize_identifier(value)
+                entity = self._entities[position]
+                id_matches[position] = [
+                    (t, v) for t, v in entity.identifiers if normalize_identifier(v) == key
+                ]
+                for nid in self._names_by_entity.get(position, ()):
+                    if nid not in {b[1] for b in best.values()}:
+                        consider(nid)
+        countries = subject.country_codes
+        gender = subject.normalized_gender
+        ceiling = DOB_SAME_DATE + COUNTRY_MATCH
+        hits: list[tuple[float, float, int, Hit]] = []
+        for position, (scored, nid) in best.items():
+            if scored.score + ceiling < threshold and position not in id_matches:
+                continue
+            entity = self._entities[position]
+            total, explanation = score_entity(
+                scored,
+                entity,
+                birth_date=subject.birth_date,
+                countries=countries,
+                gender=gender,
+                identifier_matches=id_matches.get(position, ()),
+            )
+            if total < threshold:
+                continue
+            info = self._lists[self._entity_list[position]]
+            entry = names[nid].entry
+            check = next(c for c in wanted if c in info.snapshot.checks)
+            hit = Hit(
+                check=check,
+                list_code=info.snapshot.code,
+                list_version=info.snapshot.version,
+                programs=entity.programs,
+                entity_id=entity.entity_id,
+                entity_name=entity.primary_name,
+                entity_schema=entity.schema,
+                matched_name=entry.name,
+                matched_name_kind=entry.kind,
+                score=total,
+                explanation=explanation,
+            )
+            hits.append((total, scored.score, position, hit))
+        hits.sort(key=lambda item: (-item[0], -item[1], item[2]))
+        return [hit for *_, hit in hits[:limit]]
+
+
+def _better(new: NameScore, new_name: IndexedName, old: NameScore, old_name: IndexedName) -> bool:
+    if new.score != old.score:
+        return new.score > old.score
+    return _KIND_RANK[new_name.entry.kind] < _KIND_RANK[old_name.entry.kind]
+
+
+_default_engine: ScreeningEngine | None = None
+_default_lock = threading.Lock()
+
+
+def default_engine() -> ScreeningEngine:
+    """The engine over the bundled list snapshots, built once per process on first use."""
+    global _default_engine
+    if _default_engine is None:
+        with _default_lock:
+            if _default_engine is None:
+                from hakiki.engines.screening.bundled import load_bundled_snapshots
+
+                _default_engine = ScreeningEngine(load_bundled_snapshots())
+    return _default_engine
