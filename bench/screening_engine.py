@@ -87,12 +87,12 @@ def main() -> None:
     rnd = random.Random(42)
     positives = read_csv(args.positives)
     negatives = read_csv(args.negatives)
-    queries: list[tuple[Subject, str | None]] = []
+    queries: list[tuple[Subject, dict[str, str] | None]] = []
     n_pos = args.queries // 4
     for k in range(n_pos):
         row = positives[k % len(positives)]
         name = row["full_name"] if (k // len(positives)) % 2 == 0 else typo(row["full_name"], rnd)
-        queries.append((Subject(name, birth_date=row["date_of_birth"] or None), row))  # type: ignore[arg-type]
+        queries.append((Subject(name, birth_date=row["date_of_birth"] or None), row))
     for k in range(args.queries - n_pos):
         row = negatives[k % len(negatives)]
         queries.append(
@@ -112,13 +112,13 @@ def main() -> None:
     timings: list[float] = []
     found = positive_total = flagged = negative_total = 0
     wall = time.perf_counter()
-    for subject, row in queries:
+    for subject, expected in queries:
         t0 = time.perf_counter()
         result = engine.screen(subject)
         timings.append(time.perf_counter() - t0)
-        if row is not None:
+        if expected is not None:
             positive_total += 1
-            reference = row.get("expected_un_reference")
+            reference = expected.get("expected_un_reference")
             best = result.hits[0].score if result.hits else None
             found += any(h.entity_id == reference and h.score == best for h in result.hits)
         else:

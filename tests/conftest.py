@@ -21,10 +21,11 @@ import pytest
 import pytest_asyncio
 from fastapi import FastAPI
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from hakiki.account import service as accounts
 from hakiki.app import create_app
+from hakiki.core.database import Database
 from hakiki.core.migrate import upgrade
 from hakiki.core.settings import Settings
 from hakiki.core.wallet import service as wallet
@@ -116,9 +117,9 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture
-def db(app: FastAPI) -> AsyncEngine:
-    engine: AsyncEngine = app.state.runtime.engine
-    return engine
+def db(app: FastAPI) -> Database:
+    database: Database = app.state.runtime.db
+    return database
 
 
 @pytest.fixture
@@ -154,7 +155,7 @@ AccountFactory = Callable[..., Coroutine[Any, Any, Account]]
 
 
 @pytest.fixture
-def make_account(db: AsyncEngine) -> AccountFactory:
+def make_account(db: Database) -> AccountFactory:
     """Create an organisation and a key: ``await make_account("live", balance=10_000)``."""
 
     async def factory(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,7 +15,7 @@ from hakiki import __version__
 from hakiki.account.router import router as account_router
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
-from hakiki.core.database import create_engine
+from hakiki.core.database import create_database
 from hakiki.core.errors import install_error_handlers
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.middleware import RequestContextMiddleware
@@ -44,14 +45,14 @@ and providers and debit the wallet once per billable call. Every POST accepts an
 
 
 async def build_runtime(settings: Settings) -> Runtime:
-    engine = create_engine(settings)
+    db = create_database(settings)
     screening = await asyncio.to_thread(default_engine)
     return Runtime(
         settings=settings,
-        engine=engine,
+        db=db,
         vault=Vault(load_master_key(settings)),
-        key_cache=KeyCache(engine, settings.key_cache_seconds),
-        request_log=RequestLogWriter(engine),
+        key_cache=KeyCache(db, settings.key_cache_seconds),
+        request_log=RequestLogWriter(db),
         providers=build_providers(settings),
         screening=screening,
     )
@@ -61,9 +62,9 @@ async def _housekeeping(runtime: Runtime) -> None:
     """Release holds left by crashed calls; drop expired idempotency keys and old logs."""
     while True:
         try:
-            await release_expired_holds(runtime.engine)
-            await purge_idempotency(runtime.engine)
-            await purge_request_log(runtime.engine, runtime.settings.request_log_retention_days)
+            await release_expired_holds(runtime.db)
+            await purge_idempotency(runtime.db)
+            await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)
@@ -75,6 +76,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = await build_runtime(settings)
+        # The screening index is millions of long-lived objects: move them out of the garbage
+        # collector's sight, or every full collection pauses the server for hundreds of ms.
+        gc.collect()
+        gc.freeze()
         app.state.runtime = runtime
         await runtime.request_log.start()
         housekeeping = asyncio.create_task(_housekeeping(runtime))
@@ -87,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await runtime.request_log.stop()
             for provider in runtime.providers:
                 await provider.aclose()
-            await runtime.engine.dispose()
+            await runtime.db.dispose()
 
     app = FastAPI(
         title="Hakiki",

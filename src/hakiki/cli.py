@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from hakiki.account import service as accounts
-from hakiki.core.database import create_engine
+from hakiki.core.database import Database, create_database
 from hakiki.core.errors import ApiError
 from hakiki.core.migrate import upgrade
 from hakiki.core.settings import get_settings
@@ -21,15 +21,15 @@ from hakiki.core.wallet import service as wallet
 T = TypeVar("T")
 
 
-def _run(work: Callable[[Any], Awaitable[T]]) -> T:
-    """Run ``work(engine)`` on a fresh engine; print API errors as one line and exit 1."""
+def _run(work: Callable[[Database], Awaitable[T]]) -> T:
+    """Run ``work(db)`` on a fresh connection pool; print API errors as one line and exit 1."""
 
     async def main() -> T:
-        engine = create_engine(get_settings())
+        db = create_database(get_settings())
         try:
-            return await work(engine)
+            return await work(db)
         finally:
-            await engine.dispose()
+            await db.dispose()
 
     try:
         return asyncio.run(main())
@@ -68,17 +68,17 @@ def serve(host: str | None, port: int | None) -> None:
         upgrade(settings)
     host = host or settings.host
     port = port or settings.port
-    demo = _run(lambda engine: _ensure_demo(engine))
+    demo = _run(_ensure_demo)
     if demo is not None:
         click.echo(_demo_banner(demo, host, port))
     uvicorn.run("hakiki.app:create_app", factory=True, host=host, port=port, log_level="info")
 
 
-async def _ensure_demo(engine: Any) -> accounts.IssuedKey | None:
-    if await accounts.has_any_org(engine):
+async def _ensure_demo(db: Database) -> accounts.IssuedKey | None:
+    if await accounts.has_any_org(db):
         return None
-    await accounts.create_org(engine, "demo", currency=get_settings().default_currency)
-    return await accounts.create_key(engine, "demo", "sandbox")
+    await accounts.create_org(db, "demo", currency=get_settings().default_currency)
+    return await accounts.create_key(db, "demo", "sandbox")
 
 
 def _demo_banner(key: accounts.IssuedKey, host: str, port: int) -> str:
@@ -166,9 +166,9 @@ def wallet_group() -> None:
 def wallet_credit(org_name: str, amount: int, description: str, as_json: bool) -> None:
     """Credit an organisation's wallet."""
 
-    async def work(engine: Any) -> wallet.Charge:
-        org = await accounts.get_org(engine, org_name)
-        return await wallet.credit(engine, org.id, amount, description)
+    async def work(db: Database) -> wallet.Charge:
+        org = await accounts.get_org(db, org_name)
+        return await wallet.credit(db, org.id, amount, description)
 
     charge = _run(work)
     _emit(

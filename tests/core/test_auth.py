@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hakiki.account import service as accounts
+from hakiki.core.database import Database
 from hakiki.core.tables import api_keys
 from tests.conftest import AccountFactory
 
@@ -50,7 +50,7 @@ async def test_wrong_secret_is_401(client: httpx.AsyncClient, make_account: Acco
 
 
 async def test_revoked_key_is_401(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: AsyncEngine
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("sandbox")
     assert (await client.post(URL, json=BODY, headers=account.headers)).status_code == 200
@@ -69,7 +69,7 @@ async def test_missing_scope_is_403(
 
 
 async def test_live_key_of_unapproved_org_is_403_until_approved(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: AsyncEngine
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("live", approved=False, balance=10_000)
     response = await client.post(URL, json=BODY, headers=account.headers)
@@ -84,9 +84,9 @@ async def test_live_key_of_unapproved_org_is_403_until_approved(
     assert response.status_code != 403
 
 
-async def test_secrets_are_stored_hashed(make_account: AccountFactory, db: AsyncEngine) -> None:
+async def test_secrets_are_stored_hashed(make_account: AccountFactory, db: Database) -> None:
     account = await make_account("sandbox")
-    async with db.connect() as conn:
+    async with db.reader.connect() as conn:
         stored = (
             await conn.execute(
                 select(api_keys.c.secret_hash).where(api_keys.c.client_id == account.client_id)
@@ -96,7 +96,7 @@ async def test_secrets_are_stored_hashed(make_account: AccountFactory, db: Async
     assert account.client_id.startswith("hk_test_")
 
 
-async def test_unknown_scope_is_refused(db: AsyncEngine, make_account: AccountFactory) -> None:
+async def test_unknown_scope_is_refused(db: Database, make_account: AccountFactory) -> None:
     account = await make_account("sandbox")
     from hakiki.core.errors import ApiError
 

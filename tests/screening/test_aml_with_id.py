@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hakiki.core.database import Database
 from hakiki.core.tables import wallet_transactions
 from tests.conftest import AccountFactory
 from tests.providers.fake_prembly import (
@@ -28,8 +28,8 @@ async def post(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) 
     return await client.post(URL, json=body, headers=headers)
 
 
-async def debit_count(db: AsyncEngine, org_id: str) -> int:
-    async with db.connect() as conn:
+async def debit_count(db: Database, org_id: str) -> int:
+    async with db.reader.connect() as conn:
         query = select(func.count()).where(
             wallet_transactions.c.org_id == org_id, wallet_transactions.c.kind == "debit"
         )
@@ -243,7 +243,7 @@ async def test_live_verified_clean_identity_is_charged_once(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     account = await make_account("live", balance=PRICE * 3)
     response = await post(
@@ -294,7 +294,7 @@ async def test_live_not_found_is_billed(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     account = await make_account("live", balance=PRICE)
     body = (await post(client, account.headers, channel="bvn", number=NOT_FOUND_BVN)).json()
@@ -308,7 +308,7 @@ async def test_live_upstream_outage_is_soft_and_free(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
     mode: FaultMode,
 ) -> None:
     account = await make_account("live", balance=PRICE)
@@ -326,7 +326,7 @@ async def test_live_provider_refusal_is_failed_and_free(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     account = await make_account("live", balance=PRICE)
     fake_prembly.set_mode(FaultMode.UNAUTHORIZED)
@@ -349,7 +349,7 @@ async def test_live_channel_without_provider_is_503_and_free(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     account = await make_account("live", balance=PRICE)
     response = await post(client, account.headers, channel="national_id", number="23456780")
@@ -370,7 +370,7 @@ async def test_live_short_wallet_is_402_before_any_upstream_call(
 
 
 async def test_sandbox_never_charges(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: AsyncEngine
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("sandbox", balance=PRICE)
     for number in ("22212345670", "22212345675", "22212345676"):

@@ -31,7 +31,7 @@ async def any_key(request: Request) -> Principal:
     responses=error_responses(401, 500),
 )
 async def get_wallet(request: Request, principal: Principal = Depends(any_key)) -> Wallet:
-    async with read(request.app.state.runtime.engine) as conn:
+    async with read(request.app.state.runtime.db) as conn:
         return Wallet(**await wallet_summary(conn, principal.org_id))
 
 
@@ -46,7 +46,7 @@ async def list_transactions(
     principal: Principal = Depends(any_key),
     page: PageRequest = Depends(page_params),
 ) -> WalletTransactionList:
-    async with read(request.app.state.runtime.engine) as conn:
+    async with read(request.app.state.runtime.db) as conn:
         total = await wallet_repository.count_transactions(conn, principal.org_id)
         rows = await wallet_repository.list_transactions(
             conn, principal.org_id, offset=page.offset, limit=page.page_size

@@ -6,11 +6,10 @@ import secrets
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hakiki.account import repository
 from hakiki.core.crypto import hash_secret
-from hakiki.core.database import transaction
+from hakiki.core.database import Database, transaction
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.scopes import ALL_SCOPES, DEFAULT_SCOPES, ENVIRONMENTS
@@ -43,7 +42,7 @@ def _org(row: dict[str, object]) -> Organisation:
 
 
 async def create_org(
-    engine: AsyncEngine, name: str, *, approved: bool = False, currency: str = "KES"
+    db: Database, name: str, *, approved: bool = False, currency: str = "KES"
 ) -> Organisation:
     name = name.strip()
     if not name:
@@ -52,23 +51,23 @@ async def create_org(
         raise ApiError(400, "invalid_request", "currency must be an ISO 4217 code such as KES.")
     org = Organisation(new_id("org"), name, approved, currency.upper())
     try:
-        async with transaction(engine) as conn:
+        async with transaction(db) as conn:
             await repository.insert_org(conn, org.id, org.name, org.approved, org.currency)
     except IntegrityError as exc:
         raise ApiError(409, "conflict", f"An organisation named {name!r} exists.") from exc
     return org
 
 
-async def get_org(engine: AsyncEngine, name: str) -> Organisation:
-    async with transaction(engine) as conn:
+async def get_org(db: Database, name: str) -> Organisation:
+    async with transaction(db) as conn:
         row = await repository.find_org_by_name(conn, name)
     if row is None:
         raise ApiError(404, "not_found", f"No organisation named {name!r}.")
     return _org(row)
 
 
-async def approve_org(engine: AsyncEngine, name: str) -> Organisation:
-    async with transaction(engine) as conn:
+async def approve_org(db: Database, name: str) -> Organisation:
+    async with transaction(db) as conn:
         row = await repository.find_org_by_name(conn, name)
         if row is None:
             raise ApiError(404, "not_found", f"No organisation named {name!r}.")
@@ -77,7 +76,7 @@ async def approve_org(engine: AsyncEngine, name: str) -> Organisation:
 
 
 async def create_key(
-    engine: AsyncEngine, org_name: str, environment: str, scopes: list[str] | None = None
+    db: Database, org_name: str, environment: str, scopes: list[str] | None = None
 ) -> IssuedKey:
     if environment not in ENVIRONMENTS:
         raise ApiError(400, "invalid_request", "environment must be sandbox or live.")
@@ -92,7 +91,7 @@ async def create_key(
     marker = "test" if environment == "sandbox" else "live"
     client_id = f"hk_{marker}_{secrets.token_hex(12)}"
     secret = f"hks_{secrets.token_urlsafe(32)}"
-    async with transaction(engine) as conn:
+    async with transaction(db) as conn:
         org = await repository.find_org_by_name(conn, org_name)
         if org is None:
             raise ApiError(404, "not_found", f"No organisation named {org_name!r}.")
@@ -102,12 +101,12 @@ async def create_key(
     return IssuedKey(client_id, secret, environment, chosen, org_name)
 
 
-async def revoke_key(engine: AsyncEngine, client_id: str) -> None:
-    async with transaction(engine) as conn:
+async def revoke_key(db: Database, client_id: str) -> None:
+    async with transaction(db) as conn:
         if not await repository.revoke_key(conn, client_id):
             raise ApiError(404, "not_found", f"No active key {client_id!r}.")
 
 
-async def has_any_org(engine: AsyncEngine) -> bool:
-    async with transaction(engine) as conn:
+async def has_any_org(db: Database) -> bool:
+    async with transaction(db) as conn:
         return await repository.count_orgs(conn) > 0

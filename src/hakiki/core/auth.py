@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hakiki.account.repository import find_key_with_org
 from hakiki.core.crypto import secret_matches
-from hakiki.core.database import read
+from hakiki.core.database import Database, read
 from hakiki.core.errors import ApiError, unauthorized
 
 
@@ -40,8 +39,8 @@ class Principal:
 
 
 class KeyCache:
-    def __init__(self, engine: AsyncEngine, ttl_seconds: float) -> None:
-        self._engine = engine
+    def __init__(self, db: Database, ttl_seconds: float) -> None:
+        self._db = db
         self._ttl = ttl_seconds
         self._entries: dict[str, tuple[float, dict[str, Any] | None]] = {}
 
@@ -50,7 +49,7 @@ class KeyCache:
         entry = self._entries.get(client_id)
         if entry and entry[0] > now:
             return entry[1]
-        async with read(self._engine) as conn:
+        async with read(self._db) as conn:
             row = await find_key_with_org(conn, client_id)
         if len(self._entries) > 10_000:
             self._entries.clear()

@@ -66,7 +66,7 @@ async def begin_call(
     if key is not None:
         fingerprint = idempotency.request_fingerprint(request.method, request.url.path, payload)
         claimed = await idempotency.claim(
-            runtime.engine,
+            runtime.db,
             principal.org_id,
             principal.environment,
             key,
@@ -94,9 +94,9 @@ async def guarded(call: Call) -> AsyncIterator[Call]:
         yield call
     except BaseException:
         if call.hold is not None:
-            await wallet.release(call.runtime.engine, call.hold)
+            await wallet.release(call.runtime.db, call.hold)
         if call.claim is not None:
-            await idempotency.abandon(call.runtime.engine, call.claim)
+            await idempotency.abandon(call.runtime.db, call.claim)
         raise
 
 
@@ -106,7 +106,7 @@ async def hold_price(call: Call) -> None:
     if not call.principal.live or price <= 0:
         return
     call.hold = await wallet.reserve(
-        call.runtime.engine,
+        call.runtime.db,
         call.principal.org_id,
         price,
         call.principal.currency,
@@ -160,7 +160,7 @@ async def finish_call(
         body = render(None)
         runtime.request_log.add(_log_row(call, 200, response_code, subject, None))
         return body
-    async with transaction(runtime.engine) as conn:
+    async with transaction(runtime.db) as conn:
         charge = None
         if call.hold is not None:
             charge = await wallet.settle(

@@ -14,18 +14,61 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from hakiki.core.settings import Settings
 
 
+class Database:
+    """The service's database: a writer and a reader engine.
+
+    On SQLite the writer has exactly one connection, so write transactions queue in the
+    connection pool (an asyncio wait) instead of spinning in SQLite's busy handler, and readers
+    use their own connections, which WAL never blocks. On PostgreSQL both are the same engine.
+    """
+
+    def __init__(self, writer: AsyncEngine, reader: AsyncEngine) -> None:
+        self.writer = writer
+        self.reader = reader
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.writer.dialect.name == "sqlite"
+
+    async def dispose(self) -> None:
+        await self.writer.dispose()
+        if self.reader is not self.writer:
+            await self.reader.dispose()
+
+
+def create_database(settings: Settings) -> Database:
+    url = make_url(settings.resolved_database_url)
+    if url.get_backend_name() != "sqlite":
+        engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        return Database(engine, engine)
+    rendered = url.render_as_string(hide_password=False)
+    writer = _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0)
+    reader = _create_sqlite_engine(rendered, immediate=False, pool_size=5, max_overflow=10)
+    return Database(writer, reader)
+
+
 def create_engine(settings: Settings) -> AsyncEngine:
+    """One engine that may write (migrations)."""
     url = make_url(settings.resolved_database_url)
     if url.get_backend_name() == "sqlite":
-        return _create_sqlite_engine(url.render_as_string(hide_password=False))
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        rendered = url.render_as_string(hide_password=False)
+        return _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0)
+    return create_async_engine(url, pool_pre_ping=True)
 
 
-def _create_sqlite_engine(url: str) -> AsyncEngine:
+def _create_sqlite_engine(
+    url: str, *, immediate: bool, pool_size: int, max_overflow: int
+) -> AsyncEngine:
     database = make_url(url).database
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_async_engine(url, connect_args={"timeout": 30})
+    engine = create_async_engine(
+        url,
+        connect_args={"timeout": 30},
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_timeout=60,
+    )
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -40,26 +83,22 @@ def _create_sqlite_engine(url: str) -> AsyncEngine:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        # One writer at a time: take the write lock at BEGIN, so two transactions never both
-        # read a balance and then fail to upgrade (SQLite's "database is locked" on commit).
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers take the write lock at BEGIN, so two transactions never both read a balance
+        # and then fail to upgrade (SQLite's "database is locked" on commit).
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
 
 
-def is_sqlite(engine: AsyncEngine) -> bool:
-    return engine.dialect.name == "sqlite"
-
-
 @asynccontextmanager
-async def transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """One database transaction: committed when the block ends, rolled back on error."""
-    async with engine.begin() as conn:
+async def transaction(db: Database) -> AsyncIterator[AsyncConnection]:
+    """One write transaction: committed when the block ends, rolled back on error."""
+    async with db.writer.begin() as conn:
         yield conn
 
 
 @asynccontextmanager
-async def read(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """A connection for reads (on SQLite still a transaction; reads there are short)."""
-    async with engine.connect() as conn:
+async def read(db: Database) -> AsyncIterator[AsyncConnection]:
+    """A connection for reads; it never blocks writers (WAL on SQLite, MVCC on PostgreSQL)."""
+    async with db.reader.connect() as conn:
         yield conn

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
+from hakiki.core.database import Database
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
 from hakiki.engines.screening.engine import ScreeningEngine
@@ -17,7 +16,7 @@ from hakiki.providers.base import IdentityProvider
 @dataclass
 class Runtime:
     settings: Settings
-    engine: AsyncEngine
+    db: Database
     vault: Vault
     key_cache: KeyCache
     request_log: RequestLogWriter

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hakiki.core.database import Database
 from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
 from tests.conftest import AccountFactory, unique
@@ -15,8 +15,8 @@ URL = "/v3/screening/aml-with-id"
 PRICE = 5000
 
 
-async def debits(db: AsyncEngine, org_id: str) -> int:
-    async with db.connect() as conn:
+async def debits(db: Database, org_id: str) -> int:
+    async with db.reader.connect() as conn:
         query = select(func.count()).where(
             wallet_transactions.c.org_id == org_id, wallet_transactions.c.kind == "debit"
         )
@@ -27,7 +27,7 @@ async def test_replay_returns_the_first_response_and_never_charges(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     account = await make_account("live", balance=PRICE * 5)
     headers = {**account.headers, "Idempotency-Key": unique("key")}
@@ -70,7 +70,7 @@ async def test_an_error_releases_the_key_for_a_retry(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     account = await make_account("live", balance=0)
     headers = {**account.headers, "Idempotency-Key": unique("key")}

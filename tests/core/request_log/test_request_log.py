@@ -16,7 +16,7 @@ URL = "/v3/screening/aml-with-id"
 async def log_row(app: FastAPI, request_id: str) -> dict[str, object]:
     runtime = app.state.runtime
     await runtime.request_log.flush()
-    async with runtime.engine.connect() as conn:
+    async with runtime.db.reader.connect() as conn:
         row = (
             await conn.execute(select(request_logs).where(request_logs.c.id == request_id))
         ).one()

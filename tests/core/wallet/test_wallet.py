@@ -6,8 +6,8 @@ import asyncio
 
 import httpx
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hakiki.core.database import Database
 from hakiki.core.tables import wallet_holds, wallet_transactions, wallets
 from hakiki.core.wallet import service as wallet
 from tests.conftest import AccountFactory
@@ -21,7 +21,7 @@ async def test_concurrent_calls_never_overdraw(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
     fake_prembly: FakePrembly,
-    db: AsyncEngine,
+    db: Database,
 ) -> None:
     calls = 8
     account = await make_account("live", balance=PRICE * (calls - 1))
@@ -31,7 +31,7 @@ async def test_concurrent_calls_never_overdraw(
     )
     statuses = sorted(r.status_code for r in responses)
     assert statuses == [200] * (calls - 1) + [402], [r.text for r in responses]
-    async with db.connect() as conn:
+    async with db.reader.connect() as conn:
         row = (await conn.execute(select(wallets).where(wallets.c.org_id == account.org_id))).one()
         ledger = (
             await conn.execute(
@@ -66,7 +66,7 @@ async def test_wallet_endpoints(client: httpx.AsyncClient, make_account: Account
 
 
 async def test_transactions_are_paginated_newest_first(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: AsyncEngine
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("sandbox")
     for amount in range(1, 26):
@@ -85,13 +85,13 @@ async def test_transactions_are_paginated_newest_first(
     assert second["data"][-1]["balance_after"] == 1
 
 
-async def test_expired_holds_are_released(make_account: AccountFactory, db: AsyncEngine) -> None:
+async def test_expired_holds_are_released(make_account: AccountFactory, db: Database) -> None:
     account = await make_account("live", balance=PRICE)
     await wallet.reserve(db, account.org_id, PRICE, "KES", "req_crashed", hold_seconds=-1)
-    async with db.connect() as conn:
+    async with db.reader.connect() as conn:
         row = (await conn.execute(select(wallets).where(wallets.c.org_id == account.org_id))).one()
     assert row.reserved == PRICE
     assert await wallet.release_expired_holds(db) >= 1
-    async with db.connect() as conn:
+    async with db.reader.connect() as conn:
         row = (await conn.execute(select(wallets).where(wallets.c.org_id == account.org_id))).one()
     assert (row.balance, row.reserved) == (PRICE, 0)

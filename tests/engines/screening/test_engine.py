@@ -16,6 +16,7 @@ from hakiki.engines.screening import (
     default_engine,
     parse_un_xml,
 )
+from hakiki.engines.screening.model import Schema
 
 
 def top(result: ScreeningResult) -> tuple[str, str]:
@@ -104,8 +105,9 @@ def test_swapped_first_and_last_name_is_not_exact(engine: ScreeningEngine) -> No
 
 @pytest.mark.parametrize("name", ["CORP", "LIMITED", "Corp Limited", "LTD", "Co., Ltd.", "LLC"])
 def test_legal_forms_alone_never_hit(engine: ScreeningEngine, name: str) -> None:
-    for schema in ("Organization", "Person"):
-        result = engine.screen(Subject(name, schema=schema), threshold=0.1)  # type: ignore[arg-type]
+    schemas: tuple[Schema, ...] = ("Organization", "Person")
+    for schema in schemas:
+        result = engine.screen(Subject(name, schema=schema), threshold=0.1)
         assert result.hits == []
 
 
@@ -252,3 +254,8 @@ def test_latency_is_reasonable(engine: ScreeningEngine, negatives: list[dict[str
         engine.screen(subject)
     mean_ms = (time.perf_counter() - started) * 1000 / len(subjects)
     assert mean_ms < 10, f"mean {mean_ms:.2f} ms per screening"  # bench/ measures precisely
+
+
+def test_unknown_schema_is_refused(engine: ScreeningEngine) -> None:
+    with pytest.raises(ValueError, match="schema must be one of"):
+        engine.screen(Subject("Joseph Kony", schema="Planet"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hakiki.engines.screening.model import ListEntity, NameEntry
+from hakiki.engines.screening.model import ListEntity, NameEntry, NameKind
 from hakiki.engines.screening.normalize import normalize_name
 from hakiki.engines.screening.scorer import (
     compare_birth_dates,
@@ -12,8 +12,8 @@ from hakiki.engines.screening.scorer import (
 )
 
 
-def name_score(query: str, listed: str, kind: str = "primary") -> float:
-    return score_name(normalize_name(query), normalize_name(listed), kind).score  # type: ignore[arg-type]
+def name_score(query: str, listed: str, kind: NameKind = "primary") -> float:
+    return score_name(normalize_name(query), normalize_name(listed), kind).score
 
 
 def test_name_scores() -> None:

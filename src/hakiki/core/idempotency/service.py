@@ -15,10 +15,10 @@ from typing import Any
 
 import orjson
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import as_utc, utcnow
-from hakiki.core.database import transaction
+from hakiki.core.database import Database, transaction
 from hakiki.core.errors import ApiError
 from hakiki.core.idempotency import repository
 
@@ -48,7 +48,7 @@ def _conflict(message: str) -> ApiError:
 
 
 async def claim(
-    engine: AsyncEngine,
+    db: Database,
     org_id: str,
     environment: str,
     key: str,
@@ -65,7 +65,7 @@ async def claim(
     now = utcnow()
     for _attempt in range(2):
         try:
-            async with transaction(engine) as conn:
+            async with transaction(db) as conn:
                 row = await repository.find(conn, org_id, environment, key)
                 if row and as_utc(row["expires_at"]) <= now:
                     await repository.remove(conn, org_id, environment, key)
@@ -99,11 +99,11 @@ async def complete(conn: AsyncConnection, claim: Claim, status_code: int, body: 
     )
 
 
-async def abandon(engine: AsyncEngine, claim: Claim) -> None:
-    async with transaction(engine) as conn:
+async def abandon(db: Database, claim: Claim) -> None:
+    async with transaction(db) as conn:
         await repository.remove(conn, claim.org_id, claim.environment, claim.key)
 
 
-async def purge_expired(engine: AsyncEngine) -> int:
-    async with transaction(engine) as conn:
+async def purge_expired(db: Database) -> int:
+    async with transaction(db) as conn:
         return await repository.purge_expired(conn, utcnow())

@@ -15,10 +15,8 @@ import time
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from hakiki.core.clock import utcnow
-from hakiki.core.database import transaction
+from hakiki.core.database import Database, transaction
 from hakiki.core.request_log import repository
 
 if TYPE_CHECKING:
@@ -81,8 +79,8 @@ def log_row(
 
 
 class RequestLogWriter:
-    def __init__(self, engine: AsyncEngine, *, interval: float = 0.2, batch: int = 500) -> None:
-        self._engine = engine
+    def __init__(self, db: Database, *, interval: float = 0.2, batch: int = 500) -> None:
+        self._db = db
         self._interval = interval
         self._batch = batch
         self._pending: list[dict[str, Any]] = []
@@ -108,7 +106,7 @@ class RequestLogWriter:
         while self._pending:
             entries, self._pending = self._pending[: self._batch], self._pending[self._batch :]
             try:
-                async with transaction(self._engine) as conn:
+                async with transaction(self._db) as conn:
                     await repository.insert_many(conn, entries)
             except Exception:
                 logger.exception("could not write %d request-log rows", len(entries))
@@ -122,6 +120,6 @@ class RequestLogWriter:
         await self.flush()
 
 
-async def purge_expired(engine: AsyncEngine, retention_days: int) -> int:
-    async with transaction(engine) as conn:
+async def purge_expired(db: Database, retention_days: int) -> int:
+    async with transaction(db) as conn:
         return await repository.purge_older_than(conn, utcnow() - timedelta(days=retention_days))

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
-from hakiki.core.database import transaction
+from hakiki.core.database import Database, transaction
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.wallet import repository
@@ -50,7 +50,7 @@ def insufficient_funds(amount: int, currency: str) -> ApiError:
 
 
 async def reserve(
-    engine: AsyncEngine,
+    db: Database,
     org_id: str,
     amount: int,
     currency: str,
@@ -58,7 +58,7 @@ async def reserve(
     hold_seconds: int,
 ) -> Hold:
     hold = Hold(new_id("hold"), org_id, amount, currency)
-    async with transaction(engine) as conn:
+    async with transaction(db) as conn:
         if not await repository.try_reserve(conn, org_id, amount):
             raise insufficient_funds(amount, currency)
         expires = utcnow() + timedelta(seconds=hold_seconds)
@@ -112,17 +112,17 @@ async def settle(
     return Charge(transaction_id, hold.amount, hold.currency, balance)
 
 
-async def release(engine: AsyncEngine, hold: Hold) -> None:
+async def release(db: Database, hold: Hold) -> None:
     """Give a hold back when the call failed before it could settle."""
-    async with transaction(engine) as conn:
+    async with transaction(db) as conn:
         if await repository.delete_hold(conn, hold.id):
             await repository.release_reserved(conn, hold.org_id, hold.amount)
 
 
-async def credit(engine: AsyncEngine, org_id: str, amount: int, description: str) -> Charge:
+async def credit(db: Database, org_id: str, amount: int, description: str) -> Charge:
     if amount <= 0:
         raise ApiError(400, "invalid_request", "A credit must be a positive amount.")
-    async with transaction(engine) as conn:
+    async with transaction(db) as conn:
         wallet = await repository.get_wallet(conn, org_id)
         if wallet is None:
             raise ApiError(404, "not_found", "The organisation has no wallet.")
@@ -149,8 +149,8 @@ async def credit(engine: AsyncEngine, org_id: str, amount: int, description: str
     return Charge(transaction_id, amount, str(wallet["currency"]), balance)
 
 
-async def release_expired_holds(engine: AsyncEngine) -> int:
-    async with transaction(engine) as conn:
+async def release_expired_holds(db: Database) -> int:
+    async with transaction(db) as conn:
         holds = await repository.expired_holds(conn, utcnow())
         for hold in holds:
             if await repository.delete_hold(conn, hold["id"]):

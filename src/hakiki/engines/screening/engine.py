@@ -108,6 +108,8 @@ class ScreeningEngine:
             raise ValueError("threshold must be between 0 and 1")
         if limit < 1:
             raise ValueError("limit must be at least 1")
+        if subject.schema not in SCHEMAS:
+            raise ValueError(f"schema must be one of {', '.join(SCHEMAS)}")
         if isinstance(checks, str):
             checks = (checks,)
         wanted = list(dict.fromkeys(checks))
@@ -133,8 +135,12 @@ class ScreeningEngine:
         selected_set = frozenset(selected)
         names = self.index.names
         best: dict[int, tuple[NameScore, int]] = {}
+        considered: set[int] = set()
 
         def consider(nid: int) -> None:
+            if nid in considered:
+                return
+            considered.add(nid)
             name = names[nid]
             scored = score_name(query, name.norm, name.entry.kind)
             current = best.get(name.entity)
@@ -155,8 +161,7 @@ class ScreeningEngine:
                     (t, v) for t, v in entity.identifiers if normalize_identifier(v) == key
                 ]
                 for nid in self._names_by_entity.get(position, ()):
-                    if nid not in {b[1] for b in best.values()}:
-                        consider(nid)
+                    consider(nid)
         countries = subject.country_codes
         gender = subject.normalized_gender
         ceiling = DOB_SAME_DATE + COUNTRY_MATCH

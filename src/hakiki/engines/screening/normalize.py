@@ -28,154 +28,29 @@ PARTICLE_WEIGHT = 0.3
 WEAK_WEIGHT = 0.5
 SUBSTANTIVE = 0.5
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Legal forms rigour does not rewrite on their own (it needs them in context), plus the
 # generic compare forms it produces (llc, jsc, ...).
-ORG_TYPES = frozenset(
-    [
-        "corp",
-        "corporation",
-        "co",
-        "company",
-        "companies",
-        "inc",
-        "incorporated",
-        "ltd",
-        "limited",
-        "llc",
-        "plc",
-        "sa",
-        "sarl",
-        "srl",
-        "spa",
-        "ag",
-        "gmbh",
-        "bv",
-        "nv",
-        "pte",
-        "pvt",
-        "private",
-        "public",
-        "jsc",
-        "ojsc",
-        "cjsc",
-        "pjsc",
-        "fze",
-        "fzco",
-        "fzc",
-        "fzllc",
-        "llp",
-        "lp",
-        "est",
-        "establishment",
-        "cooperative",
-        "coop",
-        "ltda",
-        "sas",
-        "sae",
-        "saoc",
-        "kg",
-        "ohg",
-        "oao",
-        "zao",
-        "ooo",
-        "pao",
-        "tov",
-        "lda",
-        "eirl",
-        "jv",
-    ]
+ORG_TYPES = _words(
+    """corp corporation co company companies inc incorporated ltd limited llc plc sa sarl srl
+    spa ag gmbh bv nv pte pvt private public jsc ojsc cjsc pjsc fze fzco fzc fzllc llp lp est
+    establishment cooperative coop ltda sas sae saoc kg ohg oao zao ooo pao tov lda eirl jv
+    soe ngo npo sp fin mil gp"""
 )
-GENERIC_BUSINESS_WORDS = frozenset(
-    [
-        "group",
-        "holding",
-        "holdings",
-        "trading",
-        "trade",
-        "traders",
-        "international",
-        "intl",
-        "enterprise",
-        "enterprises",
-        "industries",
-        "industry",
-        "industrial",
-        "services",
-        "service",
-        "general",
-        "import",
-        "export",
-        "imports",
-        "exports",
-        "investment",
-        "investments",
-        "commercial",
-        "global",
-        "shipping",
-        "logistics",
-    ]
+GENERIC_BUSINESS_WORDS = _words(
+    """group holding holdings trading trade traders international intl enterprise enterprises
+    industries industry industrial services service general import export imports exports
+    investment investments commercial global shipping logistics"""
 )
-PARTICLES = frozenset(
-    [
-        "al",
-        "el",
-        "ul",
-        "ad",
-        "ed",
-        "as",
-        "ash",
-        "at",
-        "az",
-        "ibn",
-        "bin",
-        "bint",
-        "binti",
-        "ben",
-        "ould",
-        "wuld",
-        "walad",
-        "de",
-        "da",
-        "di",
-        "du",
-        "del",
-        "della",
-        "der",
-        "den",
-        "van",
-        "von",
-        "la",
-        "le",
-        "les",
-        "los",
-        "las",
-        "dos",
-        "das",
-        "do",
-        "y",
-        "e",
-        "the",
-        "of",
-        "and",
-        "et",
-        "und",
-        "haji",
-        "hajji",
-        "alhaji",
-        "alhaj",
-        "hadji",
-        "mullah",
-        "mawlawi",
-        "maulavi",
-        "maulvi",
-        "mawlavi",
-        "sheikh",
-        "shaykh",
-        "shaikh",
-        "sheik",
-        "qari",
-        "mufti",
-    ]
+PARTICLES = _words(
+    """al el ul ad ed as ash at az ibn bin bint binti ben ould wuld walad de da di du del della
+    der den van von la le les los las dos das do y e the of and for in on et und
+    haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
+    sheik qari mufti"""
 )
 _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
 

@@ -1,0 +1,227 @@
+"""Requests per second and latency of POST /v3/screening/aml-with-id over real HTTP.
+
+    uv run python bench/http_bench.py [--duration 10] [--connections 64]
+
+On this 2-core machine the server gets core 0 (one uvicorn worker, `taskset`), the load
+generator (wrk) and the fake upstream get core 1. Measured in the same run:
+
+- ceiling: a bare FastAPI endpoint with a body and a response model (bench/ceiling_app.py);
+- sandbox: the combined screening with a sandbox key (auth, validation, mock identity, request
+  log);
+- live: with a live key: wallet hold, a Prembly lookup against the local fake upstream, the real
+  screening engine over the bundled lists, debit + request record in one transaction.
+
+Both databases are measured for Hakiki: SQLite (embedded default) and PostgreSQL when reachable.
+Needs `wrk` (Debian package `wrk`). Results go to bench/results/http.json and are printed as a
+Markdown table for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.providers.fake_prembly import BVN_FOUND, run_fake_prembly  # noqa: E402
+
+from hakiki.account import service as accounts  # noqa: E402
+from hakiki.core.database import create_engine  # noqa: E402
+from hakiki.core.migrate import upgrade  # noqa: E402
+from hakiki.core.settings import Settings  # noqa: E402
+from hakiki.core.wallet import service as wallet  # noqa: E402
+
+POSTGRES_URL = os.environ.get(
+    "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+SECRET = "bench-secret-key-0123456789abcdef0123456789"
+UVICORN = [sys.executable, "-m", "uvicorn", "--no-access-log", "--log-level", "warning"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def server(args: list[str], env: dict[str, str], port: int, probe: str) -> Any:
+    process = subprocess.Popen(
+        ["taskset", "-c", "0", *UVICORN, "--port", str(port), *args],
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}{probe}", timeout=1)
+                break
+            except httpx.HTTPError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"server {args} did not start") from None
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def wrk(
+    url: str, body: dict[str, Any], headers: dict[str, str], duration: int, connections: int
+) -> dict[str, Any]:
+    lines = ['wrk.method = "POST"', f"wrk.body = {json.dumps(json.dumps(body))}"]
+    lines.append('wrk.headers["Content-Type"] = "application/json"')
+    for name, value in headers.items():
+        lines.append(f'wrk.headers["{name}"] = "{value}"')
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write("\n".join(lines) + "\n")
+    base = ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", "--latency", "-s", script.name]
+    subprocess.run([*base, "-d2s", url], capture_output=True, check=True)  # warm-up
+    out = subprocess.run([*base, f"-d{duration}s", url], capture_output=True, text=True, check=True)
+    os.unlink(script.name)
+    return parse_wrk(out.stdout)
+
+
+def _ms(value: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", value).groups()  # type: ignore[union-attr]
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def parse_wrk(text: str) -> dict[str, Any]:
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))  # type: ignore[union-attr]
+    pct = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", text, re.M))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    socket_errors = re.search(r"Socket errors: (.*)", text)
+    return {
+        "rps": round(rps),
+        "p50_ms": round(_ms(pct["50"]), 2),
+        "p90_ms": round(_ms(pct["90"]), 2),
+        "p99_ms": round(_ms(pct["99"]), 2),
+        "non_2xx": int(errors.group(1)) if errors else 0,
+        "socket_errors": socket_errors.group(1) if socket_errors else None,
+    }
+
+
+async def prepare(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
+    engine = create_engine(settings)
+    name = f"bench-{time.time_ns()}"
+    org = await accounts.create_org(engine, name, approved=True)
+    sandbox = await accounts.create_key(engine, name, "sandbox")
+    live = await accounts.create_key(engine, name, "live")
+    await wallet.credit(engine, org.id, 10**15, "benchmark float")
+    await engine.dispose()
+
+    def auth(key: accounts.IssuedKey) -> dict[str, str]:
+        return {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
+
+    return auth(sandbox), auth(live)
+
+
+def postgres_reachable() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 5432), 2):
+            return True
+    except OSError:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=64)
+    options = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is needed: apt-get install wrk")
+
+    results: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+        "setup": f"server on core 0 (1 uvicorn worker), wrk -t1 -c{options.connections} "
+        f"-d{options.duration}s and the fake upstream on core 1",
+        "runs": {},
+    }
+    body = {"channel": "bvn", "number": "22212345670"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
+
+    port = free_port()
+    with server(["bench.ceiling_app:app"], env, port, "/docs") as url:
+        results["runs"]["ceiling"] = wrk(
+            f"{url}/echo", body, {}, options.duration, options.connections
+        )
+    print("ceiling", results["runs"]["ceiling"], flush=True)
+
+    databases = {"sqlite": None}
+    if postgres_reachable():
+        databases["postgresql"] = POSTGRES_URL
+    with run_fake_prembly() as fake, tempfile.TemporaryDirectory() as tmp:
+        for db_name, db_url in databases.items():
+            settings = Settings(
+                data_dir=Path(tmp) / db_name, database_url=db_url, secret_key=SECRET
+            )
+            upgrade(settings)
+            sandbox_headers, live_headers = asyncio.run(prepare(settings))
+            server_env = {
+                **env,
+                "HAKIKI_DATA_DIR": str(settings.data_dir),
+                "HAKIKI_SECRET_KEY": SECRET,
+                "HAKIKI_PREMBLY_APP_ID": fake.app_id,
+                "HAKIKI_PREMBLY_API_KEY": fake.api_key,
+                "HAKIKI_PREMBLY_BASE_URL": fake.base_url,
+            }
+            if db_url:
+                server_env["HAKIKI_DATABASE_URL"] = db_url
+            port = free_port()
+            with server(["--factory", "hakiki.app:create_app"], server_env, port, "/docs") as url:
+                endpoint = f"{url}/v3/screening/aml-with-id"
+                for mode, headers, number in (
+                    ("sandbox", sandbox_headers, "22212345670"),
+                    ("live", live_headers, BVN_FOUND),
+                ):
+                    run = wrk(
+                        endpoint,
+                        {"channel": "bvn", "number": number},
+                        headers,
+                        options.duration,
+                        options.connections,
+                    )
+                    results["runs"][f"{mode}_{db_name}"] = run
+                    print(mode, db_name, run, flush=True)
+                fake.reset()
+
+    ceiling = results["runs"]["ceiling"]["rps"]
+    table = [
+        "| run | req/s | share of ceiling | p50 ms | p90 ms | p99 ms | non-2xx |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, run in results["runs"].items():
+        table.append(
+            f"| {name} | {run['rps']} | {run['rps'] / ceiling:.0%} | {run['p50_ms']} | "
+            f"{run['p90_ms']} | {run['p99_ms']} | {run['non_2xx']} |"
+        )
+    results["table"] = table
+    out = ROOT / "bench" / "results" / "http.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print("\n".join(table))
+
+
+if __name__ == "__main__":
+    main()
