@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from tests.providers.fake_prembly import BVN_FOUND, run_fake_prembly  # noqa: E402
 
 from hakiki.account import service as accounts  # noqa: E402
-from hakiki.core.database import create_engine  # noqa: E402
+from hakiki.core.database import create_database  # noqa: E402
 from hakiki.core.migrate import upgrade  # noqa: E402
 from hakiki.core.settings import Settings  # noqa: E402
 from hakiki.core.wallet import service as wallet  # noqa: E402
@@ -121,13 +121,13 @@ def parse_wrk(text: str) -> dict[str, Any]:
 
 
 async def prepare(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
-    engine = create_engine(settings)
+    db = create_database(settings)
     name = f"bench-{time.time_ns()}"
-    org = await accounts.create_org(engine, name, approved=True)
-    sandbox = await accounts.create_key(engine, name, "sandbox")
-    live = await accounts.create_key(engine, name, "live")
-    await wallet.credit(engine, org.id, 10**15, "benchmark float")
-    await engine.dispose()
+    org = await accounts.create_org(db, name, approved=True)
+    sandbox = await accounts.create_key(db, name, "sandbox")
+    live = await accounts.create_key(db, name, "live")
+    await wallet.credit(db, org.id, 10**15, "benchmark float")
+    await db.dispose()
 
     def auth(key: accounts.IssuedKey) -> dict[str, str]:
         return {"Authorization": f"Bearer {key.client_id}:{key.secret}"}

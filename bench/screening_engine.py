@@ -60,6 +60,11 @@ def main() -> None:
     parser.add_argument("--positives", type=Path, default=FIXTURES / "un_positives_sample.csv")
     parser.add_argument("--negatives", type=Path, default=FIXTURES / "negatives_global_sample.csv")
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (Linux)")
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() after the build, as a server should (no full-GC pauses over the lists)",
+    )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
@@ -109,6 +114,20 @@ def main() -> None:
 
     for subject, _ in queries[:200]:  # warm the caches a real server would have warm
         engine.screen(subject)
+    if args.gc_freeze:
+        gc.freeze()
+    full_collections: list[float] = []
+    gc_started = [0.0]
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        else:
+            full_collections.append((time.perf_counter() - gc_started[0]) * 1000)
+
+    gc.callbacks.append(on_gc)
     timings: list[float] = []
     found = positive_total = flagged = negative_total = 0
     wall = time.perf_counter()
@@ -125,6 +144,7 @@ def main() -> None:
             negative_total += 1
             flagged += bool(result.hits)
     elapsed = time.perf_counter() - wall
+    gc.callbacks.remove(on_gc)
     timings.sort()
     ms = [t * 1000 for t in timings]
     p50 = statistics.median(ms)
@@ -134,6 +154,8 @@ def main() -> None:
         f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {ms[-1]:.2f} ms, "
         f"mean {statistics.fmean(ms):.2f} ms, {len(queries) / elapsed:,.0f} screenings/s"
     )
+    pauses = ", ".join(f"{p:.0f} ms" for p in full_collections) or "none"
+    print(f"full GC collections during the run: {len(full_collections)} ({pauses})")
     if positive_total and positives and "expected_un_reference" in positives[0]:
         print(f"UN positives top-1 (as listed + one typo): {found / positive_total:.3f}")
     print(f"false positives on clean customers: {flagged / max(negative_total, 1):.4f}")

@@ -97,7 +97,7 @@ class CandidateIndex:
         self._name_weight: tuple[float, ...] = tuple(
             sum(self._idf[t] for t in _index_tokens(n.norm)) for n in self.names
         )
-        self.expand = lru_cache(maxsize=65536)(self._expand)
+        self.expand = lru_cache(maxsize=16384)(self._expand)
 
     @property
     def vocabulary_size(self) -> int:
@@ -141,31 +141,36 @@ class CandidateIndex:
             return []
         acc: dict[int, float] = {}
         query_weight = 0.0
-        postings, joined = self._postings, self._joined
+        postings, joined, idf = self._postings, self._joined, self._idf
         for token in q_tokens:
-            expansions = self.expand(token)
-            best: dict[int, float] = {}
-            top_idf = 0.0
-            for listed, similarity in expansions:
-                weight = similarity * self._idf[listed]
-                top_idf = max(top_idf, weight)
-                for nid in postings[listed]:
-                    if best.get(nid, 0.0) < weight:
-                        best[nid] = weight
+            # (weight, postings) lowest weight first, so a name reached through several
+            # similar tokens keeps the best weight (dict.update overwrites, in C).
+            sources = [
+                (similarity * idf[listed], postings[listed])
+                for listed, similarity in self.expand(token)
+            ]
             split = joined.get(token)
             if split:
-                weight = self._unknown_idf
-                top_idf = max(top_idf, weight)
-                for nid in split:
-                    best[nid] = weight
-            query_weight += top_idf or self._unknown_idf
+                sources.append((self._unknown_idf, split))
+            if not sources:
+                query_weight += self._unknown_idf
+                continue
+            sources.sort(key=lambda source: source[0])
+            query_weight += sources[-1][0]
+            best: dict[int, float] = {}
+            for weight, ids in sources:
+                best.update(dict.fromkeys(ids, weight))
+            if not acc:
+                acc = best
+                continue
+            get = acc.get
             for nid, weight in best.items():
-                acc[nid] = acc.get(nid, 0.0) + weight
+                acc[nid] = get(nid, 0.0) + weight
         tokens = query.tokens
         for a, b in itertools.pairwise(tokens):
             together = postings.get(a + b)
             if together:
-                weight = self._idf[a + b]
+                weight = idf[a + b]
                 for nid in together:
                     acc[nid] = acc.get(nid, 0.0) + weight
         name_weight = self._name_weight

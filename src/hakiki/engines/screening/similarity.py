@@ -48,7 +48,7 @@ def phonetic_key(token: str) -> str:
     return token[0] + metaphone(token)
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=65536)
 def token_similarity(a: str, b: str) -> tuple[float, str]:
     """Similarity in 0..1 of two normalised tokens and how they matched."""
     if a == b:
