@@ -12,7 +12,6 @@ import os
 import socket
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -20,7 +19,7 @@ import httpx
 import pytest
 import pytest_asyncio
 from fastapi import FastAPI
-from sqlalchemy import text
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from hakiki.account import service as accounts
@@ -28,6 +27,7 @@ from hakiki.app import create_app
 from hakiki.core.database import Database
 from hakiki.core.migrate import upgrade
 from hakiki.core.settings import Settings
+from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
 from tests.providers.fake_prembly import FakePrembly, run_fake_prembly
 
@@ -176,6 +176,10 @@ def make_account(db: Database) -> AccountFactory:
     return factory
 
 
-@pytest.fixture
-def tmp_data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "hakiki-data"
+async def debit_count(db: Database, org_id: str) -> int:
+    """How many debits the organisation's ledger holds."""
+    async with db.reader.connect() as conn:
+        query = select(func.count()).where(
+            wallet_transactions.c.org_id == org_id, wallet_transactions.c.kind == "debit"
+        )
+        return int((await conn.execute(query)).scalar_one())

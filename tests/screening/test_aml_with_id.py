@@ -6,11 +6,9 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
 
 from hakiki.core.database import Database
-from hakiki.core.tables import wallet_transactions
-from tests.conftest import AccountFactory
+from tests.conftest import AccountFactory, debit_count
 from tests.providers.fake_prembly import (
     BVN_FOUND,
     BVN_SANCTIONED,
@@ -26,14 +24,6 @@ PRICE = 5000
 
 async def post(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> httpx.Response:
     return await client.post(URL, json=body, headers=headers)
-
-
-async def debit_count(db: Database, org_id: str) -> int:
-    async with db.reader.connect() as conn:
-        query = select(func.count()).where(
-            wallet_transactions.c.org_id == org_id, wallet_transactions.c.kind == "debit"
-        )
-        return int((await conn.execute(query)).scalar_one())
 
 
 # --- sandbox ----------------------------------------------------------------------------------

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import httpx
-from sqlalchemy import func, select
 
 from hakiki.core.database import Database
-from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
-from tests.conftest import AccountFactory, unique
+from tests.conftest import AccountFactory, debit_count, unique
 from tests.providers.fake_prembly import BVN_FOUND, FakePrembly
 
 URL = "/v3/screening/aml-with-id"
 PRICE = 5000
-
-
-async def debits(db: Database, org_id: str) -> int:
-    async with db.reader.connect() as conn:
-        query = select(func.count()).where(
-            wallet_transactions.c.org_id == org_id, wallet_transactions.c.kind == "debit"
-        )
-        return int((await conn.execute(query)).scalar_one())
 
 
 async def test_replay_returns_the_first_response_and_never_charges(
@@ -37,7 +27,7 @@ async def test_replay_returns_the_first_response_and_never_charges(
     assert first.status_code == second.status_code == 200
     assert second.json() == first.json()  # the same request_id, reference and billing
     assert second.headers["idempotent-replayed"] == "true"
-    assert await debits(db, account.org_id) == 1
+    assert await debit_count(db, account.org_id) == 1
     assert len(fake_prembly.requests) == 1
 
 
@@ -80,7 +70,7 @@ async def test_an_error_releases_the_key_for_a_retry(
     retry = await client.post(URL, json=body, headers=headers)
     assert retry.status_code == 200
     assert "idempotent-replayed" not in retry.headers
-    assert await debits(db, account.org_id) == 1
+    assert await debit_count(db, account.org_id) == 1
 
 
 async def test_overlong_key_is_400(client: httpx.AsyncClient, make_account: AccountFactory) -> None:

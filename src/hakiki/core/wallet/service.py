@@ -49,6 +49,40 @@ def insufficient_funds(amount: int, currency: str) -> ApiError:
     )
 
 
+async def _record(
+    conn: AsyncConnection,
+    org_id: str,
+    seq: int,
+    kind: str,
+    amount: int,
+    balance_after: int,
+    currency: str,
+    description: str,
+    *,
+    endpoint: str | None = None,
+    request_id: str | None = None,
+) -> str:
+    """Append one ledger row; return its id."""
+    transaction_id = new_id("txn")
+    await repository.insert_transaction(
+        conn,
+        {
+            "id": transaction_id,
+            "seq": seq,
+            "org_id": org_id,
+            "kind": kind,
+            "amount": amount,
+            "balance_after": balance_after,
+            "currency": currency,
+            "endpoint": endpoint,
+            "request_id": request_id,
+            "description": description,
+            "created_at": utcnow(),
+        },
+    )
+    return transaction_id
+
+
 async def reserve(
     db: Database,
     org_id: str,
@@ -92,22 +126,17 @@ async def settle(
         logger.error("request %s could not be debited: balance too low", request_id)
         return None
     balance, seq = changed
-    transaction_id = new_id("txn")
-    await repository.insert_transaction(
+    transaction_id = await _record(
         conn,
-        {
-            "id": transaction_id,
-            "seq": seq,
-            "org_id": hold.org_id,
-            "kind": "debit",
-            "amount": -hold.amount,
-            "balance_after": balance,
-            "currency": hold.currency,
-            "endpoint": endpoint,
-            "request_id": request_id,
-            "description": description,
-            "created_at": utcnow(),
-        },
+        hold.org_id,
+        seq,
+        "debit",
+        -hold.amount,
+        balance,
+        hold.currency,
+        description,
+        endpoint=endpoint,
+        request_id=request_id,
     )
     return Charge(transaction_id, hold.amount, hold.currency, balance)
 
@@ -131,20 +160,9 @@ async def credit(db: Database, org_id: str, amount: int, description: str) -> Ch
         )
         assert changed is not None  # a credit cannot make the balance negative
         balance, seq = changed
-        transaction_id = new_id("txn")
-        await repository.insert_transaction(
-            conn,
-            {
-                "id": transaction_id,
-                "seq": seq,
-                "org_id": org_id,
-                "kind": "credit",
-                "amount": amount,
-                "balance_after": balance,
-                "currency": wallet["currency"],
-                "description": description,
-                "created_at": utcnow(),
-            },
+        currency = str(wallet["currency"])
+        transaction_id = await _record(
+            conn, org_id, seq, "credit", amount, balance, currency, description
         )
     return Charge(transaction_id, amount, str(wallet["currency"]), balance)
 
