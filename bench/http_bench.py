@@ -94,7 +94,7 @@ def wrk(
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write("\n".join(lines) + "\n")
     base = ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", "--latency", "-s", script.name]
-    subprocess.run([*base, "-d2s", url], capture_output=True, check=True)  # warm-up
+    subprocess.run([*base, "-d5s", url], capture_output=True, check=True)  # warm-up
     out = subprocess.run([*base, f"-d{duration}s", url], capture_output=True, text=True, check=True)
     os.unlink(script.name)
     return parse_wrk(out.stdout)

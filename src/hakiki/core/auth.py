@@ -7,6 +7,7 @@ every process.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,17 +44,32 @@ class KeyCache:
         self._db = db
         self._ttl = ttl_seconds
         self._entries: dict[str, tuple[float, dict[str, Any] | None]] = {}
+        self._loading: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
     async def get(self, client_id: str) -> dict[str, Any] | None:
-        now = time.monotonic()
         entry = self._entries.get(client_id)
-        if entry and entry[0] > now:
+        if entry and entry[0] > time.monotonic():
             return entry[1]
-        async with read(self._db) as conn:
-            row = await find_key_with_org(conn, client_id)
+        # One look-up per key at a time: when an entry expires under load, the concurrent
+        # requests for that key wait for the same query instead of each running their own.
+        loading = self._loading.get(client_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self._loading[client_id] = future
+        try:
+            async with read(self._db) as conn:
+                row = await find_key_with_org(conn, client_id)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters, if any, get it re-raised
+            raise
+        finally:
+            self._loading.pop(client_id, None)
         if len(self._entries) > 10_000:
             self._entries.clear()
-        self._entries[client_id] = (now + self._ttl, row)
+        self._entries[client_id] = (time.monotonic() + self._ttl, row)
+        future.set_result(row)
         return row
 
     def forget(self, client_id: str) -> None:
