@@ -52,6 +52,7 @@ POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
 SECRET = "bench-secret-key-0123456789abcdef0123456789"
+SETTLE_SECONDS = 10
 UVICORN = [sys.executable, "-m", "uvicorn", "--no-access-log", "--log-level", "warning"]
 
 
@@ -78,6 +79,7 @@ def server(args: list[str], env: dict[str, str], port: int, probe: str) -> Any:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"server {args} did not start") from None
                 time.sleep(0.2)
+        time.sleep(SETTLE_SECONDS)  # let start-up work (housekeeping, first connections) finish
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
