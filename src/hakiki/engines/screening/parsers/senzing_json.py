@@ -1,0 +1,174 @@
+"""Senzing entity-specification JSON (e.g. OpenSanctions ``senzing.json``) to a ListSnapshot.
+
+Format (https://senzing.com/docs/entity_specification/): JSON lines (a JSON array is also
+read), one record per line with ``RECORD_ID``, ``RECORD_TYPE`` (PERSON, ORGANIZATION, VESSEL,
+AIRCRAFT), ``NAMES`` [{``NAME_TYPE`` PRIMARY/ALIAS, ``NAME_FULL`` or ``NAME_FIRST``/
+``NAME_MIDDLE``/``NAME_LAST`` or ``NAME_ORG``}], ``DATES`` [{``DATE_OF_BIRTH``}],
+``COUNTRIES`` [{``NATIONALITY``/``CITIZENSHIP``/``REGISTRATION_COUNTRY``}], ``IDENTIFIERS``
+(``PASSPORT_NUMBER``, ``NATIONAL_ID_NUMBER``, ``TAX_ID_NUMBER``, ``LEI_NUMBER``,
+``TRUSTED_ID_TYPE``/``NUMBER``...), ``GENDER`` and ``RISKS`` [{``TOPIC``}].
+
+Records without a RECORD_TYPE (OpenSanctions exports positions this way) are skipped and
+counted in one warning. Topics give the list's checks: ``role.pep`` -> ``pep``, ``sanction``
+-> ``sanction`` (unless ``checks`` is given).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hakiki.engines.screening.countries import to_country_code
+from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
+from hakiki.engines.screening.parsers.common import (
+    json_records,
+    parse_iso_date,
+    person_name,
+    unique_names,
+)
+from hakiki.engines.screening.parsers.text import ListFormatError, clean, unique
+
+_SCHEMAS: dict[str, Schema] = {
+    "PERSON": "Person",
+    "ORGANIZATION": "Organization",
+    "VESSEL": "Vessel",
+    "AIRCRAFT": "Aircraft",
+}
+_TOPIC_CHECKS = {"role.pep": "pep", "sanction": "sanction"}
+_COUNTRY_KEYS = ("NATIONALITY", "CITIZENSHIP", "REGISTRATION_COUNTRY", "COUNTRY_OF_ASSOCIATION")
+_ID_KEYS = {
+    "PASSPORT_NUMBER": "passport",
+    "NATIONAL_ID_NUMBER": "national_id",
+    "SSN_NUMBER": "national_id",
+    "TAX_ID_NUMBER": "tax_id",
+    "LEI_NUMBER": "lei",
+    "DUNS_NUMBER": "duns",
+}
+
+
+def parse_senzing_json(
+    data: bytes,
+    *,
+    version: str,
+    code: str,
+    title: str,
+    source_url: str = "https://www.opensanctions.org/datasets/",
+    checks: frozenset[str] | None = None,
+) -> ListSnapshot:
+    """Parse Senzing JSON lines or a JSON array of records."""
+    warnings: list[str] = []
+    entities: list[ListEntity] = []
+    seen: set[str] = set()
+    untyped = 0
+    topic_checks: set[str] = set()
+    for position, record, error in json_records(data, "Senzing JSON"):
+        if error is not None:
+            warnings.append(error)
+            continue
+        if not isinstance(record, dict) or "RECORD_ID" not in record:
+            if not entities and not untyped:
+                raise ListFormatError(f"Senzing JSON: record {position} has no RECORD_ID")
+            warnings.append(f"record {position}: not a Senzing record; skipped")
+            continue
+        record_type = record.get("RECORD_TYPE")
+        if record_type is None:
+            untyped += 1
+            continue
+        schema = _SCHEMAS.get(str(record_type).upper())
+        if schema is None:
+            warnings.append(f"record {position}: unknown RECORD_TYPE {record_type!r}; skipped")
+            continue
+        entity = _parse_record(record, schema, code, position, warnings, topic_checks)
+        if entity is None:
+            continue
+        if entity.entity_id in seen:
+            warnings.append(f"record {position}: duplicate RECORD_ID {entity.entity_id} skipped")
+            continue
+        seen.add(entity.entity_id)
+        entities.append(entity)
+    if untyped:
+        warnings.append(f"{untyped} records without RECORD_TYPE skipped")
+    return ListSnapshot(
+        code=code,
+        title=title,
+        version=version,
+        source_url=source_url,
+        checks=checks if checks is not None else frozenset(topic_checks),
+        entities=tuple(entities),
+        warnings=tuple(warnings),
+    )
+
+
+def _items(record: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    value = record.get(key)
+    return [i for i in value if isinstance(i, dict)] if isinstance(value, list) else []
+
+
+def _str(item: dict[str, Any], key: str) -> str | None:
+    value = item.get(key)
+    return clean(str(value), empty="") if value is not None else None
+
+
+def _name(item: dict[str, Any], schema: Schema) -> NameEntry | None:
+    kind: NameKind = "primary" if (_str(item, "NAME_TYPE") or "").upper() == "PRIMARY" else "alias"
+    full = _str(item, "NAME_FULL") or _str(item, "NAME_ORG")
+    if full:
+        return NameEntry(full, kind)
+    given = " ".join(p for p in (_str(item, "NAME_FIRST"), _str(item, "NAME_MIDDLE")) if p)
+    return person_name(given or None, _str(item, "NAME_LAST"), kind)
+
+
+def _parse_record(
+    record: dict[str, Any],
+    schema: Schema,
+    code: str,
+    position: int,
+    warnings: list[str],
+    topic_checks: set[str],
+) -> ListEntity | None:
+    record_id = _str(record, "RECORD_ID")
+    names = [n for n in (_name(i, schema) for i in _items(record, "NAMES")) if n is not None]
+    if record_id is None or not names:
+        warnings.append(f"record {position}: no RECORD_ID or name; skipped")
+        return None
+    if not any(n.kind == "primary" for n in names):
+        names[0] = NameEntry(names[0].name, "primary", given=names[0].given, family=names[0].family)
+    birth_dates: list[str] = []
+    for item in _items(record, "DATES"):
+        raw = _str(item, "DATE_OF_BIRTH")
+        if raw:
+            parsed = parse_iso_date(raw)
+            if parsed:
+                birth_dates.append(parsed)
+            else:
+                warnings.append(f"{record_id}: unreadable DATE_OF_BIRTH {raw!r} ignored")
+    countries = [
+        to_country_code(_str(item, key))
+        for item in _items(record, "COUNTRIES")
+        for key in _COUNTRY_KEYS
+    ]
+    identifiers: list[tuple[str, str]] = []
+    for item in _items(record, "IDENTIFIERS"):
+        for key, id_type in _ID_KEYS.items():
+            value = _str(item, key)
+            if value:
+                identifiers.append((id_type, value))
+        trusted_type, trusted = _str(item, "TRUSTED_ID_TYPE"), _str(item, "TRUSTED_ID_NUMBER")
+        if trusted_type and trusted:
+            identifiers.append((trusted_type.lower(), trusted))
+    for item in _items(record, "RISKS"):
+        topic = _str(item, "TOPIC")
+        if topic in _TOPIC_CHECKS:
+            topic_checks.add(_TOPIC_CHECKS[topic])
+    gender = {"M": "male", "F": "female", "MALE": "male", "FEMALE": "female"}.get(
+        (_str(record, "GENDER") or "").upper()
+    )
+    return ListEntity(
+        entity_id=record_id,
+        list_code=code,
+        schema=schema,
+        names=unique_names(names),
+        birth_dates=unique(birth_dates),
+        countries=unique(c for c in countries if c),
+        identifiers=tuple(dict.fromkeys(identifiers)),
+        gender=gender,
+    )
