@@ -23,9 +23,10 @@ from hakiki.core.openapi import without_422
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.request_log.service import purge_expired as purge_request_log
 from hakiki.core.runtime import Runtime
+from hakiki.core.sandbox.watchlist import sandbox_snapshots
 from hakiki.core.settings import Settings, get_settings
 from hakiki.core.wallet.service import release_expired_holds
-from hakiki.engines.screening.engine import default_engine
+from hakiki.engines.screening.engine import ScreeningEngine, default_engine
 from hakiki.providers.registry import build_providers
 from hakiki.screening.router import router as screening_router
 
@@ -55,6 +56,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         request_log=RequestLogWriter(db),
         providers=build_providers(settings),
         screening=screening,
+        sandbox_screening=ScreeningEngine(sandbox_snapshots()),
     )
 
 

@@ -152,11 +152,14 @@ async def finish_call(
     render: Callable[[Charge | None], bytes],
     description: str,
 ) -> bytes:
-    """Settle the hold, write the request record and store the idempotent response, all in one
-    transaction; return the response body."""
+    """Charge the call (settle its hold, or debit at once when it has none), write the request
+    record and store the idempotent response, all in one transaction; return the body.
+    A live billable call is charged exactly once; sandbox calls never are."""
     call.request.state.logged = True
     runtime = call.runtime
-    if call.hold is None and call.claim is None:
+    price = runtime.price(call.endpoint)
+    debit_now = call.principal.live and billable and price > 0 and call.hold is None
+    if call.hold is None and call.claim is None and not debit_now:
         body = render(None)
         runtime.request_log.add(_log_row(call, 200, response_code, subject, None))
         return body
@@ -167,6 +170,16 @@ async def finish_call(
                 conn,
                 call.hold,
                 charge=billable,
+                endpoint=call.endpoint,
+                request_id=call.request_id,
+                description=description,
+            )
+        elif debit_now:
+            charge = await wallet.debit(
+                conn,
+                call.principal.org_id,
+                price,
+                call.principal.currency,
                 endpoint=call.endpoint,
                 request_id=call.request_id,
                 description=description,

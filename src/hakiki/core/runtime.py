@@ -21,7 +21,8 @@ class Runtime:
     key_cache: KeyCache
     request_log: RequestLogWriter
     providers: list[IdentityProvider]
-    screening: ScreeningEngine
+    screening: ScreeningEngine  # the official lists, for live keys
+    sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
 
     def price(self, endpoint: str) -> int:
-        return int(self.settings.prices.get(endpoint, 0))
+        return self.settings.price(endpoint)

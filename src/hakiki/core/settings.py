@@ -8,6 +8,16 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+DEFAULT_PRICES: dict[str, int] = {
+    "screening.aml_with_id": 5000,
+    "screening.aml": 1000,
+    "screening.individual": 1000,
+    "screening.business": 1000,
+    "screening.pep": 1000,
+    "screening.sanction": 1000,
+    "screening.pep_and_sanction": 1000,
+}
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HAKIKI_", env_file=".env", extra="ignore")
@@ -30,9 +40,9 @@ class Settings(BaseSettings):
     port: int = 8000
     default_currency: str = "KES"
     prices: dict[str, int] = Field(
-        default_factory=lambda: {"screening.aml_with_id": 5000},
-        description="Price per billable endpoint in minor units, as JSON, "
-        'e.g. {"screening.aml_with_id": 5000}.',
+        default_factory=dict,
+        description="Prices per billable endpoint in minor units, as JSON, e.g. "
+        '{"screening.aml_with_id": 5000}; endpoints not named keep DEFAULT_PRICES.',
     )
     idempotency_ttl_hours: int = 24
     request_log_retention_days: int = 90
@@ -49,6 +59,9 @@ class Settings(BaseSettings):
     prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")
     prembly_base_url: str = "https://api.prembly.com"
     provider_timeout_seconds: float = 15.0
+
+    def price(self, endpoint: str) -> int:
+        return int(self.prices.get(endpoint, DEFAULT_PRICES.get(endpoint, 0)))
 
     @property
     def resolved_database_url(self) -> str:

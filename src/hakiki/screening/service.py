@@ -15,6 +15,7 @@ from hakiki.core.sandbox import engine as sandbox
 from hakiki.core.wallet.service import Charge
 from hakiki.engines.screening.compare import compare_names
 from hakiki.engines.screening.engine import Subject as ScreeningSubject
+from hakiki.engines.screening.results import ScreeningResult as EngineResult
 from hakiki.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.providers.registry import find_provider
 from hakiki.screening.schemas import (
@@ -159,57 +160,70 @@ def _compare(body: AmlWithIdRequest, record: IdentityRecord, threshold: float) -
     )
 
 
+_UNAVAILABLE_REASONS = {
+    "adverse_media": "No adverse-media source is configured on this server.",
+}
+
+
+def aml_result(
+    result: EngineResult,
+    *,
+    checks: list[str],
+    threshold: float,
+    screened_name: str,
+) -> AmlResult:
+    """The API's view of an engine result, naming every asked-for check that could not run."""
+    return AmlResult(
+        checks=checks,
+        threshold=threshold,
+        screened_name=screened_name,
+        hits=[AmlHit(**hit.to_dict()) for hit in result.hits],
+        lists=[
+            ListUsed(code=lv.code, title=lv.title, version=lv.version, checks=sorted(lv.checks))
+            for lv in result.lists
+        ],
+        unavailable=[
+            UnavailableCheck(
+                check=c,
+                reason=_UNAVAILABLE_REASONS.get(c, f"No {c} list is loaded on this server."),
+            )
+            for c in result.checks_without_lists
+        ],
+    )
+
+
 def _screen(
     call: Call, channel: Channel, number: str, body: AmlWithIdRequest, record: IdentityRecord
 ) -> AmlResult:
     threshold = body.threshold or call.runtime.settings.aml_threshold
     name = _full_name(record)
-    checks: set[str] = set(body.checks)
-    unavailable: list[UnavailableCheck] = []
+    checks: list[str] = [*body.checks, *(["adverse_media"] if body.adverse_media else [])]
     if not call.principal.live:
-        if body.adverse_media:
-            checks.add("adverse_media")
-        hits = [AmlHit(**h) for h in sandbox.mock_hits(channel, number, name, checks)]
+        hits = [AmlHit(**h) for h in sandbox.mock_hits(channel, number, name, set(checks))]
         lists = [
             ListUsed(code=f"sandbox_{c}", title=f"Sandbox {c} list", version="sandbox", checks=[c])
             for c in sorted(checks)
         ]
-    else:
-        subject = ScreeningSubject(
-            name=name,
-            first_name=record.first_name,
-            middle_name=record.middle_name,
-            last_name=record.last_name,
-            schema="Organization" if channel.subject == "business" else "Person",
-            birth_date=record.date_of_birth,
-            countries=(record.nationality.lower(),) if record.nationality else (),
-            gender=record.gender,
+        return AmlResult(
+            checks=checks,
+            threshold=threshold,
+            screened_name=name,
+            hits=hits,
+            lists=lists,
+            unavailable=[],
         )
-        result = call.runtime.screening.screen(subject, checks=checks, threshold=threshold)
-        hits = [AmlHit(**hit.to_dict()) for hit in result.hits]
-        lists = [
-            ListUsed(code=lv.code, title=lv.title, version=lv.version, checks=sorted(lv.checks))
-            for lv in result.lists
-        ]
-        unavailable = [
-            UnavailableCheck(check=c, reason=f"No {c} list is loaded on this server.")
-            for c in result.checks_without_lists
-        ]
-        if body.adverse_media:
-            unavailable.append(
-                UnavailableCheck(
-                    check="adverse_media",
-                    reason="No adverse-media source is configured on this server.",
-                )
-            )
-    return AmlResult(
-        checks=[*body.checks, *(["adverse_media"] if body.adverse_media else [])],
-        threshold=threshold,
-        screened_name=name,
-        hits=hits,
-        lists=lists,
-        unavailable=unavailable,
+    subject = ScreeningSubject(
+        name=name,
+        first_name=record.first_name,
+        middle_name=record.middle_name,
+        last_name=record.last_name,
+        schema="Organization" if channel.subject == "business" else "Person",
+        birth_date=record.date_of_birth,
+        countries=(record.nationality.lower(),) if record.nationality else (),
+        gender=record.gender,
     )
+    result = call.runtime.screening.screen(subject, checks=checks, threshold=threshold)
+    return aml_result(result, checks=checks, threshold=threshold, screened_name=name)
 
 
 async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:

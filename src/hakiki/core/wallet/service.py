@@ -141,6 +141,37 @@ async def settle(
     return Charge(transaction_id, hold.amount, hold.currency, balance)
 
 
+async def debit(
+    conn: AsyncConnection,
+    org_id: str,
+    amount: int,
+    currency: str,
+    *,
+    endpoint: str,
+    request_id: str,
+    description: str,
+) -> Charge:
+    """Debit at once, inside the caller's transaction, for work that calls no upstream (local
+    engines): one write per call. 402 when the available balance is short."""
+    changed = await repository.apply_change(conn, org_id, balance_delta=-amount, reserved_delta=0)
+    if changed is None:
+        raise insufficient_funds(amount, currency)
+    balance, seq = changed
+    transaction_id = await _record(
+        conn,
+        org_id,
+        seq,
+        "debit",
+        -amount,
+        balance,
+        currency,
+        description,
+        endpoint=endpoint,
+        request_id=request_id,
+    )
+    return Charge(transaction_id, amount, currency, balance)
+
+
 async def release(db: Database, hold: Hold) -> None:
     """Give a hold back when the call failed before it could settle."""
     async with transaction(db) as conn:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, Schema
+from hakiki.engines.screening.parsers.builder import Collected
 from hakiki.engines.screening.parsers.common import parse_iso_date, parse_mdy_date
 from hakiki.engines.screening.parsers.text import ListFormatError, clean, decode_legacy, unique
 
@@ -63,7 +64,8 @@ def parse_bis_dpl(
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise ListFormatError(f"BIS DPL: not a DPL file (missing columns {', '.join(missing)})")
-    warnings: list[str] = []
+    collected = Collected()
+    warnings = collected.warnings
     drafts: dict[str, _Draft] = {}
     latest: str | None = None
     for row in reader:
@@ -95,15 +97,9 @@ def parse_bis_dpl(
     list_version = version or latest
     if not list_version:
         raise ListFormatError("BIS DPL: no valid Last_Update and no version given")
-    entities = tuple(_finish(key, draft, code) for key, draft in drafts.items())
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=list_version,
-        source_url=source_url,
-        checks=checks,
-        entities=entities,
-        warnings=tuple(warnings),
+    collected.entities.extend(_finish(key, draft, code) for key, draft in drafts.items())
+    return collected.snapshot(
+        code=code, title=title, version=list_version, source_url=source_url, checks=checks
     )
 
 

@@ -17,6 +17,8 @@ _DMY_DATE = re.compile(r"^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$")
 _MDY_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 MIN_YEAR = 1000
 MAX_YEAR = 2100
+# OpenSanctions topics that say which screening check a listed entity belongs to.
+TOPIC_CHECKS = {"role.pep": "pep", "sanction": "sanction"}
 
 
 def parse_xml(data: bytes, label: str) -> ET.Element:
@@ -107,6 +109,11 @@ def person_name(
     if given or family:
         return NameEntry(given or family or "", kind, given=given, family=family)
     return None
+
+
+def add_topic_checks(topics: Iterable[str | None], checks: set[str]) -> None:
+    """Add to ``checks`` the check each known OpenSanctions topic implies."""
+    checks.update(TOPIC_CHECKS[topic] for topic in topics if topic and topic in TOPIC_CHECKS)
 
 
 def json_records(data: bytes, label: str) -> Iterator[tuple[int, Any, str | None]]:

@@ -20,14 +20,14 @@ import xml.etree.ElementTree as ET
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
+from hakiki.engines.screening.parsers.builder import Collected, build_entity
 from hakiki.engines.screening.parsers.common import (
     iso_date,
     parse_iso_date,
     parse_xml,
     person_name,
-    unique_names,
 )
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, unique, year_range
+from hakiki.engines.screening.parsers.text import ListFormatError, clean, year_range
 
 EU_FSF_XML_URL = (
     "https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content"
@@ -67,26 +67,15 @@ def parse_eu_xml(
     list_version = version or parse_iso_date(root.get("generationDate"))
     if not list_version:
         raise ListFormatError("EU XML: no generationDate attribute and no version given")
-    warnings: list[str] = []
-    entities: list[ListEntity] = []
-    seen: set[str] = set()
+    collected = Collected()
     for position, element in enumerate(root.iterfind("sanctionEntity"), 1):
-        entity = _parse_entity(element, code, position, warnings)
-        if entity is None:
-            continue
-        if entity.entity_id in seen:
-            warnings.append(f"sanctionEntity #{position}: duplicate {entity.entity_id} skipped")
-            continue
-        seen.add(entity.entity_id)
-        entities.append(entity)
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=list_version,
-        source_url=source_url,
-        checks=checks,
-        entities=tuple(entities),
-        warnings=tuple(warnings),
+        entity = _parse_entity(element, code, position, collected.warnings)
+        if entity is not None and not collected.add(entity):
+            collected.warnings.append(
+                f"sanctionEntity #{position}: duplicate {entity.entity_id} skipped"
+            )
+    return collected.snapshot(
+        code=code, title=title, version=list_version, source_url=source_url, checks=checks
     )
 
 
@@ -146,15 +135,15 @@ def _parse_entity(
         id_code = (_attr(node, "identificationTypeCode") or "").lower()
         identifiers.append((_ID_TYPES.get(id_code, "other"), number))
     programs = [_attr(r, "programme") or "" for r in element.iterfind("regulation")]
-    return ListEntity(
-        entity_id=logical_id,
-        list_code=code,
-        schema=schema,
-        names=unique_names(names),
-        programs=unique(programs),
-        birth_dates=unique(_birth_dates(element, logical_id, warnings)),
-        countries=unique(countries),
-        identifiers=tuple(dict.fromkeys(identifiers)),
+    return build_entity(
+        logical_id,
+        code,
+        schema,
+        names,
+        programs=programs,
+        birth_dates=_birth_dates(element, logical_id, warnings),
+        countries=countries,
+        identifiers=identifiers,
         gender=gender if schema == "Person" else None,
         remarks=clean(element.findtext("remark"), empty=""),
     )

@@ -18,8 +18,9 @@ from typing import Any
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
-from hakiki.engines.screening.parsers.common import json_records, parse_iso_date, unique_names
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, unique
+from hakiki.engines.screening.parsers.builder import Collected, build_entity, parse_each
+from hakiki.engines.screening.parsers.common import add_topic_checks, json_records, parse_iso_date
+from hakiki.engines.screening.parsers.text import ListFormatError, clean
 
 _SCHEMAS: dict[str, Schema] = {
     "Person": "Person",
@@ -30,7 +31,6 @@ _SCHEMAS: dict[str, Schema] = {
     "Vessel": "Vessel",
     "Airplane": "Aircraft",
 }
-_TOPIC_CHECKS = {"role.pep": "pep", "sanction": "sanction"}
 _NAME_PROPS: tuple[tuple[str, NameKind], ...] = (
     ("name", "alias"),
     ("alias", "alias"),
@@ -65,9 +65,8 @@ def parse_ftm_json(
     checks: frozenset[str] | None = None,
 ) -> ListSnapshot:
     """Parse FtM entity JSON lines. ``checks`` defaults to those derived from the topics."""
-    warnings: list[str] = []
-    entities: list[ListEntity] = []
-    seen: set[str] = set()
+    collected = Collected()
+    warnings = collected.warnings
     skipped: Counter[str] = Counter()
     topic_checks: set[str] = set()
     for position, record, error in json_records(data, "FtM JSON"):
@@ -75,7 +74,7 @@ def parse_ftm_json(
             warnings.append(error)
             continue
         if not isinstance(record, dict) or "schema" not in record:
-            if not entities and not skipped:
+            if not collected.entities and not skipped:
                 raise ListFormatError(f"FtM JSON: record {position} has no schema")
             warnings.append(f"record {position}: not an FtM entity; skipped")
             continue
@@ -84,24 +83,15 @@ def parse_ftm_json(
             skipped[str(record["schema"])] += 1
             continue
         entity = _parse_entity(record, schema, code, position, warnings, topic_checks)
-        if entity is None:
-            continue
-        if entity.entity_id in seen:
+        if entity is not None and not collected.add(entity):
             warnings.append(f"record {position}: duplicate id {entity.entity_id} skipped")
-            continue
-        seen.add(entity.entity_id)
-        entities.append(entity)
     if skipped:
         detail = ", ".join(f"{n} {s}" for s, n in sorted(skipped.items()))
         warnings.append(f"{sum(skipped.values())} non-screenable entities skipped ({detail})")
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=version,
-        source_url=source_url,
-        checks=checks if checks is not None else frozenset(topic_checks),
-        entities=tuple(entities),
-        warnings=tuple(warnings),
+    if checks is None:
+        checks = frozenset(topic_checks)
+    return collected.snapshot(
+        code=code, title=title, version=version, source_url=source_url, checks=checks
     )
 
 
@@ -136,30 +126,23 @@ def _parse_entity(
     if entity_id is None or not names:
         warnings.append(f"record {position}: no id or name; skipped")
         return None
-    birth_dates: list[str] = []
-    for value in _values(properties, "birthDate"):
-        parsed = parse_iso_date(value)
-        if parsed:
-            birth_dates.append(parsed)
-        else:
-            warnings.append(f"{entity_id}: unreadable birthDate {value!r} ignored")
+    birth_dates, unreadable = parse_each(_values(properties, "birthDate"), parse_iso_date)
+    warnings.extend(f"{entity_id}: unreadable birthDate {value!r} ignored" for value in unreadable)
     countries = [to_country_code(v) for p in _COUNTRY_PROPS for v in _values(properties, p)]
     identifiers = [(t, v) for p, t in _ID_PROPS.items() for v in _values(properties, p)]
-    for topic in _values(properties, "topics"):
-        if topic in _TOPIC_CHECKS:
-            topic_checks.add(_TOPIC_CHECKS[topic])
+    add_topic_checks(_values(properties, "topics"), topic_checks)
     gender = next(iter(_values(properties, "gender")), None)
     programs = _values(properties, "program") + _values(properties, "programId")
     notes = _values(properties, "notes")
-    return ListEntity(
-        entity_id=entity_id,
-        list_code=code,
-        schema=schema,
-        names=unique_names(names),
-        programs=unique(programs),
-        birth_dates=unique(birth_dates),
-        countries=unique(c for c in countries if c),
-        identifiers=tuple(dict.fromkeys(identifiers)),
+    return build_entity(
+        entity_id,
+        code,
+        schema,
+        names,
+        programs=programs,
+        birth_dates=birth_dates,
+        countries=countries,
+        identifiers=identifiers,
         gender=gender if gender in ("male", "female") else None,
         remarks=notes[0] if notes else None,
     )

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
+from hakiki.engines.screening.parsers.builder import Collected
 from hakiki.engines.screening.parsers.text import clean, decode_legacy, unique, year_range
 
 OFAC_SDN_URL = "https://www.treasury.gov/ofac/downloads/sdn.csv"
@@ -99,7 +100,8 @@ def parse_ofac_csv(
     checks: frozenset[str] = frozenset({"sanction"}),
 ) -> ListSnapshot:
     """Parse OFAC legacy CSV bytes. ``version`` is the list's publication date (ISO)."""
-    warnings: list[str] = []
+    collected = Collected()
+    warnings = collected.warnings
     drafts: dict[str, _Draft] = {}
     for line_no, row in _rows(sdn):
         draft = _parse_sdn_row(row, line_no, warnings)
@@ -113,15 +115,9 @@ def parse_ofac_csv(
         _apply_aliases(alt, drafts, warnings)
     if add is not None:
         _apply_addresses(add, drafts, warnings)
-    entities = tuple(_finish(d, code) for d in drafts.values())
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=version,
-        source_url=source_url,
-        checks=checks,
-        entities=entities,
-        warnings=tuple(warnings),
+    collected.entities.extend(_finish(d, code) for d in drafts.values())
+    return collected.snapshot(
+        code=code, title=title, version=version, source_url=source_url, checks=checks
     )
 
 

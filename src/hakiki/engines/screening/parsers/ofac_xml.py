@@ -17,9 +17,10 @@ import xml.etree.ElementTree as ET
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
-from hakiki.engines.screening.parsers.common import parse_mdy_date, parse_xml, unique_names
+from hakiki.engines.screening.parsers.builder import Collected, build_entity
+from hakiki.engines.screening.parsers.common import parse_mdy_date, parse_xml
 from hakiki.engines.screening.parsers.ofac_csv import parse_ofac_date
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, unique
+from hakiki.engines.screening.parsers.text import ListFormatError, clean
 
 OFAC_SDN_XML_URL = (
     "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.XML"
@@ -73,26 +74,15 @@ def parse_ofac_xml(
     list_version = version or published
     if not list_version:
         raise ListFormatError("OFAC XML: no Publish_Date and no version given")
-    warnings: list[str] = []
-    entities: list[ListEntity] = []
-    seen: set[str] = set()
+    collected = Collected()
     for position, element in enumerate(root.iterfind("sdnEntry"), 1):
-        entity = _parse_entry(element, code, position, warnings)
-        if entity is None:
-            continue
-        if entity.entity_id in seen:
-            warnings.append(f"sdnEntry #{position}: duplicate uid {entity.entity_id} skipped")
-            continue
-        seen.add(entity.entity_id)
-        entities.append(entity)
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=list_version,
-        source_url=source_url,
-        checks=checks,
-        entities=tuple(entities),
-        warnings=tuple(warnings),
+        entity = _parse_entry(element, code, position, collected.warnings)
+        if entity is not None and not collected.add(entity):
+            collected.warnings.append(
+                f"sdnEntry #{position}: duplicate uid {entity.entity_id} skipped"
+            )
+    return collected.snapshot(
+        code=code, title=title, version=list_version, source_url=source_url, checks=checks
     )
 
 
@@ -156,15 +146,15 @@ def _parse_entry(
     call_sign = _text(element, "vesselInfo/callSign")
     if call_sign:
         identifiers.append(("call_sign", call_sign))
-    return ListEntity(
-        entity_id=uid,
-        list_code=code,
-        schema=schema,
-        names=unique_names(names),
-        programs=unique(_text(p, ".") or "" for p in element.iterfind("programList/program")),
-        birth_dates=unique(birth_dates),
-        countries=unique(countries),
-        identifiers=tuple(dict.fromkeys(identifiers)),
+    return build_entity(
+        uid,
+        code,
+        schema,
+        names,
+        programs=(_text(p, ".") or "" for p in element.iterfind("programList/program")),
+        birth_dates=birth_dates,
+        countries=countries,
+        identifiers=identifiers,
         gender=gender,
         remarks=_text(element, "remarks"),
     )

@@ -19,13 +19,14 @@ from typing import Any
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
+from hakiki.engines.screening.parsers.builder import Collected, build_entity, parse_each
 from hakiki.engines.screening.parsers.common import (
+    add_topic_checks,
     json_records,
     parse_iso_date,
     person_name,
-    unique_names,
 )
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, unique
+from hakiki.engines.screening.parsers.text import ListFormatError, clean
 
 _SCHEMAS: dict[str, Schema] = {
     "PERSON": "Person",
@@ -33,7 +34,6 @@ _SCHEMAS: dict[str, Schema] = {
     "VESSEL": "Vessel",
     "AIRCRAFT": "Aircraft",
 }
-_TOPIC_CHECKS = {"role.pep": "pep", "sanction": "sanction"}
 _COUNTRY_KEYS = ("NATIONALITY", "CITIZENSHIP", "REGISTRATION_COUNTRY", "COUNTRY_OF_ASSOCIATION")
 _ID_KEYS = {
     "PASSPORT_NUMBER": "passport",
@@ -55,9 +55,8 @@ def parse_senzing_json(
     checks: frozenset[str] | None = None,
 ) -> ListSnapshot:
     """Parse Senzing JSON lines or a JSON array of records."""
-    warnings: list[str] = []
-    entities: list[ListEntity] = []
-    seen: set[str] = set()
+    collected = Collected()
+    warnings = collected.warnings
     untyped = 0
     topic_checks: set[str] = set()
     for position, record, error in json_records(data, "Senzing JSON"):
@@ -65,7 +64,7 @@ def parse_senzing_json(
             warnings.append(error)
             continue
         if not isinstance(record, dict) or "RECORD_ID" not in record:
-            if not entities and not untyped:
+            if not collected.entities and not untyped:
                 raise ListFormatError(f"Senzing JSON: record {position} has no RECORD_ID")
             warnings.append(f"record {position}: not a Senzing record; skipped")
             continue
@@ -78,23 +77,14 @@ def parse_senzing_json(
             warnings.append(f"record {position}: unknown RECORD_TYPE {record_type!r}; skipped")
             continue
         entity = _parse_record(record, schema, code, position, warnings, topic_checks)
-        if entity is None:
-            continue
-        if entity.entity_id in seen:
+        if entity is not None and not collected.add(entity):
             warnings.append(f"record {position}: duplicate RECORD_ID {entity.entity_id} skipped")
-            continue
-        seen.add(entity.entity_id)
-        entities.append(entity)
     if untyped:
         warnings.append(f"{untyped} records without RECORD_TYPE skipped")
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=version,
-        source_url=source_url,
-        checks=checks if checks is not None else frozenset(topic_checks),
-        entities=tuple(entities),
-        warnings=tuple(warnings),
+    if checks is None:
+        checks = frozenset(topic_checks)
+    return collected.snapshot(
+        code=code, title=title, version=version, source_url=source_url, checks=checks
     )
 
 
@@ -132,15 +122,9 @@ def _parse_record(
         return None
     if not any(n.kind == "primary" for n in names):
         names[0] = NameEntry(names[0].name, "primary", given=names[0].given, family=names[0].family)
-    birth_dates: list[str] = []
-    for item in _items(record, "DATES"):
-        raw = _str(item, "DATE_OF_BIRTH")
-        if raw:
-            parsed = parse_iso_date(raw)
-            if parsed:
-                birth_dates.append(parsed)
-            else:
-                warnings.append(f"{record_id}: unreadable DATE_OF_BIRTH {raw!r} ignored")
+    raw_dates = [raw for item in _items(record, "DATES") if (raw := _str(item, "DATE_OF_BIRTH"))]
+    birth_dates, unreadable = parse_each(raw_dates, parse_iso_date)
+    warnings.extend(f"{record_id}: unreadable DATE_OF_BIRTH {raw!r} ignored" for raw in unreadable)
     countries = [
         to_country_code(_str(item, key))
         for item in _items(record, "COUNTRIES")
@@ -155,20 +139,17 @@ def _parse_record(
         trusted_type, trusted = _str(item, "TRUSTED_ID_TYPE"), _str(item, "TRUSTED_ID_NUMBER")
         if trusted_type and trusted:
             identifiers.append((trusted_type.lower(), trusted))
-    for item in _items(record, "RISKS"):
-        topic = _str(item, "TOPIC")
-        if topic in _TOPIC_CHECKS:
-            topic_checks.add(_TOPIC_CHECKS[topic])
+    add_topic_checks((_str(item, "TOPIC") for item in _items(record, "RISKS")), topic_checks)
     gender = {"M": "male", "F": "female", "MALE": "male", "FEMALE": "female"}.get(
         (_str(record, "GENDER") or "").upper()
     )
-    return ListEntity(
-        entity_id=record_id,
-        list_code=code,
-        schema=schema,
-        names=unique_names(names),
-        birth_dates=unique(birth_dates),
-        countries=unique(c for c in countries if c),
-        identifiers=tuple(dict.fromkeys(identifiers)),
+    return build_entity(
+        record_id,
+        code,
+        schema,
+        names,
+        birth_dates=birth_dates,
+        countries=countries,
+        identifiers=identifiers,
         gender=gender,
     )

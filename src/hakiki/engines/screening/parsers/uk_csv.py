@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
-from hakiki.engines.screening.parsers.common import parse_dmy_date, unique_names
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, decode_legacy, unique
+from hakiki.engines.screening.parsers.builder import Collected, build_entity
+from hakiki.engines.screening.parsers.common import parse_dmy_date
+from hakiki.engines.screening.parsers.text import ListFormatError, clean, decode_legacy
 
 UK_CONLIST_URL = "https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv"
 
@@ -66,7 +67,8 @@ def parse_uk_csv(
     """Parse ConList.csv bytes. Raises ListFormatError if no ConList header is found."""
     rows = list(csv.reader(io.StringIO(decode_legacy(data), newline=""), strict=False))
     header_at, header, stamp = _find_header(rows)
-    warnings: list[str] = []
+    collected = Collected()
+    warnings = collected.warnings
     drafts: dict[str, _Draft] = {}
     latest: str | None = None
     for line_no, row in enumerate(rows[header_at + 1 :], header_at + 2):
@@ -84,18 +86,12 @@ def parse_uk_csv(
     list_version = version or stamp or latest
     if not list_version:
         raise ListFormatError("UK CSV: no Last Updated date and no version given")
-    entities = tuple(_finish(d, code) for d in drafts.values() if d.names)
+    collected.entities.extend(_finish(d, code) for d in drafts.values() if d.names)
     for draft in drafts.values():
         if not draft.names:
             warnings.append(f"Group ID {draft.entity_id}: no usable name; skipped")
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=list_version,
-        source_url=source_url,
-        checks=checks,
-        entities=entities,
-        warnings=tuple(warnings),
+    return collected.snapshot(
+        code=code, title=title, version=list_version, source_url=source_url, checks=checks
     )
 
 
@@ -200,14 +196,14 @@ def _finish(draft: _Draft, code: str) -> ListEntity:
         if entry.kind == "primary":
             entry = NameEntry(entry.name, "alias", entry.original, entry.given, entry.family)
         names.append(entry)
-    return ListEntity(
-        entity_id=draft.entity_id,
-        list_code=code,
-        schema=draft.schema,
-        names=unique_names(names),
-        programs=unique(draft.programs),
-        birth_dates=unique(draft.birth_dates),
-        countries=unique(draft.countries),
-        identifiers=tuple(dict.fromkeys(draft.identifiers)),
+    return build_entity(
+        draft.entity_id,
+        code,
+        draft.schema,
+        names,
+        programs=draft.programs,
+        birth_dates=draft.birth_dates,
+        countries=draft.countries,
+        identifiers=draft.identifiers,
         remarks=draft.remarks,
     )

@@ -16,7 +16,8 @@ import xml.etree.ElementTree as ET
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, unique, year_range
+from hakiki.engines.screening.parsers.builder import Collected, build_entity
+from hakiki.engines.screening.parsers.text import ListFormatError, clean, year_range
 
 UN_CONSOLIDATED_URL = "https://scsanctions.un.org/resources/xml/en/consolidated.xml"
 
@@ -48,28 +49,17 @@ def parse_un_xml(
     list_version = version or generated[:10]
     if not list_version:
         raise ListFormatError("UN XML: no dateGenerated attribute and no version given")
-    warnings: list[str] = []
-    entities: list[ListEntity] = []
-    seen: set[str] = set()
+    collected = Collected()
     for kind, path in (("Person", "INDIVIDUALS/INDIVIDUAL"), ("Organization", "ENTITIES/ENTITY")):
         schema: Schema = "Person" if kind == "Person" else "Organization"
         for position, element in enumerate(root.iterfind(path), 1):
-            entity = _parse_record(element, schema, code, position, warnings)
-            if entity is None:
-                continue
-            if entity.entity_id in seen:
-                warnings.append(f"{path} #{position}: duplicate {entity.entity_id} skipped")
-                continue
-            seen.add(entity.entity_id)
-            entities.append(entity)
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=list_version,
-        source_url=source_url,
-        checks=checks,
-        entities=tuple(entities),
-        warnings=tuple(warnings),
+            entity = _parse_record(element, schema, code, position, collected.warnings)
+            if entity is not None and not collected.add(entity):
+                collected.warnings.append(
+                    f"{path} #{position}: duplicate {entity.entity_id} skipped"
+                )
+    return collected.snapshot(
+        code=code, title=title, version=list_version, source_url=source_url, checks=checks
     )
 
 
@@ -109,29 +99,18 @@ def _parse_record(
                 countries.append(country)
     programs = [p for p in (_text(element, "UN_LIST_TYPE"),) if p]
     gender = (_text(element, "GENDER") or "").lower() or None
-    return ListEntity(
-        entity_id=reference,
-        list_code=code,
-        schema=schema,
-        names=_unique_names(names),
-        programs=tuple(programs),
-        birth_dates=unique(_birth_dates(element)),
-        countries=unique(countries),
-        identifiers=tuple(dict.fromkeys(_documents(element))),
+    return build_entity(
+        reference,
+        code,
+        schema,
+        names,
+        programs=programs,
+        birth_dates=_birth_dates(element),
+        countries=countries,
+        identifiers=_documents(element),
         gender=gender if gender in ("male", "female") else None,
         remarks=_text(element, "COMMENTS1"),
     )
-
-
-def _unique_names(names: list[NameEntry]) -> tuple[NameEntry, ...]:
-    seen: set[str] = set()
-    result: list[NameEntry] = []
-    for entry in names:
-        key = entry.name.casefold()
-        if key not in seen:
-            seen.add(key)
-            result.append(entry)
-    return tuple(result)
 
 
 def _birth_dates(element: ET.Element) -> list[str]:

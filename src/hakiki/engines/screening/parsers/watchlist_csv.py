@@ -27,8 +27,9 @@ import re
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, Schema
-from hakiki.engines.screening.parsers.common import parse_iso_date, unique_names
-from hakiki.engines.screening.parsers.text import ListFormatError, clean, decode_legacy, unique
+from hakiki.engines.screening.parsers.builder import Collected, build_entity, parse_each
+from hakiki.engines.screening.parsers.common import parse_iso_date
+from hakiki.engines.screening.parsers.text import ListFormatError, clean, decode_legacy
 
 MAX_ROWS = 100_000
 KNOWN_COLUMNS = frozenset(
@@ -73,12 +74,11 @@ def parse_watchlist_csv(
         raise ListFormatError(
             f"watchlist CSV: required column 'name' is missing (found: {', '.join(columns)})"
         )
-    warnings: list[str] = []
+    collected = Collected()
+    warnings = collected.warnings
     unknown = [c for c in columns if c and c not in KNOWN_COLUMNS]
     if unknown:
         warnings.append(f"unknown columns ignored: {', '.join(unknown)}")
-    entities: list[ListEntity] = []
-    seen: set[str] = set()
     rows = 0
     for row in reader:
         if not any(cell.strip() for cell in row):
@@ -89,21 +89,10 @@ def parse_watchlist_csv(
         line_no = reader.line_num
         record = {col: row[i] for i, col in enumerate(columns) if i < len(row)}
         entity = _parse_row(record, line_no, code, warnings)
-        if entity is None:
-            continue
-        if entity.entity_id in seen:
+        if entity is not None and not collected.add(entity):
             warnings.append(f"line {line_no}: duplicate id {entity.entity_id!r}; row skipped")
-            continue
-        seen.add(entity.entity_id)
-        entities.append(entity)
-    return ListSnapshot(
-        code=code,
-        title=title,
-        version=version,
-        source_url=source_url,
-        checks=checks,
-        entities=tuple(entities),
-        warnings=tuple(warnings),
+    return collected.snapshot(
+        code=code, title=title, version=version, source_url=source_url, checks=checks
     )
 
 
@@ -127,37 +116,33 @@ def _parse_row(
         return None
     names = [NameEntry(name, "primary")]
     names.extend(NameEntry(alias, "alias") for alias in _split(record.get("aliases")))
-    birth_dates: list[str] = []
-    for value in _split(record.get("birth_date")):
-        parsed = parse_iso_date(value)
-        if parsed is None:
-            warnings.append(f"line {line_no}: birth_date {value!r} is not YYYY[-MM[-DD]]; dropped")
-        else:
-            birth_dates.append(parsed)
-    countries: list[str] = []
-    for value in _split(record.get("countries")):
-        country = to_country_code(value)
-        if country is None:
-            warnings.append(f"line {line_no}: unknown country {value!r}; dropped")
-        else:
-            countries.append(country)
-    identifiers: list[tuple[str, str]] = []
-    for value in _split(record.get("identifiers")):
-        id_type, sep, id_value = value.partition(":")
-        id_type = id_type.strip().lower().replace(" ", "_")
-        id_value = id_value.strip()
-        if not sep or not id_value or not _ID_TYPE.match(id_type):
-            warnings.append(f"line {line_no}: identifier {value!r} is not type:value; dropped")
-        else:
-            identifiers.append((id_type, id_value))
+    birth_dates, bad_dates = parse_each(_split(record.get("birth_date")), parse_iso_date)
+    for value in bad_dates:
+        warnings.append(f"line {line_no}: birth_date {value!r} is not YYYY[-MM[-DD]]; dropped")
+    countries, bad_countries = parse_each(_split(record.get("countries")), to_country_code)
+    for value in bad_countries:
+        warnings.append(f"line {line_no}: unknown country {value!r}; dropped")
+    identifiers, bad_ids = parse_each(_split(record.get("identifiers")), _identifier)
+    for value in bad_ids:
+        warnings.append(f"line {line_no}: identifier {value!r} is not type:value; dropped")
     program = clean(record.get("program"), empty="")
-    return ListEntity(
-        entity_id=clean(record.get("id"), empty="") or f"row-{line_no}",
-        list_code=code,
-        schema=schema,
-        names=unique_names(names),
-        programs=(program,) if program else (),
-        birth_dates=unique(birth_dates),
-        countries=unique(countries),
-        identifiers=tuple(dict.fromkeys(identifiers)),
+    return build_entity(
+        clean(record.get("id"), empty="") or f"row-{line_no}",
+        code,
+        schema,
+        names,
+        programs=[program] if program else [],
+        birth_dates=birth_dates,
+        countries=countries,
+        identifiers=identifiers,
     )
+
+
+def _identifier(value: str) -> tuple[str, str] | None:
+    """``type:value`` to a pair, the type normalised to a short lowercase key; None if invalid."""
+    id_type, sep, id_value = value.partition(":")
+    id_type = id_type.strip().lower().replace(" ", "_")
+    id_value = id_value.strip()
+    if not sep or not id_value or not _ID_TYPE.match(id_type):
+        return None
+    return id_type, id_value

@@ -1,0 +1,144 @@
+"""Request and response models of the name-screening endpoints (/v3/screening/aml and kin)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+from hakiki.core.envelope import Billing
+from hakiki.engines.screening.model import Schema
+from hakiki.screening.schemas import AmlResult
+
+SubjectType = Literal["person", "business", "vessel", "aircraft"]
+AmlCheck = Literal["sanction", "pep", "adverse_media"]
+DEFAULT_AML_CHECKS: tuple[AmlCheck, ...] = ("sanction", "pep")
+
+SCHEMA_BY_TYPE: dict[str, Schema] = {
+    "person": "Person",
+    "business": "Organization",
+    "vessel": "Vessel",
+    "aircraft": "Aircraft",
+}
+
+
+class _Subject(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr | None = Field(
+        default=None, max_length=300, description="Full name (or business name) as one string."
+    )
+    countries: list[StrictStr] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Nationalities, residence or registration countries: ISO codes or names.",
+    )
+    identifiers: list[StrictStr] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Document or registration numbers (passport, national ID, IMO...).",
+    )
+    threshold: float | None = Field(
+        default=None, ge=0.5, le=1.0, description="Score from which an entry is a hit (0.80)."
+    )
+    limit: int = Field(default=10, ge=1, le=50, description="At most this many hits.")
+
+
+class PersonFields(_Subject):
+    first_name: StrictStr | None = Field(default=None, max_length=100)
+    middle_name: StrictStr | None = Field(default=None, max_length=200)
+    last_name: StrictStr | None = Field(default=None, max_length=100)
+    birth_date: StrictStr | None = Field(
+        default=None,
+        pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
+        description="YYYY, YYYY-MM or YYYY-MM-DD.",
+    )
+    gender: Literal["male", "female"] | None = None
+
+
+class PersonScreeningRequest(PersonFields):
+    """A natural person: `name`, or `first_name`/`middle_name`/`last_name`."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"first_name": "Sandbox", "last_name": "Politically Exposed"}]
+        },
+    )
+
+
+class IndividualScreeningRequest(PersonScreeningRequest):
+    adverse_media: StrictBool = Field(default=False, description="Also search adverse media.")
+
+
+class BusinessScreeningRequest(_Subject):
+    """A business: its registered name, plus countries and registration numbers if known."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"name": "Sandbox Sanction Trading Limited"}]},
+    )
+
+    name: StrictStr = Field(min_length=1, max_length=300, description="Registered name.")
+    adverse_media: StrictBool = Field(default=False, description="Also search adverse media.")
+
+
+class SanctionScreeningRequest(PersonFields):
+    """Any subject against sanctions lists."""
+
+    subject_type: SubjectType = Field(default="person")
+
+
+class AmlScreeningRequest(PersonFields):
+    """Any subject, checks chosen."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "Sandbox Everylist Person",
+                    "subject_type": "person",
+                    "checks": ["sanction", "pep", "adverse_media"],
+                    "birth_date": "1975-05-05",
+                    "countries": ["TZ"],
+                }
+            ]
+        },
+    )
+
+    subject_type: SubjectType = Field(default="person")
+    checks: list[AmlCheck] = Field(
+        default_factory=lambda: list(DEFAULT_AML_CHECKS),
+        min_length=1,
+        description="What to screen.",
+    )
+
+
+class ScreenedSubject(BaseModel):
+    name: str
+    subject_type: str
+    birth_date: str | None = None
+    countries: list[str]
+    identifiers_given: int
+
+
+class ScreeningData(BaseModel):
+    subject: ScreenedSubject
+    aml: AmlResult
+
+
+class ScreeningResult(BaseModel):
+    """The answer of every name-screening endpoint."""
+
+    request_id: str
+    live: bool
+    ok: bool = Field(description="true: the screening ran (see aml.unavailable for gaps).")
+    status: Literal["CLEAR", "POTENTIAL_MATCH"] = Field(
+        description="POTENTIAL_MATCH when there is at least one hit; a hit is a lead for an "
+        "analyst to review, not a verdict."
+    )
+    reference: str
+    message: str
+    billing: Billing
+    data: ScreeningData

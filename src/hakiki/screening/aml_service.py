@@ -1,0 +1,142 @@
+"""Name screening: /v3/screening/aml, /individual, /business, /pep, /sanction,
+/pep-and-sanction. Live keys screen the official lists, sandbox keys the sandbox's fictional
+lists, with the same engine; one wallet debit per live call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hakiki.core.calls import Call, finish_call
+from hakiki.core.envelope import Billing
+from hakiki.core.errors import ApiError
+from hakiki.core.wallet.service import Charge
+from hakiki.engines.screening.subject import Subject
+from hakiki.screening.aml_schemas import (
+    SCHEMA_BY_TYPE,
+    BusinessScreeningRequest,
+    PersonFields,
+    ScreenedSubject,
+    ScreeningData,
+    ScreeningResult,
+)
+from hakiki.screening.service import aml_result
+
+
+@dataclass(frozen=True)
+class Screening:
+    """What one endpoint screens: the subject, its type and the checks."""
+
+    subject: Subject
+    subject_type: str
+    checks: list[str]
+    threshold: float | None
+    limit: int
+
+
+def person_screening(body: PersonFields, subject_type: str, checks: list[str]) -> Screening:
+    has_parts = (body.first_name or "").strip() or (body.last_name or "").strip()
+    if not (body.name or "").strip() and not has_parts:
+        raise ApiError(
+            400,
+            "invalid_request",
+            "Give the subject's name, or first_name and last_name.",
+            details=[{"field": "name", "problem": "is required (or first_name and last_name)"}],
+        )
+    subject = Subject(
+        name=body.name,
+        first_name=body.first_name,
+        middle_name=body.middle_name,
+        last_name=body.last_name,
+        schema=SCHEMA_BY_TYPE[subject_type],
+        birth_date=body.birth_date if subject_type == "person" else None,
+        countries=tuple(body.countries),
+        identifiers=tuple(body.identifiers),
+        gender=body.gender if subject_type == "person" else None,
+    )
+    return Screening(subject, subject_type, checks, body.threshold, body.limit)
+
+
+def business_screening(body: BusinessScreeningRequest, checks: list[str]) -> Screening:
+    if not body.name.strip():
+        raise ApiError(
+            400,
+            "invalid_request",
+            "Give the business's registered name.",
+            details=[{"field": "name", "problem": "is empty"}],
+        )
+    subject = Subject(
+        name=body.name,
+        schema="Organization",
+        countries=tuple(body.countries),
+        identifiers=tuple(body.identifiers),
+    )
+    return Screening(subject, "business", checks, body.threshold, body.limit)
+
+
+async def screen(call: Call, screening: Screening) -> bytes:
+    runtime = call.runtime
+    engine = runtime.screening if call.principal.live else runtime.sandbox_screening
+    threshold = screening.threshold or runtime.settings.aml_threshold
+    subject = screening.subject
+    result = engine.screen(
+        subject, checks=screening.checks, threshold=threshold, limit=screening.limit
+    )
+    aml = aml_result(
+        result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name
+    )
+    if not aml.lists:
+        # Nothing could be screened: an empty result would read as "clear", so refuse instead.
+        reasons = " ".join(u.reason for u in aml.unavailable)
+        raise ApiError(
+            503,
+            "service_unavailable",
+            f"None of the requested checks can run here: {reasons} Nothing was charged.",
+        )
+    matched = bool(aml.hits)
+    data = ScreeningData(
+        subject=ScreenedSubject(
+            name=subject.full_name,
+            subject_type=screening.subject_type,
+            birth_date=subject.birth_date,
+            countries=list(subject.country_codes),
+            identifiers_given=len(subject.identifiers),
+        ),
+        aml=aml,
+    )
+    message = (
+        f"{len(aml.hits)} potential match(es) to review."
+        if matched
+        else "No list entry reached the threshold."
+    )
+    if aml.unavailable:
+        message += " Not performed: " + ", ".join(u.check for u in aml.unavailable) + "."
+
+    def render(charge: Charge | None) -> bytes:
+        return (
+            ScreeningResult(
+                request_id=call.request_id,
+                live=call.principal.live,
+                ok=True,
+                status="POTENTIAL_MATCH" if matched else "CLEAR",
+                reference="scr_" + call.request_id.removeprefix("req_"),
+                message=message,
+                billing=Billing(
+                    charged=charge is not None,
+                    amount=charge.amount if charge else 0,
+                    currency=call.principal.currency,
+                    transaction_id=charge.transaction_id if charge else None,
+                ),
+                data=data,
+            )
+            .model_dump_json()
+            .encode()
+        )
+
+    return await finish_call(
+        call,
+        billable=True,
+        response_code=None,
+        subject=None,
+        render=render,
+        description=f"Screening ({', '.join(screening.checks)})",
+    )
