@@ -40,7 +40,11 @@ class Call:
 
     @property
     def request_id(self) -> str:
-        return str(self.request.state.request_id)
+        return str(self.request.scope["state"]["request_id"])
+
+    @property
+    def path(self) -> str:
+        return str(self.request.scope["path"])
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ async def begin_call(
     call = Call(runtime, request, principal, endpoint, payload)
     key = request.headers.get("idempotency-key")
     if key is not None:
-        fingerprint = idempotency.request_fingerprint(request.method, request.url.path, payload)
+        fingerprint = idempotency.request_fingerprint(request.method, call.path, payload)
         claimed = await idempotency.claim(
             runtime.db,
             principal.org_id,
@@ -136,9 +140,9 @@ def _log_row(
         call.request_id,
         call.principal,
         call.request.method,
-        call.request.url.path,
+        call.path,
         status_code,
-        float(call.request.state.started),
+        float(call.request.scope["state"]["started"]),
         **fields,
     )
 
@@ -155,7 +159,7 @@ async def finish_call(
     """Charge the call (settle its hold, or debit at once when it has none), write the request
     record and store the idempotent response, all in one transaction; return the body.
     A live billable call is charged exactly once; sandbox calls never are."""
-    call.request.state.logged = True
+    call.request.scope["state"]["logged"] = True
     runtime = call.runtime
     price = runtime.price(call.endpoint)
     debit_now = call.principal.live and billable and price > 0 and call.hold is None
