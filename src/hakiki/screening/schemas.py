@@ -96,6 +96,10 @@ class AmlHit(BaseModel):
         description="Per feature (name, birth_date, country, identifier, gender): its score "
         "and the reason."
     )
+    entity_fingerprint: str = Field(
+        description="Digest of the list entry's content; a review of this hit holds until it "
+        "changes."
+    )
 
 
 class ListUsed(BaseModel):

@@ -184,7 +184,20 @@ def test_result_is_json_ready(engine: ScreeningEngine) -> None:
         "matched_name_kind",
         "score",
         "explanation",
+        "entity_fingerprint",
     }
+    assert len(hit["entity_fingerprint"]) == 20
+
+
+def test_fingerprint_changes_with_the_entry_only() -> None:
+    from dataclasses import replace
+
+    from hakiki.engines.screening.model import ListEntity, NameEntry
+
+    entry = ListEntity("e1", "l", "Person", (NameEntry("Juma Hamisi"),), birth_dates=("1970",))
+    assert entry.fingerprint() == replace(entry).fingerprint()
+    assert entry.fingerprint() != replace(entry, birth_dates=("1971",)).fingerprint()
+    assert entry.fingerprint() != replace(entry, names=(NameEntry("Juma Hamis"),)).fingerprint()
 
 
 def test_checks_without_lists(engine: ScreeningEngine) -> None:

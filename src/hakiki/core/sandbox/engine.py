@@ -163,6 +163,7 @@ def mock_hits(
                         f"the {check} bit ({bit})",
                     }
                 },
+                "entity_fingerprint": _Seed(entity, subject_name).hex(20),
             }
         )
     return hits

@@ -195,6 +195,7 @@ class ScreeningEngine:
                 matched_name_kind=entry.kind,
                 score=total,
                 explanation=explanation,
+                entity_fingerprint=entity.fingerprint(),
             )
             hits.append((total, scored.score, position, hit))
         hits.sort(key=lambda item: (-item[0], -item[1], item[2]))

@@ -12,6 +12,7 @@ Conventions:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -50,6 +51,22 @@ class ListEntity:
     identifiers: tuple[tuple[str, str], ...] = ()
     gender: str | None = None
     remarks: str | None = None
+
+    def fingerprint(self) -> str:
+        """A digest of everything the list says about the entry: it changes when the entry does
+        (so a reviewed false positive comes back for review) and not otherwise."""
+        canonical = repr(
+            (
+                self.schema,
+                sorted((n.name, n.kind) for n in self.names),
+                sorted(self.programs),
+                sorted(self.birth_dates),
+                sorted(self.countries),
+                sorted(self.identifiers),
+                self.gender,
+            )
+        )
+        return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
     @property
     def primary_name(self) -> str:

@@ -35,6 +35,7 @@ class Hit:
     matched_name_kind: str
     score: float
     explanation: dict[str, dict[str, Any]]
+    entity_fingerprint: str = ""  # changes when the list entry changes
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +50,7 @@ class Hit:
             "matched_name_kind": self.matched_name_kind,
             "score": self.score,
             "explanation": {k: dict(v) for k, v in self.explanation.items()},
+            "entity_fingerprint": self.entity_fingerprint,
         }
 
 
