@@ -28,6 +28,7 @@ from hakiki.core.settings import Settings, get_settings
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine, default_engine
 from hakiki.providers.registry import build_providers
+from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
 
 logger = logging.getLogger("hakiki")
@@ -106,5 +107,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestContextMiddleware)
     app.include_router(screening_router)
     app.include_router(account_router)
+    app.include_router(review_router)
     without_422(app)
     return app

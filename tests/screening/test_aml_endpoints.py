@@ -30,12 +30,12 @@ async def screen(
         ("pep", {"first_name": "Sandbox", "last_name": "Politically Exposed"}, {"sandbox_pep"}),
         (
             "pep-and-sanction",
-            {"name": "Sandbox Everylist Person"},
+            {"name": "Sandbox Every List"},
             {"sandbox_pep", "sandbox_sanction"},
         ),
         (
             "individual",
-            {"name": "Sandbox Everylist Person", "adverse_media": True},
+            {"name": "Sandbox Every List", "adverse_media": True},
             {"sandbox_pep", "sandbox_sanction", "sandbox_adverse_media"},
         ),
         ("business", {"name": "Sandbox Sanction Trading Ltd"}, {"sandbox_sanction"}),

@@ -10,13 +10,14 @@ async with guarded(call):          # releases the hold and the key claim on any 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
 from hakiki.core.database import transaction
@@ -155,19 +156,24 @@ async def finish_call(
     subject: Subject | None,
     render: Callable[[Charge | None], bytes],
     description: str,
+    status_code: int = 200,
+    write: Callable[[AsyncConnection], Awaitable[None]] | None = None,
 ) -> bytes:
-    """Charge the call (settle its hold, or debit at once when it has none), write the request
-    record and store the idempotent response, all in one transaction; return the body.
-    A live billable call is charged exactly once; sandbox calls never are."""
+    """Charge the call (settle its hold, or debit at once when it has none), run the call's own
+    ``write``, write the request record and store the idempotent response, all in one
+    transaction; return the body. A live billable call is charged exactly once; sandbox calls
+    never are."""
     call.request.scope["state"]["logged"] = True
     runtime = call.runtime
     price = runtime.price(call.endpoint)
     debit_now = call.principal.live and billable and price > 0 and call.hold is None
-    if call.hold is None and call.claim is None and not debit_now:
+    if call.hold is None and call.claim is None and not debit_now and write is None:
         body = render(None)
-        runtime.request_log.add(_log_row(call, 200, response_code, subject, None))
+        runtime.request_log.add(_log_row(call, status_code, response_code, subject, None))
         return body
     async with transaction(runtime.db) as conn:
+        if write is not None:
+            await write(conn)
         charge = None
         if call.hold is not None:
             charge = await wallet.settle(
@@ -189,9 +195,9 @@ async def finish_call(
                 description=description,
             )
         body = render(charge)
-        await insert_many(conn, [_log_row(call, 200, response_code, subject, charge)])
+        await insert_many(conn, [_log_row(call, status_code, response_code, subject, charge)])
         if call.claim is not None:
-            await idempotency.complete(conn, call.claim, 200, body)
+            await idempotency.complete(conn, call.claim, status_code, body)
     call.hold = None
     call.claim = None
     return body

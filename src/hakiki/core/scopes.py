@@ -8,6 +8,7 @@ ALL_SCOPES: tuple[str, ...] = (
     "fraud:read",
     "fraud:write",
     "screening:read",
+    "screening:write",  # reviews of screening hits (an extension: DESIGN lists no write scope)
     "background:read",
     "background:write",
     "tax:read",

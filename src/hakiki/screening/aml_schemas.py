@@ -97,7 +97,7 @@ class AmlScreeningRequest(PersonFields):
         json_schema_extra={
             "examples": [
                 {
-                    "name": "Sandbox Everylist Person",
+                    "name": "Sandbox Every List",
                     "subject_type": "person",
                     "checks": ["sanction", "pep", "adverse_media"],
                     "birth_date": "1975-05-05",

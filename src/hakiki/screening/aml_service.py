@@ -19,6 +19,7 @@ from hakiki.screening.aml_schemas import (
     ScreeningData,
     ScreeningResult,
 )
+from hakiki.screening.review_service import apply_reviews, name_subject_key
 from hakiki.screening.service import aml_result
 
 
@@ -84,6 +85,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
     aml = aml_result(
         result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name
     )
+    aml.subject_key = name_subject_key(runtime.vault, subject)
     if not aml.lists:
         # Nothing could be screened: an empty result would read as "clear", so refuse instead.
         reasons = " ".join(u.reason for u in aml.unavailable)
@@ -92,6 +94,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
             "service_unavailable",
             f"None of the requested checks can run here: {reasons} Nothing was charged.",
         )
+    aml = await apply_reviews(runtime, call.principal, aml)
     matched = bool(aml.hits)
     data = ScreeningData(
         subject=ScreenedSubject(

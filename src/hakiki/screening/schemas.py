@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_
 
 from hakiki.core.envelope import Envelope
 from hakiki.core.pagination import Pagination
+from hakiki.screening.review_schemas import HitReview, SuppressedHit
 
 Check = Literal["sanction", "pep"]
 DEFAULT_CHECKS: tuple[Check, ...] = ("sanction", "pep")
@@ -100,6 +101,9 @@ class AmlHit(BaseModel):
         description="Digest of the list entry's content; a review of this hit holds until it "
         "changes."
     )
+    review: HitReview | None = Field(
+        default=None, description="The analyst's review of this hit for this subject, if any."
+    )
 
 
 class ListUsed(BaseModel):
@@ -115,6 +119,11 @@ class UnavailableCheck(BaseModel):
 
 
 class AmlResult(BaseModel):
+    subject_key: str = Field(
+        default="",
+        description="Stable key of the screened subject for this organisation: quote it when "
+        "reviewing a hit.",
+    )
     checks: list[str] = Field(description="The checks that were asked for.")
     threshold: float
     screened_name: str = Field(description="The verified name that was screened.")
@@ -123,6 +132,11 @@ class AmlResult(BaseModel):
     unavailable: list[UnavailableCheck] = Field(
         description="Checks that were asked for but could not run, and why. A check listed "
         "here was NOT performed: its absence of hits means nothing."
+    )
+    suppressed: list[SuppressedHit] = Field(
+        default_factory=list,
+        description="Hits left out because an analyst marked them false positives for this "
+        "subject (until the list entry changes).",
     )
 
 

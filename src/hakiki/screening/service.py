@@ -18,6 +18,7 @@ from hakiki.engines.screening.engine import Subject as ScreeningSubject
 from hakiki.engines.screening.results import ScreeningResult as EngineResult
 from hakiki.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.providers.registry import find_provider
+from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.schemas import (
     AmlHit,
     AmlResult,
@@ -252,6 +253,8 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
             if not comparison.match:
                 outcome = Outcome.MISMATCH
         aml = _screen(call, channel, number, body, record)
+        aml.subject_key = id_subject_key(call.runtime.vault, channel.country, channel.code, number)
+        aml = await apply_reviews(call.runtime, call.principal, aml)
 
     row = OUTCOMES[outcome]
     data = AmlWithIdData(

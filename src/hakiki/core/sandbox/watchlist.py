@@ -21,7 +21,7 @@ _LISTS: tuple[tuple[str, str, str, tuple[tuple[str, Schema, str, str | None, str
         (
             ("sbx-s-1", "Person", "Sandbox Sanction Person", "1970-01-01", "ng"),
             ("sbx-s-2", "Organization", "Sandbox Sanction Trading Limited", None, "ke"),
-            ("sbx-s-3", "Person", "Sandbox Everylist Person", "1975-05-05", "tz"),
+            ("sbx-s-3", "Person", "Sandbox Every List", "1975-05-05", "tz"),
         ),
     ),
     (
@@ -30,7 +30,7 @@ _LISTS: tuple[tuple[str, str, str, tuple[tuple[str, Schema, str, str | None, str
         "pep",
         (
             ("sbx-p-1", "Person", "Sandbox Politically Exposed", "1965-06-15", "ke"),
-            ("sbx-p-3", "Person", "Sandbox Everylist Person", "1975-05-05", "tz"),
+            ("sbx-p-3", "Person", "Sandbox Every List", "1975-05-05", "tz"),
         ),
     ),
     (
@@ -39,7 +39,7 @@ _LISTS: tuple[tuple[str, str, str, tuple[tuple[str, Schema, str, str | None, str
         "adverse_media",
         (
             ("sbx-a-1", "Person", "Sandbox Adverse Media", "1980-03-03", "ug"),
-            ("sbx-a-3", "Person", "Sandbox Everylist Person", "1975-05-05", "tz"),
+            ("sbx-a-3", "Person", "Sandbox Every List", "1975-05-05", "tz"),
         ),
     ),
 )
@@ -49,7 +49,7 @@ TEST_NAMES = {
     "Sandbox Sanction Trading Limited": "a sanctions hit (business)",
     "Sandbox Politically Exposed": "a PEP hit",
     "Sandbox Adverse Media": "an adverse-media hit",
-    "Sandbox Everylist Person": "a hit on every list",
+    "Sandbox Every List": "a hit on every list",
 }
 
 

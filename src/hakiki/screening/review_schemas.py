@@ -1,0 +1,88 @@
+"""Models of the screening-hit review workflow."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from hakiki.core.pagination import Pagination
+
+Decision = Literal["false_positive", "true_match"]
+
+
+class ReviewRequest(BaseModel):
+    """An analyst's decision on one hit, quoted from a screening result."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "subject_key": "3f1c...(data.aml.subject_key)",
+                    "list_code": "us_ofac_sdn",
+                    "entity_id": "15009",
+                    "entity_fingerprint": "(the hit's entity_fingerprint)",
+                    "decision": "false_positive",
+                    "reason": "Different person: customer born 1994 in Kano, listed person 1969.",
+                    "reviewer": "amina.k@lender.example",
+                }
+            ]
+        },
+    )
+
+    subject_key: StrictStr = Field(
+        pattern=r"^[0-9a-f]{64}$", description="data.aml.subject_key of the screening."
+    )
+    list_code: StrictStr = Field(min_length=1, max_length=80)
+    entity_id: StrictStr = Field(min_length=1, max_length=120)
+    entity_fingerprint: StrictStr = Field(
+        min_length=1, max_length=40, description="The hit's entity_fingerprint."
+    )
+    decision: Decision
+    reason: StrictStr = Field(min_length=3, max_length=2000, description="Why: for the audit.")
+    reviewer: StrictStr = Field(
+        min_length=1, max_length=200, description="Who decided (name or e-mail of the analyst)."
+    )
+
+
+class Review(BaseModel):
+    id: str
+    subject_key: str
+    list_code: str
+    entity_id: str
+    entity_fingerprint: str
+    decision: Decision
+    reason: str
+    reviewer: str
+    created_at: datetime
+
+
+class ReviewList(BaseModel):
+    data: list[Review]
+    pagination: Pagination
+
+
+class HitReview(BaseModel):
+    """The review in force for a hit that is still shown."""
+
+    id: str
+    decision: Decision
+    reviewer: str
+    reason: str
+    created_at: datetime
+    applies: bool = Field(
+        description="false when the list entry changed after the review: review it again."
+    )
+
+
+class SuppressedHit(BaseModel):
+    """A hit left out because an analyst marked it a false positive for this subject and the
+    list entry has not changed since."""
+
+    list_code: str
+    entity_id: str
+    entity_name: str
+    score: float
+    review: HitReview

@@ -1,0 +1,144 @@
+"""The review workflow: an analyst marks a hit as a false positive or a true match for one
+subject; a false positive is left out of that subject's later screenings until the list entry
+changes (its fingerprint). Reviews are appended, never edited: the table is the audit trail."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+import orjson
+
+from hakiki.core.auth import Principal
+from hakiki.core.calls import Call, finish_call
+from hakiki.core.clock import utcnow
+from hakiki.core.crypto import Vault
+from hakiki.core.database import read
+from hakiki.core.ids import new_id
+from hakiki.core.pagination import PageRequest
+from hakiki.core.runtime import Runtime
+from hakiki.engines.screening.subject import Subject
+from hakiki.screening import repository
+from hakiki.screening.review_schemas import (
+    HitReview,
+    Review,
+    ReviewList,
+    ReviewRequest,
+    SuppressedHit,
+)
+from hakiki.screening.schemas import AmlHit, AmlResult
+
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(_NOT_WORD.sub(" ", stripped.casefold()).split())
+
+
+def name_subject_key(vault: Vault, subject: Subject) -> str:
+    """The same person screened again with the same details gets the same key; the key is a
+    keyed hash, so it reveals nothing about the person."""
+    return vault.lookup_hash(
+        "subject",
+        "name",
+        subject.schema,
+        _plain(subject.full_name),
+        subject.birth_date or "",
+        ",".join(sorted(subject.country_codes)),
+    )
+
+
+def id_subject_key(vault: Vault, country: str, channel: str, number: str) -> str:
+    return vault.lookup_hash("subject", "id", country, channel, number)
+
+
+def _hit_review(row: dict[str, Any], fingerprint: str) -> HitReview:
+    return HitReview(
+        id=row["id"],
+        decision=row["decision"],
+        reviewer=row["reviewer"],
+        reason=row["reason"],
+        created_at=row["created_at"],
+        applies=row["entity_fingerprint"] == fingerprint,
+    )
+
+
+async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) -> AmlResult:
+    """Leave out the subject's reviewed false positives; annotate other reviewed hits."""
+    if not aml.hits:
+        return aml  # nothing to review: spare the query
+    async with read(runtime.db) as conn:
+        rows = await repository.reviews_for_subject(
+            conn, principal.org_id, principal.environment, aml.subject_key
+        )
+    if not rows:
+        return aml
+    latest = {(row["list_code"], row["entity_id"]): row for row in rows}
+    kept: list[AmlHit] = []
+    suppressed: list[SuppressedHit] = []
+    for hit in aml.hits:
+        row = latest.get((hit.list_code, hit.entity_id))
+        if row is None:
+            kept.append(hit)
+            continue
+        review = _hit_review(row, hit.entity_fingerprint)
+        if review.decision == "false_positive" and review.applies:
+            suppressed.append(
+                SuppressedHit(
+                    list_code=hit.list_code,
+                    entity_id=hit.entity_id,
+                    entity_name=hit.entity_name,
+                    score=hit.score,
+                    review=review,
+                )
+            )
+        else:
+            kept.append(hit.model_copy(update={"review": review}))
+    return aml.model_copy(update={"hits": kept, "suppressed": suppressed})
+
+
+async def create_review(call: Call, body: ReviewRequest) -> bytes:
+    review = Review(id=new_id("rev"), created_at=utcnow(), **body.model_dump())
+
+    async def write(conn: Any) -> None:
+        await repository.insert_review(
+            conn,
+            {
+                **review.model_dump(),
+                "org_id": call.principal.org_id,
+                "environment": call.principal.environment,
+                "api_key_id": call.principal.key_id,
+            },
+        )
+
+    return await finish_call(
+        call,
+        billable=False,
+        response_code=None,
+        subject=None,
+        render=lambda _charge: orjson.dumps(review.model_dump(mode="json")),
+        description="Screening review",
+        status_code=201,
+        write=write,
+    )
+
+
+async def list_reviews(
+    runtime: Runtime, principal: Principal, filters: dict[str, str | None], page: PageRequest
+) -> ReviewList:
+    async with read(runtime.db) as conn:
+        total = await repository.count_reviews(
+            conn, principal.org_id, principal.environment, filters
+        )
+        rows = await repository.list_reviews(
+            conn,
+            principal.org_id,
+            principal.environment,
+            filters,
+            offset=page.offset,
+            limit=page.page_size,
+        )
+    return ReviewList(data=[Review(**row) for row in rows], pagination=page.describe(total))
