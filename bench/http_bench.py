@@ -206,6 +206,17 @@ def main() -> None:
                     )
                     results["runs"][f"{mode}_{db_name}"] = run
                     print(mode, db_name, run, flush=True)
+                # Name screening: both official lists (live) or the sandbox lists.
+                for mode, headers in (("sandbox", sandbox_headers), ("live", live_headers)):
+                    run = wrk(
+                        f"{url}/v3/screening/pep-and-sanction",
+                        {"name": "Grace Wanjiru Kamau", "birth_date": "1990", "countries": ["KE"]},
+                        headers,
+                        options.duration,
+                        options.connections,
+                    )
+                    results["runs"][f"name_screening_{mode}_{db_name}"] = run
+                    print("name screening", mode, db_name, run, flush=True)
                 fake.reset()
 
     ceiling = results["runs"]["ceiling"]["rps"]

@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for provider in runtime.providers:
                 await provider.aclose()
             await runtime.db.dispose()
+            runtime.scoring.shutdown(wait=False)
 
     app = FastAPI(
         title="Hakiki",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
@@ -10,7 +13,11 @@ from hakiki.core.database import Database
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
 from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.engines.screening.results import ScreeningResult
+from hakiki.engines.screening.subject import Subject
 from hakiki.providers.base import IdentityProvider
+
+SMALL_ENGINE = 1000  # entities; below this a screening takes microseconds
 
 
 @dataclass
@@ -23,6 +30,30 @@ class Runtime:
     providers: list[IdentityProvider]
     screening: ScreeningEngine  # the official lists, for live keys
     sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
+
+    # Screenings over the full lists run here, off the event loop, so a heavy query delays
+    # only other screenings, never the server's I/O. One worker: the GIL allows no more.
+    scoring: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="scoring")
+    )
+
+    async def screen(
+        self,
+        engine: ScreeningEngine,
+        subject: Subject,
+        *,
+        checks: Collection[str],
+        threshold: float,
+        limit: int = 10,
+    ) -> ScreeningResult:
+        """Screen with ``engine``: small engines (the sandbox's) inline, large ones in the
+        scoring thread."""
+        work: Callable[[], ScreeningResult] = lambda: engine.screen(  # noqa: E731
+            subject, checks=checks, threshold=threshold, limit=limit
+        )
+        if engine.entity_count < SMALL_ENGINE:
+            return work()
+        return await asyncio.get_running_loop().run_in_executor(self.scoring, work)
 
     def price(self, endpoint: str) -> int:
         return self.settings.price(endpoint)

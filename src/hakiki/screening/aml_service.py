@@ -79,8 +79,8 @@ async def screen(call: Call, screening: Screening) -> bytes:
     engine = runtime.screening if call.principal.live else runtime.sandbox_screening
     threshold = screening.threshold or runtime.settings.aml_threshold
     subject = screening.subject
-    result = engine.screen(
-        subject, checks=screening.checks, threshold=threshold, limit=screening.limit
+    result = await runtime.screen(
+        engine, subject, checks=screening.checks, threshold=threshold, limit=screening.limit
     )
     aml = aml_result(
         result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name

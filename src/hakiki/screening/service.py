@@ -193,7 +193,7 @@ def aml_result(
     )
 
 
-def _screen(
+async def _screen(
     call: Call, channel: Channel, number: str, body: AmlWithIdRequest, record: IdentityRecord
 ) -> AmlResult:
     threshold = body.threshold or call.runtime.settings.aml_threshold
@@ -223,7 +223,9 @@ def _screen(
         countries=(record.nationality.lower(),) if record.nationality else (),
         gender=record.gender,
     )
-    result = call.runtime.screening.screen(subject, checks=checks, threshold=threshold)
+    result = await call.runtime.screen(
+        call.runtime.screening, subject, checks=checks, threshold=threshold
+    )
     return aml_result(result, checks=checks, threshold=threshold, screened_name=name)
 
 
@@ -252,7 +254,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
             comparison = _compare(body, record, call.runtime.settings.name_match_threshold)
             if not comparison.match:
                 outcome = Outcome.MISMATCH
-        aml = _screen(call, channel, number, body, record)
+        aml = await _screen(call, channel, number, body, record)
         aml.subject_key = id_subject_key(call.runtime.vault, channel.country, channel.code, number)
         aml = await apply_reviews(call.runtime, call.principal, aml)
 
