@@ -14,6 +14,8 @@ from tests.providers.fake_prembly import (
     BVN_SANCTIONED,
     CAC_FOUND,
     NOT_FOUND_BVN,
+    PASSPORT_FOUND,
+    PASSPORT_LAST_NAME,
     FakePrembly,
     FaultMode,
 )
@@ -368,3 +370,23 @@ async def test_sandbox_never_charges(
             await post(client, account.headers, channel="bvn", number=number)
         ).status_code == 200
     assert await debit_count(db, account.org_id) == 0
+
+
+async def test_nigerian_passport_needs_the_surname(
+    client: httpx.AsyncClient, make_account: AccountFactory, fake_prembly: FakePrembly
+) -> None:
+    account = await make_account("live", balance=PRICE)
+    response = await post(client, account.headers, channel="passport", number=PASSPORT_FOUND)
+    assert response.status_code == 400
+    assert [d["field"] for d in response.json()["details"]] == ["last_name"]
+    assert fake_prembly.requests == []
+    body = (
+        await post(
+            client,
+            account.headers,
+            channel="passport",
+            number=PASSPORT_FOUND,
+            last_name=PASSPORT_LAST_NAME,
+        )
+    ).json()
+    assert body["status"] == "VERIFIED" and body["data"]["identity"]["last_name"] == "Bello"

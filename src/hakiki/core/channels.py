@@ -20,6 +20,7 @@ class Channel:
     format_description: str
     example: str
     pattern: re.Pattern[str]
+    requires: tuple[str, ...] = ()  # request fields the registry needs besides the number
 
     def normalise(self, number: str) -> str:
         """Registries ignore spaces, dashes and case; so do we."""
@@ -78,6 +79,7 @@ CHANNELS: tuple[Channel, ...] = (
         "one letter then 8 digits",
         "A01234560",
         re.compile(r"[A-Z]\d{8}"),
+        requires=("last_name",),  # the passport office matches number and surname together
     ),
     Channel(
         "national_id",

@@ -38,6 +38,7 @@ def list_channels(providers: Sequence[IdentityProvider]) -> ChannelList:
                 sandbox=True,
                 live=provider is not None,
                 live_provider=provider.name if provider else None,
+                requires=list(channel.requires),
                 test_values=[
                     TestValue(
                         number=g.number,

@@ -194,6 +194,7 @@ class ChannelInfo(BaseModel):
     sandbox: bool = Field(description="Usable with sandbox keys (always).")
     live: bool = Field(description="Usable with live keys: a provider is configured.")
     live_provider: str | None
+    requires: list[str] = Field(description="Request fields needed besides the number.")
     test_values: list[TestValue] = Field(description="Golden sandbox numbers for this channel.")
 
 

@@ -72,6 +72,14 @@ def resolve_channel(body: AmlWithIdRequest) -> tuple[Channel, str]:
             f"number does not fit the {channel.country} {channel.code} format: {problem}.",
             details=[{"field": "number", "problem": problem}],
         )
+    needed = [f for f in channel.requires if not (getattr(body, f) or "").strip()]
+    if needed:
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"{channel.country} {channel.code} verification also needs {', '.join(needed)}.",
+            details=[{"field": f, "problem": f"is required for {channel.code}"} for f in needed],
+        )
     if body.compare:
         missing = [f for f in ("first_name", "last_name") if not (getattr(body, f) or "").strip()]
         if missing:
