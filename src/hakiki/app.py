@@ -26,7 +26,9 @@ from hakiki.core.runtime import Runtime
 from hakiki.core.sandbox.watchlist import sandbox_snapshots
 from hakiki.core.settings import Settings, get_settings
 from hakiki.core.wallet.service import release_expired_holds
-from hakiki.engines.screening.engine import ScreeningEngine, default_engine
+from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.lists.router import router as lists_router
+from hakiki.lists.service import load_current_engine
 from hakiki.providers.registry import build_providers
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
@@ -48,7 +50,7 @@ and providers and debit the wallet once per billable call. Every POST accepts an
 
 async def build_runtime(settings: Settings) -> Runtime:
     db = create_database(settings)
-    screening = await asyncio.to_thread(default_engine)
+    screening = await asyncio.to_thread(load_current_engine, settings)
     return Runtime(
         settings=settings,
         db=db,
@@ -65,6 +67,7 @@ async def _housekeeping(runtime: Runtime) -> None:
     """Release holds left by crashed calls; drop expired idempotency keys and old logs."""
     while True:
         try:
+            await runtime.media.refresh(runtime.db)
             await release_expired_holds(runtime.db)
             await purge_idempotency(runtime.db)
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
@@ -108,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestContextMiddleware)
     app.include_router(screening_router)
     app.include_router(account_router)
+    app.include_router(lists_router)
     app.include_router(review_router)
     without_422(app)
     return app

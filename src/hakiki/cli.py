@@ -17,6 +17,7 @@ from hakiki.core.errors import ApiError
 from hakiki.core.migrate import upgrade
 from hakiki.core.settings import get_settings
 from hakiki.core.wallet import service as wallet
+from hakiki.media.cli import media_group
 
 T = TypeVar("T")
 
@@ -176,3 +177,132 @@ def wallet_credit(org_name: str, amount: int, description: str, as_json: bool) -
         asdict(charge),
         f"credited {amount} {charge.currency} minor units; balance {charge.balance_after}",
     )
+
+
+@main.group("lists")
+def lists_group() -> None:
+    """Official sanctions lists: update and status."""
+
+
+@lists_group.command("update")
+@click.option("--list", "codes", multiple=True, help="A list code; repeat for several.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
+def lists_update(codes: tuple[str, ...], as_json: bool) -> None:
+    """Download, validate and store new versions of the lists (HAKIKI_LISTS_SOURCES).
+
+    A list that fails to download or validate keeps its last good version. Exits 1 when any
+    list failed. A running server picks the new versions up when it reloads (or restarts)."""
+    from hakiki.lists.service import update_lists
+
+    settings = get_settings()
+    if settings.is_sqlite:
+        upgrade(settings)
+    try:
+        outcomes = _run(lambda db: update_lists(settings, db, codes=list(codes) or None))
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    for outcome in outcomes:
+        if as_json:
+            click.echo(json.dumps(outcome.to_dict(), default=str))
+        elif outcome.status == "ok":
+            note = "new version" if outcome.changed else "unchanged"
+            click.echo(
+                f"{outcome.code}: ok, version {outcome.version}, "
+                f"{outcome.entity_count} entities ({note})"
+            )
+        else:
+            kept = outcome.previous_version or "the bundled snapshot"
+            click.echo(f"{outcome.code}: FAILED, keeping {kept}: {outcome.error}")
+    if any(outcome.status != "ok" for outcome in outcomes):
+        sys.exit(1)
+
+
+@lists_group.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def lists_status(as_json: bool) -> None:
+    """The version of each list that screening uses, and the last update attempts."""
+    from hakiki.lists.service import list_status
+
+    settings = get_settings()
+    if settings.is_sqlite:
+        upgrade(settings)
+    rows = _run(lambda db: list_status(settings, db))
+    if as_json:
+        click.echo(json.dumps({"data": rows}, default=str))
+        return
+    for row in rows:
+        if row["in_use"]:
+            used = f"{row['version']} ({row['source']}, {row['entity_count']} entities)"
+        else:
+            used = "not in use"
+        line = f"{row['code']}: {used}"
+        attempt = row["last_attempt"]
+        if attempt:
+            line += f"; last update {attempt['at']:%Y-%m-%d %H:%M} {attempt['status']}"
+        if row["last_error"]:
+            line += f"; last error: {row['last_error']}"
+        click.echo(line)
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--birth-date", default=None, help="ISO date or year, e.g. 1969 or 1969-05-01.")
+@click.option("--country", "countries", multiple=True, help="Country code or name; repeatable.")
+@click.option("--identifier", "identifiers", multiple=True, help="Document number; repeatable.")
+@click.option(
+    "--schema",
+    type=click.Choice(["Person", "Organization", "Vessel", "Aircraft"]),
+    default="Person",
+    show_default=True,
+)
+@click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None)
+@click.option("--checks", default="sanction", show_default=True, help="Comma-separated.")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--compare", is_flag=True, help='Score JSON-line pairs {"a": {...}, "b": {...}}.')
+def screen(
+    name: str | None,
+    birth_date: str | None,
+    countries: tuple[str, ...],
+    identifiers: tuple[str, ...],
+    schema: str,
+    threshold: float | None,
+    checks: str,
+    limit: int,
+    compare: bool,
+) -> None:
+    """Screen NAME, or JSON lines from stdin ({"name", "schema", "birth_date", "country",
+    "identifiers"}), against the lists the API uses; print JSON lines of results."""
+    from hakiki.lists.screen import compare_pair, process_lines, screen_record
+
+    settings = get_settings()
+    cutoff = settings.aml_threshold if threshold is None else threshold
+    if compare:
+        for out in process_lines(sys.stdin, lambda pair: compare_pair(pair, threshold=cutoff)):
+            click.echo(json.dumps(out, ensure_ascii=False))
+        return
+
+    from hakiki.lists.service import load_current_engine
+
+    wanted = [c.strip() for c in checks.split(",") if c.strip()]
+    engine = load_current_engine(settings)
+
+    def handle(record: Any) -> dict[str, Any]:
+        return screen_record(engine, record, checks=wanted, threshold=cutoff, limit=limit)
+
+    if name is not None:
+        record: dict[str, Any] = {"name": name, "schema": schema}
+        if birth_date:
+            record["birth_date"] = birth_date
+        if countries:
+            record["country"] = list(countries)
+        if identifiers:
+            record["identifiers"] = list(identifiers)
+        outputs = process_lines([json.dumps(record)], handle)
+    else:
+        outputs = process_lines(sys.stdin, handle)
+    for out in outputs:
+        click.echo(json.dumps(out, ensure_ascii=False))
+
+
+main.add_command(media_group)

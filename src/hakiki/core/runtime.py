@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
@@ -15,8 +16,10 @@ from hakiki.core.settings import Settings
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.results import ScreeningResult
 from hakiki.engines.screening.subject import Subject
+from hakiki.media.service import MediaLibrary
 from hakiki.providers.base import IdentityProvider
 
+T = TypeVar("T")
 SMALL_ENGINE = 1000  # entities; below this a screening takes microseconds
 
 
@@ -30,6 +33,7 @@ class Runtime:
     providers: list[IdentityProvider]
     screening: ScreeningEngine  # the official lists, for live keys
     sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
+    media: MediaLibrary = field(default_factory=MediaLibrary)  # ingested news, live only
 
     # Screenings over the full lists run here, off the event loop, so a heavy query delays
     # only other screenings, never the server's I/O. One worker: the GIL allows no more.
@@ -53,6 +57,10 @@ class Runtime:
         )
         if engine.entity_count < SMALL_ENGINE:
             return work()
+        return await self.offload(work)
+
+    async def offload(self, work: Callable[[], T]) -> T:
+        """Run CPU-heavy work in the scoring thread."""
         return await asyncio.get_running_loop().run_in_executor(self.scoring, work)
 
     def price(self, endpoint: str) -> int:

@@ -11,6 +11,7 @@ from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.core.wallet.service import Charge
 from hakiki.engines.screening.subject import Subject
+from hakiki.media.service import with_media
 from hakiki.screening.aml_schemas import (
     SCHEMA_BY_TYPE,
     BusinessScreeningRequest,
@@ -86,6 +87,11 @@ async def screen(call: Call, screening: Screening) -> bytes:
         result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name
     )
     aml.subject_key = name_subject_key(runtime.vault, subject)
+    if call.principal.live and runtime.media.wanted(aml):
+        media, aml_so_far = runtime.media, aml
+        aml = await runtime.offload(
+            lambda: with_media(media, aml_so_far, subject, threshold, screening.limit)
+        )
     if not aml.lists:
         # Nothing could be screened: an empty result would read as "clear", so refuse instead.
         reasons = " ".join(u.reason for u in aml.unavailable)

@@ -82,6 +82,18 @@ class Identity(BaseModel):
     nationality: str | None = None
 
 
+class MediaDetails(BaseModel):
+    """The article behind an adverse-media hit."""
+
+    url: str | None
+    source: str
+    published: str | None
+    categories: list[dict[str, Any]] = Field(
+        description="Adverse categories with the words found (and those found only next to "
+        "an exoneration such as 'acquitted of')."
+    )
+
+
 class AmlHit(BaseModel):
     check: str = Field(description="sanction, pep or adverse_media.")
     list_code: str = Field(description="The list, e.g. us_ofac_sdn.")
@@ -103,6 +115,9 @@ class AmlHit(BaseModel):
     )
     review: HitReview | None = Field(
         default=None, description="The analyst's review of this hit for this subject, if any."
+    )
+    media: MediaDetails | None = Field(
+        default=None, description="For adverse-media hits: the article (entity_name is its title)."
     )
 
 

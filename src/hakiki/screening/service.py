@@ -16,6 +16,7 @@ from hakiki.core.wallet.service import Charge
 from hakiki.engines.screening.compare import compare_names
 from hakiki.engines.screening.engine import Subject as ScreeningSubject
 from hakiki.engines.screening.results import ScreeningResult as EngineResult
+from hakiki.media.service import with_media
 from hakiki.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.providers.registry import find_provider
 from hakiki.screening.review_service import apply_reviews, id_subject_key
@@ -231,10 +232,12 @@ async def _screen(
         countries=(record.nationality.lower(),) if record.nationality else (),
         gender=record.gender,
     )
-    result = await call.runtime.screen(
-        call.runtime.screening, subject, checks=checks, threshold=threshold
-    )
-    return aml_result(result, checks=checks, threshold=threshold, screened_name=name)
+    runtime = call.runtime
+    result = await runtime.screen(runtime.screening, subject, checks=checks, threshold=threshold)
+    aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name)
+    if not runtime.media.wanted(aml):
+        return aml
+    return await runtime.offload(lambda: with_media(runtime.media, aml, subject, threshold, 10))
 
 
 async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:

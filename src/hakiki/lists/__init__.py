@@ -1,0 +1,1 @@
+"""Official sanctions lists: downloads, stored versions, the engine built from them, status."""

@@ -1,0 +1,78 @@
+"""Downloading list files: timeouts, a size limit and a few retries."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from hakiki import __version__
+
+USER_AGENT = f"hakiki/{__version__} (+https://github.com/hakiki; sanctions list update)"
+
+
+class DownloadError(RuntimeError):
+    """A file could not be downloaded (after the retries)."""
+
+
+async def download(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    max_bytes: int,
+    retries: int,
+    backoff_seconds: float,
+    headers: dict[str, str] | None = None,
+) -> bytes:
+    """The body of ``url``; retried on timeouts, connection errors, 429 and 5xx."""
+    last = "no attempt"
+    for attempt in range(retries + 1):
+        if attempt:
+            await asyncio.sleep(backoff_seconds * attempt)
+        try:
+            return await _get(client, url, max_bytes, headers or {})
+        except _Retryable as exc:
+            last = str(exc)
+        except httpx.TimeoutException:
+            last = "timed out"
+        except httpx.TransportError as exc:
+            last = f"connection failed: {exc.__class__.__name__}"
+    raise DownloadError(f"{_shown(url)}: {last} (after {retries + 1} attempts)")
+
+
+class _Retryable(Exception):
+    pass
+
+
+async def _get(
+    client: httpx.AsyncClient, url: str, max_bytes: int, headers: dict[str, str]
+) -> bytes:
+    async with client.stream("GET", url, headers=headers) as response:
+        if response.status_code == 429 or response.status_code >= 500:
+            raise _Retryable(f"HTTP {response.status_code}")
+        if response.status_code != 200:
+            raise DownloadError(f"{_shown(url)}: HTTP {response.status_code}")
+        declared = response.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > max_bytes:
+            raise DownloadError(f"{_shown(url)}: {declared} bytes exceeds the {max_bytes} limit")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > max_bytes:
+                raise DownloadError(f"{_shown(url)}: larger than the {max_bytes} byte limit")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _shown(url: str) -> str:
+    """The URL without its query string (the EU's token must not reach logs or the database)."""
+    return url.split("?", 1)[0]
+
+
+def make_client(timeout_seconds: float) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(timeout_seconds),
+        follow_redirects=True,
+        headers={"User-Agent": USER_AGENT},
+    )

@@ -1,0 +1,25 @@
+"""HTTP handler of the lists status (/v3/account/lists)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+
+from hakiki.account.router import any_key
+from hakiki.core.auth import Principal
+from hakiki.core.openapi import error_responses
+from hakiki.lists.schemas import ListStatus, ListStatusList
+from hakiki.lists.service import list_status
+
+router = APIRouter(prefix="/v3/account", tags=["Account"])
+
+
+@router.get(
+    "/lists",
+    response_model=ListStatusList,
+    summary="The screening lists in use: versions, sources and update attempts",
+    responses=error_responses(401, 500),
+)
+async def get_lists(request: Request, principal: Principal = Depends(any_key)) -> ListStatusList:
+    runtime = request.app.state.runtime
+    rows = await list_status(runtime.settings, runtime.db, engine=runtime.screening)
+    return ListStatusList(data=[ListStatus(**row) for row in rows])

@@ -1,0 +1,40 @@
+"""Response models of the lists status endpoint."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ListAttempt(BaseModel):
+    at: datetime = Field(description="When the update was attempted.")
+    status: Literal["ok", "failed"]
+    version: str | None = Field(description="The version fetched (null when it failed).")
+    entity_count: int | None
+    error: str | None
+
+
+class ListStatus(BaseModel):
+    code: str
+    title: str
+    checks: list[str] = Field(description="What the list is screened for (sanction, pep...).")
+    in_use: bool = Field(description="Whether the live screening engine holds this list.")
+    version: str | None = Field(description="The version in use.")
+    date: str | None = Field(
+        description="When the version in use was downloaded (ISO 8601); for a bundled "
+        "snapshot, its data date."
+    )
+    entity_count: int | None = Field(description="Entities in the version in use.")
+    source: Literal["bundled", "downloaded"] | None = Field(
+        description="bundled: the snapshot shipped with Hakiki; downloaded: by `lists update`."
+    )
+    update_enabled: bool = Field(description="Whether `hakiki lists update` fetches this list.")
+    last_attempt: ListAttempt | None = Field(description="The newest update attempt.")
+    last_error: str | None = Field(description="The error of the newest failed attempt.")
+    last_error_at: datetime | None
+
+
+class ListStatusList(BaseModel):
+    data: list[ListStatus]

@@ -1,0 +1,428 @@
+"""List updates, the engine built from the newest good versions, and the lists' status.
+
+* :func:`update_lists` downloads each official list, parses and validates it, stores the files
+  and makes the version current; a failure keeps the last good version. Every attempt is a row
+  in ``list_versions``.
+* :func:`load_current_engine` builds the :class:`ScreeningEngine` the API and ``hakiki screen``
+  use: the newest good downloaded version of each list, else the bundled snapshot.
+* :func:`reload` builds that engine in a thread and swaps ``runtime.screening``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import weakref
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import httpx
+
+from hakiki.core.clock import utcnow
+from hakiki.core.database import Database, read, transaction
+from hakiki.core.settings import Settings
+from hakiki.engines.screening.bundled import (
+    BundledList,
+    load_bundled_snapshot,
+    read_manifest,
+)
+from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.engines.screening.model import ListSnapshot
+from hakiki.lists import repository, store
+from hakiki.lists.fetch import DownloadError, download, make_client
+from hakiki.lists.sources import (
+    ListsConfig,
+    ListSource,
+    configured_sources,
+    enabled_sources,
+    parse_source,
+)
+
+if TYPE_CHECKING:
+    from hakiki.core.runtime import Runtime
+
+logger = logging.getLogger("hakiki.lists")
+
+Source = Literal["bundled", "downloaded"]
+
+
+class ListValidationError(ValueError):
+    """A downloaded version was refused (empty, collapsed, too many unusable records)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedList:
+    """One list inside an engine: which version, from where."""
+
+    code: str
+    title: str
+    version: str
+    checks: tuple[str, ...]
+    source: Source
+    entity_count: int | None
+    date: str | None  # downloaded: when it was fetched (ISO); bundled: the snapshot's data date
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateOutcome:
+    code: str
+    status: Literal["ok", "failed"]
+    version: str | None
+    entity_count: int | None
+    sha256: str | None
+    error: str | None
+    fetched_at: datetime
+    previous_version: str | None  # the downloaded version in use before (None: bundled or none)
+
+    @property
+    def changed(self) -> bool:
+        return self.status == "ok" and self.version != self.previous_version
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["fetched_at"] = self.fetched_at.isoformat()
+        data["changed"] = self.changed
+        return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+_described: weakref.WeakKeyDictionary[ScreeningEngine, tuple[LoadedList, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+_described_lock = threading.Lock()
+
+
+def _bundled_by_code() -> dict[str, BundledList]:
+    return {item.code: item for item in read_manifest()}
+
+
+def current_snapshots(settings: Settings) -> list[tuple[ListSnapshot, LoadedList]]:
+    """The snapshots to screen against: per list, the newest good download, else the bundled one.
+
+    A stored version that cannot be read or parsed is logged and skipped (the bundled snapshot,
+    if any, is used instead); it never stops the service from starting.
+    """
+    bundled = _bundled_by_code()
+    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
+    chosen: list[tuple[ListSnapshot, LoadedList]] = []
+    for code in codes:
+        stored = store.current_version(settings.data_dir, code)
+        if stored is not None:
+            try:
+                snapshot = store.load_snapshot(settings.data_dir, stored)
+            except Exception:
+                logger.exception("list %s version %s unusable; falling back", code, stored.folder)
+            else:
+                chosen.append((snapshot, _loaded(snapshot, "downloaded", stored.manifest)))
+                continue
+        if code in bundled:
+            snapshot = load_bundled_snapshot(bundled[code])
+            chosen.append((snapshot, _loaded(snapshot, "bundled", None)))
+    return chosen
+
+
+def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | None) -> LoadedList:
+    return LoadedList(
+        code=snapshot.code,
+        title=snapshot.title,
+        version=snapshot.version,
+        checks=tuple(sorted(snapshot.checks)),
+        source=source,
+        entity_count=len(snapshot.entities),
+        date=str(manifest["fetched_at"]) if manifest else snapshot.version,
+    )
+
+
+def load_current_engine(settings: Settings) -> ScreeningEngine:
+    """The engine over the newest good version of every list (blocking: run it in a thread)."""
+    chosen = current_snapshots(settings)
+    engine = ScreeningEngine(snapshot for snapshot, _ in chosen)
+    with _described_lock:
+        _described[engine] = tuple(info for _, info in chosen)
+    return engine
+
+
+async def reload(runtime: Runtime, settings: Settings | None = None) -> ScreeningEngine:
+    """Build the current engine in a worker thread, then swap it in with one assignment.
+
+    Requests already screening keep the engine they started with; the next ones get the new
+    one. Call it after :func:`update_lists` reported a changed list.
+    """
+    engine = await asyncio.to_thread(load_current_engine, settings or runtime.settings)
+    runtime.screening = engine
+    logger.info(
+        "screening lists reloaded: %s",
+        ", ".join(f"{v.code} {v.version}" for v in engine.lists),
+    )
+    return engine
+
+
+def describe_engine(engine: ScreeningEngine) -> list[LoadedList]:
+    """Which list versions an engine holds and where they came from."""
+    with _described_lock:
+        known = _described.get(engine)
+    if known is not None:
+        return list(known)
+    # An engine not built by load_current_engine (e.g. default_engine(): the bundled lists).
+    bundled = _bundled_by_code()
+    return [
+        LoadedList(
+            code=v.code,
+            title=v.title,
+            version=v.version,
+            checks=v.checks,
+            source="bundled"
+            if v.code in bundled and bundled[v.code].version == v.version
+            else "downloaded",
+            entity_count=_bundled_count(v.code) if v.code in bundled else None,
+            date=v.version,
+        )
+        for v in engine.lists
+    ]
+
+
+@lru_cache(maxsize=16)
+def _bundled_count(code: str) -> int:
+    return len(load_bundled_snapshot(_bundled_by_code()[code]).entities)
+
+
+def planned_lists(settings: Settings) -> list[LoadedList]:
+    """What :func:`load_current_engine` would use now, read from the manifests (no index)."""
+    bundled = _bundled_by_code()
+    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
+    planned: list[LoadedList] = []
+    for code in codes:
+        stored = store.current_version(settings.data_dir, code)
+        if stored is not None:
+            manifest = stored.manifest
+            planned.append(
+                LoadedList(
+                    code=code,
+                    title=str(manifest["title"]),
+                    version=stored.version,
+                    checks=tuple(manifest["checks"]),
+                    source="downloaded",
+                    entity_count=stored.entity_count,
+                    date=str(manifest["fetched_at"]),
+                )
+            )
+        elif code in bundled:
+            item = bundled[code]
+            planned.append(
+                LoadedList(
+                    code=code,
+                    title=item.title,
+                    version=item.version,
+                    checks=tuple(sorted(item.checks)),
+                    source="bundled",
+                    entity_count=_bundled_count(code),
+                    date=item.version,
+                )
+            )
+    return planned
+
+
+# ---------------------------------------------------------------------------------------------
+# Updating
+
+
+def select_sources(config: ListsConfig, codes: list[str] | None) -> list[ListSource]:
+    """The enabled sources, or exactly the named ones (named lists run even when disabled)."""
+    if not codes:
+        return enabled_sources(config)
+    by_code = {source.code: source for source in configured_sources(config)}
+    unknown = [code for code in codes if code not in by_code]
+    if unknown:
+        raise ValueError(f"unknown list {', '.join(unknown)}; known: {', '.join(sorted(by_code))}")
+    return [by_code[code] for code in dict.fromkeys(codes)]
+
+
+async def update_lists(
+    settings: Settings,
+    db: Database,
+    *,
+    codes: list[str] | None = None,
+    config: ListsConfig | None = None,
+) -> list[UpdateOutcome]:
+    """Download, validate and store a new version of each list; record every attempt."""
+    config = config or ListsConfig()
+    sources = select_sources(config, codes)
+    outcomes: list[UpdateOutcome] = []
+    async with make_client(config.timeout_seconds) as client:
+        for source in sources:
+            outcome = await _update_one(settings, db, config, client, source)
+            outcomes.append(outcome)
+    return outcomes
+
+
+async def _update_one(
+    settings: Settings,
+    db: Database,
+    config: ListsConfig,
+    client: httpx.AsyncClient,
+    source: ListSource,
+) -> UpdateOutcome:
+    fetched_at = utcnow()
+    before = store.current_version(settings.data_dir, source.code)
+    previous_version = before.version if before else None
+    try:
+        files: dict[str, bytes] = {}
+        for role, url in source.files.items():
+            files[role] = await download(
+                client,
+                url,
+                max_bytes=config.max_bytes,
+                retries=config.retries,
+                backoff_seconds=config.retry_backoff_seconds,
+                headers=source.headers,
+            )
+        stored = await asyncio.to_thread(
+            _validate_and_store, settings.data_dir, source, files, config, fetched_at
+        )
+    except Exception as exc:
+        error = _describe_error(exc)
+        logger.warning("list %s not updated: %s", source.code, error)
+        outcome = UpdateOutcome(
+            source.code, "failed", None, None, None, error, fetched_at, previous_version
+        )
+    else:
+        outcome = UpdateOutcome(
+            source.code,
+            "ok",
+            stored.version,
+            stored.entity_count,
+            str(stored.manifest["sha256"]),
+            None,
+            fetched_at,
+            previous_version,
+        )
+    async with transaction(db) as conn:
+        await repository.record_attempt(
+            conn,
+            code=outcome.code,
+            fetched_at=fetched_at,
+            status=outcome.status,
+            version=outcome.version,
+            entity_count=outcome.entity_count,
+            sha256=outcome.sha256,
+            error=outcome.error,
+        )
+    return outcome
+
+
+def _describe_error(exc: Exception) -> str:
+    if isinstance(exc, DownloadError | ListValidationError):
+        text = str(exc)
+    else:  # parsers meeting garbage may raise anything
+        text = f"could not parse: {exc.__class__.__name__}: {exc}"
+    return text[:1000]
+
+
+def _validate_and_store(
+    data_dir: Path,
+    source: ListSource,
+    files: dict[str, bytes],
+    config: ListsConfig,
+    fetched_at: datetime,
+) -> store.StoredVersion:
+    snapshot = parse_source(source, files, fallback_version=fetched_at.date().isoformat())
+    validate(snapshot, previous_count(data_dir, source.code), config)
+    return store.save_version(data_dir, source, files, snapshot, fetched_at.isoformat())
+
+
+def previous_count(data_dir: Path, code: str) -> int | None:
+    """Entities of the version in use: the current download, else the bundled snapshot."""
+    stored = store.current_version(data_dir, code)
+    if stored is not None:
+        return stored.entity_count
+    if code in _bundled_by_code():
+        return _bundled_count(code)
+    return None
+
+
+def validate(snapshot: ListSnapshot, previous: int | None, config: ListsConfig) -> None:
+    """Refuse an empty or collapsed list, or one with too many unusable records."""
+    count = len(snapshot.entities)
+    if count == 0:
+        raise ListValidationError("no entities parsed: refused")
+    unusable = len(snapshot.warnings)
+    ratio = unusable / (count + unusable)
+    if ratio > config.max_warning_ratio:
+        raise ListValidationError(
+            f"{unusable} of {count + unusable} records unusable ({ratio:.0%}, limit "
+            f"{config.max_warning_ratio:.0%}): refused"
+        )
+    if previous and count < config.min_entity_ratio * previous:
+        raise ListValidationError(
+            f"{count} entities, fewer than {config.min_entity_ratio:.0%} of the {previous} in "
+            "the version in use: refused as a collapsed list"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Status
+
+
+async def list_status(
+    settings: Settings,
+    db: Database,
+    *,
+    engine: ScreeningEngine | None = None,
+    config: ListsConfig | None = None,
+) -> list[dict[str, Any]]:
+    """Per list: the version in use (of ``engine``, else what would load now), its source and
+    entity count, and the last update attempt and error."""
+    if engine is not None:
+        in_use = describe_engine(engine)
+    else:
+        in_use = await asyncio.to_thread(planned_lists, settings)
+    try:
+        sources = configured_sources(config or ListsConfig())
+    except ValueError:  # a bad HAKIKI_LISTS_SOURCES must not hide the status
+        sources = []
+    async with read(db) as conn:
+        attempts = await repository.latest_attempts(conn)
+        failures = await repository.latest_failures(conn)
+    by_source = {source.code: source for source in sources}
+    by_use = {info.code: info for info in in_use}
+    codes = list(dict.fromkeys([*by_use, *by_source, *attempts]))
+    rows: list[dict[str, Any]] = []
+    for code in codes:
+        info = by_use.get(code)
+        source = by_source.get(code)
+        attempt = attempts.get(code)
+        failure = failures.get(code)
+        rows.append(
+            {
+                "code": code,
+                "title": info.title if info else (source.title if source else code),
+                "checks": list(info.checks if info else sorted(source.checks) if source else []),
+                "in_use": info is not None,
+                "version": info.version if info else None,
+                "date": info.date if info else None,
+                "entity_count": info.entity_count if info else None,
+                "source": info.source if info else None,
+                "update_enabled": bool(source and source.enabled),
+                "last_attempt": _attempt(attempt) if attempt else None,
+                "last_error": failure["error"] if failure else None,
+                "last_error_at": failure["fetched_at"] if failure else None,
+            }
+        )
+    return rows
+
+
+def _attempt(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "at": row["fetched_at"],
+        "status": row["status"],
+        "version": row["version"],
+        "entity_count": row["entity_count"],
+        "error": row["error"],
+    }

@@ -1,0 +1,170 @@
+"""Downloaded list versions on disk: ``<data_dir>/lists/<code>/<version>/``.
+
+Each version folder holds the raw files gzipped (``<role>.gz``) and a ``manifest.json`` (code,
+format, version, fetch time, entity count, SHA-256 of every uncompressed file and of the set).
+``<data_dir>/lists/<code>/current`` names the folder in use; it is replaced atomically and only
+after a version passed validation, so a failed update never touches what is served.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hakiki.engines.screening.model import ListSnapshot
+from hakiki.lists.sources import ListSource, parse_source
+
+CURRENT = "current"
+MANIFEST = "manifest.json"
+
+
+class StoredListError(RuntimeError):
+    """A stored version is missing, unreadable or does not match its manifest."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVersion:
+    code: str
+    folder: str  # the folder name under <data_dir>/lists/<code>/
+    manifest: dict[str, Any]
+
+    @property
+    def version(self) -> str:
+        return str(self.manifest["version"])
+
+    @property
+    def entity_count(self) -> int:
+        return int(self.manifest["entity_count"])
+
+
+def lists_root(data_dir: Path) -> Path:
+    return data_dir / "lists"
+
+
+def files_digest(files: dict[str, bytes]) -> str:
+    """One SHA-256 for a set of files: over the sorted ``role:sha256`` lines."""
+    lines = "".join(f"{role}:{hashlib.sha256(files[role]).hexdigest()}\n" for role in sorted(files))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def save_version(
+    data_dir: Path,
+    source: ListSource,
+    files: dict[str, bytes],
+    snapshot: ListSnapshot,
+    fetched_at: str,
+) -> StoredVersion:
+    """Write the files and manifest of a validated version and make it the current one."""
+    code_dir = lists_root(data_dir) / source.code
+    code_dir.mkdir(parents=True, exist_ok=True)
+    digest = files_digest(files)
+    manifest: dict[str, Any] = {
+        "code": source.code,
+        "title": source.title,
+        "format": source.format,
+        "checks": sorted(source.checks),
+        "source_url": source.source_url.split("?", 1)[0],
+        "version": snapshot.version,
+        "fetched_at": fetched_at,
+        "entity_count": len(snapshot.entities),
+        "warning_count": len(snapshot.warnings),
+        "sha256": digest,
+        "files": [
+            {
+                "role": role,
+                "path": f"{role}.gz",
+                "url": source.files[role].split("?", 1)[0],
+                "bytes": len(data),
+                "sha256": hashlib.sha256(data).hexdigest(),
+            }
+            for role, data in sorted(files.items())
+        ],
+    }
+    folder = _free_folder(code_dir, snapshot.version, digest)
+    target = code_dir / folder
+    if not target.exists():
+        staging = code_dir / f".staging-{uuid.uuid4().hex}"
+        staging.mkdir()
+        try:
+            for role, data in files.items():
+                (staging / f"{role}.gz").write_bytes(gzip.compress(data, compresslevel=6))
+            (staging / MANIFEST).write_text(json.dumps(manifest, indent=2), "utf-8")
+            os.replace(staging, target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    else:  # the same files again: keep the folder, note the newer fetch
+        manifest = {**json.loads((target / MANIFEST).read_text("utf-8")), "fetched_at": fetched_at}
+        _write_atomic(target / MANIFEST, json.dumps(manifest, indent=2))
+    _write_atomic(code_dir / CURRENT, folder)
+    return StoredVersion(source.code, folder, manifest)
+
+
+def _free_folder(code_dir: Path, version: str, digest: str) -> str:
+    """``version``, or ``version.2``, ``.3``... when another file set already has that name."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in version) or "unknown"
+    n = 1
+    while True:
+        name = safe if n == 1 else f"{safe}.{n}"
+        manifest = code_dir / name / MANIFEST
+        if not manifest.exists():
+            return name
+        try:
+            if json.loads(manifest.read_text("utf-8")).get("sha256") == digest:
+                return name
+        except (OSError, ValueError):
+            pass
+        n += 1
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
+    tmp.write_text(text, "utf-8")
+    os.replace(tmp, path)
+
+
+def current_version(data_dir: Path, code: str) -> StoredVersion | None:
+    """The version in use for ``code``, or None when none was downloaded (or it is unreadable)."""
+    code_dir = lists_root(data_dir) / code
+    try:
+        folder = (code_dir / CURRENT).read_text("utf-8").strip()
+        manifest = json.loads((code_dir / folder / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return StoredVersion(code, folder, manifest)
+
+
+def downloaded_codes(data_dir: Path) -> list[str]:
+    root = lists_root(data_dir)
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / CURRENT).is_file())
+
+
+def load_snapshot(data_dir: Path, stored: StoredVersion) -> ListSnapshot:
+    """Parse a stored version after checking every file against its manifest."""
+    folder = lists_root(data_dir) / stored.code / stored.folder
+    manifest = stored.manifest
+    files: dict[str, bytes] = {}
+    for meta in manifest["files"]:
+        try:
+            data = gzip.decompress((folder / meta["path"]).read_bytes())
+        except (OSError, EOFError) as exc:
+            raise StoredListError(f"{folder / meta['path']}: unreadable ({exc})") from exc
+        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+            raise StoredListError(f"{folder / meta['path']}: checksum does not match manifest")
+        files[meta["role"]] = data
+    source = ListSource(
+        code=manifest["code"],
+        title=manifest["title"],
+        format=manifest["format"],
+        files={meta["role"]: meta["url"] for meta in manifest["files"]},
+        checks=frozenset(manifest["checks"]),
+    )
+    return parse_source(source, files, fallback_version=stored.version)

@@ -1,0 +1,20 @@
+"""Storage of ingested news articles (the local adverse-media source)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, DateTime, String, Table, Text
+
+from hakiki.core.tables import metadata
+
+media_articles = Table(
+    "media_articles",
+    metadata,
+    Column("id", String(64), primary_key=True),  # the article's stable id (hash of its link)
+    Column("source", String(200), nullable=False),
+    Column("title", Text, nullable=False),
+    Column("url", Text),
+    Column("published", String(40)),
+    Column("text", Text, nullable=False),
+    Column("guid", Text),
+    Column("ingested_at", DateTime(timezone=True), nullable=False, index=True),
+)

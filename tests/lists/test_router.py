@@ -1,0 +1,64 @@
+"""GET /v3/account/lists: any valid key; the engine in use, its sources and update attempts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from hakiki.lists.service import reload, update_lists
+from hakiki.lists.sources import ListsConfig
+from tests.conftest import AccountFactory
+from tests.lists.server import NEW_UN_DATE, ListServer, un_xml
+
+
+async def test_lists_status_endpoint(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    db: Any,
+    make_account: AccountFactory,
+    list_server: ListServer,
+    tmp_path: Path,
+) -> None:
+    assert (await client.get("/v3/account/lists")).status_code == 401
+    account = await make_account("sandbox")
+    response = await client.get("/v3/account/lists", headers=account.headers)
+    assert response.status_code == 200, response.text
+    rows = {row["code"]: row for row in response.json()["data"]}
+    sdn = rows["us_ofac_sdn"]
+    assert sdn["in_use"] and sdn["source"] == "bundled" and sdn["entity_count"] == 14965
+    assert sdn["version"] == "2024-05-03" and sdn["checks"] == ["sanction"]
+    assert rows["eu_fsf"]["in_use"] is False and rows["eu_fsf"]["version"] is None
+
+    runtime = app.state.runtime
+    mine = runtime.settings.model_copy(update={"data_dir": tmp_path / "data"})
+    path = "/un/consolidated.xml"
+    sources = {
+        "us_ofac_sdn": {"enabled": False},
+        "us_ofac_consolidated": {"enabled": False},
+        "un_sc_consolidated": {"files": {"xml": list_server.url(path)}},
+    }
+    cfg = ListsConfig(sources=sources, retries=0, timeout_seconds=2.0)
+    list_server.serve(path, un_xml())
+    [ok] = await update_lists(mine, db, config=cfg)
+    list_server.serve(path, status=503, body=b"down")
+    [failed] = await update_lists(mine, db, config=cfg)
+    assert ok.status == "ok" and failed.status == "failed"
+
+    original = runtime.screening
+    try:
+        await reload(runtime, mine)
+        live = await make_account("live")
+        response = await client.get("/v3/account/lists", headers=live.headers)
+        assert response.status_code == 200
+        un = {row["code"]: row for row in response.json()["data"]}["un_sc_consolidated"]
+        assert un["version"] == NEW_UN_DATE and un["source"] == "downloaded"
+        assert un["entity_count"] == 1003 and un["date"].startswith(
+            ok.fetched_at.date().isoformat()
+        )
+        assert un["last_attempt"]["status"] == "failed"
+        assert "HTTP 503" in un["last_error"] and un["last_error_at"]
+    finally:
+        runtime.screening = original

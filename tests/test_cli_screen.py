@@ -1,0 +1,140 @@
+"""`hakiki lists ...` and `hakiki screen` run as real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.lists.server import NEW_UN_DATE, ListServer, run_list_server, un_xml
+
+HAKIKI = [sys.executable, "-m", "hakiki"]
+
+
+def run(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*HAKIKI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=180,
+        check=False,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def list_server() -> Iterator[ListServer]:
+    with run_list_server() as server:
+        yield server
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
+    env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
+    return env
+
+
+def lines(output: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+def test_lists_status_and_update(cli_env: dict[str, str], list_server: ListServer) -> None:
+    status = run(cli_env, "lists", "status", "--json")
+    assert status.returncode == 0, status.stderr
+    rows = {row["code"]: row for row in json.loads(status.stdout)["data"]}
+    assert rows["us_ofac_sdn"]["source"] == "bundled"
+    assert rows["un_sc_consolidated"]["entity_count"] == 1003
+
+    url = list_server.serve("/un/consolidated.xml", un_xml())
+    cli_env["HAKIKI_LISTS_SOURCES"] = json.dumps({"un_sc_consolidated": {"files": {"xml": url}}})
+    cli_env["HAKIKI_LISTS_RETRIES"] = "0"
+    update = run(cli_env, "lists", "update", "--list", "un_sc_consolidated", "--json")
+    assert update.returncode == 0, update.stderr
+    [outcome] = lines(update.stdout)
+    assert outcome["status"] == "ok" and outcome["version"] == NEW_UN_DATE
+
+    list_server.serve("/un/consolidated.xml", b"garbage", status=500)
+    failed = run(cli_env, "lists", "update", "--list", "un_sc_consolidated")
+    assert failed.returncode == 1 and "FAILED, keeping 2026-11-20" in failed.stdout
+    assert run(cli_env, "lists", "update", "--list", "nope").returncode == 1
+
+    text = run(cli_env, "lists", "status")
+    assert text.returncode == 0
+    assert f"un_sc_consolidated: {NEW_UN_DATE} (downloaded, 1003 entities)" in text.stdout
+    assert "last error:" in text.stdout
+
+    # screen uses the downloaded version, like the API would
+    screened = run(cli_env, "screen", "Abubakar Shekau", "--birth-date", "1969", "--country", "NG")
+    assert screened.returncode == 0, screened.stderr
+    [result] = lines(screened.stdout)
+    un_hits = [h for h in result["hits"] if h["list_code"] == "un_sc_consolidated"]  # type: ignore[attr-defined]
+    assert un_hits and all(h["list_version"] == NEW_UN_DATE for h in un_hits)
+
+
+def test_screen_single_and_stdin(cli_env: dict[str, str]) -> None:
+    single = run(
+        cli_env, "screen", "Abubakar Shekau", "--birth-date", "1969", "--country", "NG",
+        "--schema", "Person", "--threshold", "0.8", "--checks", "sanction,pep",
+    )  # fmt: skip
+    assert single.returncode == 0, single.stderr
+    [result] = lines(single.stdout)
+    assert result["input"] == {
+        "name": "Abubakar Shekau", "schema": "Person", "birth_date": "1969", "country": ["NG"],
+    }  # fmt: skip
+    hits = result["hits"]
+    assert isinstance(hits, list) and hits
+    assert {h["list_code"] for h in hits} == {"us_ofac_sdn", "un_sc_consolidated"}
+    assert all(h["score"] >= 0.8 and h["explanation"]["name"]["reason"] for h in hits)
+    assert {v["code"] for v in result["lists"]} == {"us_ofac_sdn", "un_sc_consolidated"}
+    assert result["checks_without_lists"] == ["pep"]
+
+    stdin = "\n".join(
+        [
+            json.dumps({"name": "Abubakar Shekau", "birth_date": 1969, "country": "NG"}),
+            "{not json",
+            json.dumps({"name": "Wanjiku Kamau Njoroge", "schema": "Person"}),
+            json.dumps({"name": ""}),
+            "",
+            json.dumps({"name": "X", "schema": "Planet"}),
+        ]
+    )
+    batch = run(cli_env, "screen", stdin=stdin)
+    assert batch.returncode == 0, batch.stderr
+    out = lines(batch.stdout)
+    assert len(out) == 5
+    assert out[0]["hits"] and out[0]["input"]["birth_date"] == 1969  # type: ignore[index]
+    assert out[1] == {"line": 2, "error": out[1]["error"]} and "invalid JSON" in str(
+        out[1]["error"]
+    )
+    assert out[2]["hits"] == []
+    assert out[3]["line"] == 4 and "name" in str(out[3]["error"])
+    assert out[4]["line"] == 6 and "schema" in str(out[4]["error"])
+
+
+def test_screen_compare(cli_env: dict[str, str]) -> None:
+    pairs = "\n".join(
+        [
+            json.dumps(
+                {
+                    "a": {"name": "Abubakar Shekau", "birth_date": "1969"},
+                    "b": {"name": "SHEKAU, Abubakar", "birth_date": "1969-01-01"},
+                }
+            ),
+            json.dumps({"a": {"name": "Grace Wanjiru"}, "b": {"name": "Osama bin Laden"}}),
+            json.dumps({"a": {"name": "Acme Trading Ltd", "schema": "Organization"},
+                        "b": {"name": "ACME TRADING LIMITED"}}),
+            json.dumps({"a": {"name": "Jon Smith"}}),
+            "[]",
+        ]
+    )  # fmt: skip
+    result = run(cli_env, "screen", "--compare", stdin=pairs)
+    assert result.returncode == 0, result.stderr
+    out = lines(result.stdout)
+    assert len(out) == 5
+    assert out[0]["decision"] == "match" and float(out[0]["score"]) >= 0.9  # type: ignore[arg-type]
+    assert "birth_date" in out[0]["explanation"]  # type: ignore[operator]
+    assert out[1]["decision"] == "no_match" and out[1]["score"] == 0.0
+    assert out[2]["decision"] == "match"
+    assert out[3]["line"] == 4 and out[4]["line"] == 5
