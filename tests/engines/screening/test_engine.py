@@ -155,7 +155,8 @@ def test_every_hit_explains_itself(engine: ScreeningEngine) -> None:
         Subject("Mohamed Ali"),
         Subject("Allied Democratic Forces", schema="Organization"),
     ):
-        result = engine.screen(subject)
+        # "Mohamed Ali" alone is a common name: it only hits below the default threshold.
+        result = engine.screen(subject, threshold=0.7)
         assert result.hits
         for hit in result.hits:
             assert 0.0 <= hit.score <= 1.0

@@ -6,7 +6,12 @@ A name becomes a tuple of ASCII, casefolded tokens with a weight each:
 * 0.5 for an initial (one letter) and for generic business words ("trading", "group");
 * 0.3 for particles and honorifics ("al", "bin", "de", "haji");
 * 0.1 for organisation legal forms ("ltd", "limited", "llc", "corp"), which rigour rewrites to a
-  generic form first so "LIMITED" and "LTD" compare equal.
+  generic form first so "LIMITED" and "LTD" compare equal, spelled-out forms included
+  ("Gesellschaft mit beschränkter Haftung", "Sp. z o.o."), and for vessel prefixes ("MV").
+
+For organisations, number words become digits ("Forty-Four" and "44", "1st" and "First") and a
+legal form glued to the name is split off ("SiemensAG"). For people, a name written
+"SURNAME, Given" is read as "Given SURNAME".
 
 Weights say how much a token counts as evidence; tokens of weight 0.5 and more are
 "substantive". A name with no substantive token (only "CORP" or "LIMITED") can never match.
@@ -22,6 +27,8 @@ from functools import lru_cache
 from rigour.names import remove_person_prefixes, replace_org_types_compare
 from rigour.names import tokenize_name as _rigour_tokenize
 from rigour.text import ascii_text
+
+from hakiki.engines.screening.variants import numbers_to_digits
 
 ORG_TYPE_WEIGHT = 0.1
 PARTICLE_WEIGHT = 0.3
@@ -39,7 +46,7 @@ ORG_TYPES = _words(
     """corp corporation co company companies inc incorporated ltd limited llc plc sa sarl srl
     spa ag gmbh bv nv pte pvt private public jsc ojsc cjsc pjsc fze fzco fzc fzllc llp lp est
     establishment cooperative coop ltda sas sae saoc kg ohg oao zao ooo pao tov lda eirl jv
-    soe ngo npo sp fin mil gp"""
+    soe ngo npo sp fin mil gp mv mt"""
 )
 GENERIC_BUSINESS_WORDS = _words(
     """group holding holdings trading trade traders international intl enterprise enterprises
@@ -52,6 +59,8 @@ PARTICLES = _words(
     haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
     sheik qari mufti"""
 )
+# Spelled-out and short legal forms rigour leaves as they are.
+_ORG_TYPE_SHORT = {"corporation": "corp", "incorporated": "inc", "company": "co", "companies": "co"}
 _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
 
 
@@ -102,15 +111,38 @@ def token_weight(token: str, is_org: bool) -> float:
     return 1.0
 
 
+# A legal form written onto the name ("SiemensAG", "AcmeLtd"): split off before folding.
+_GLUED_ORG_TYPE = re.compile(r"(?<=[a-z]{3})(AG|GmbH|GMBH|Ltd|LTD|LLC|Inc|INC|Corp|SA|SpA|BV|NV)\b")
+# Words rigour's legal-form table would rewrite out of context ("AT&T" is no Austrian "AT").
+_NOT_ORG_TYPES = re.compile(r"\bat\b")
+
+
+def _replace_org_types(text: str) -> str:
+    lowered = _NOT_ORG_TYPES.sub("a\u200bt", text.casefold())
+    return replace_org_types_compare(lowered, generic=True).replace("a\u200bt", "at")
+
+
+def _surname_first(text: str) -> str:
+    """``"NURISTANI, Abdul Aziz"`` -> ``"Abdul Aziz NURISTANI"`` (one comma only)."""
+    if text.count(",") != 1:
+        return text
+    surname, given = text.split(",")
+    if not surname.strip() or not given.strip():
+        return text
+    return f"{given} {surname}"
+
+
 @lru_cache(maxsize=8192)
 def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
     """Tokens and weights of a person name (``is_org=False``) or any other name."""
-    if not is_org:
-        text = remove_person_prefixes(text)
-    tokens = tokenize(text)
-    if is_org and tokens:
-        replaced = replace_org_types_compare(" ".join(tokens), generic=True)
-        tokens = tuple(replaced.split())
+    if is_org:
+        text = _replace_org_types(_GLUED_ORG_TYPE.sub(r" \1", text).replace("&", " and "))
+        tokens = tokenize(text)
+        if tokens:
+            tokens = tuple(_replace_org_types(" ".join(tokens)).split())
+            tokens = numbers_to_digits(tuple(_ORG_TYPE_SHORT.get(t, t) for t in tokens))
+    else:
+        tokens = tokenize(remove_person_prefixes(_surname_first(text)))
     weights = tuple(token_weight(t, is_org) for t in tokens)
     return NormalizedName(tokens, weights)
 

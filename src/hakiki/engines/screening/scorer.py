@@ -22,15 +22,34 @@ effect on the total and a one-line reason.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from hakiki.engines.screening.frequency import rarity
 from hakiki.engines.screening.model import ListEntity, NameKind
-from hakiki.engines.screening.normalize import NormalizedName
-from hakiki.engines.screening.similarity import Alignment, TokenMatch, align
+from hakiki.engines.screening.normalize import ORG_TYPE_WEIGHT, SUBSTANTIVE, NormalizedName
+from hakiki.engines.screening.similarity import (
+    INITIAL_SIMILARITY,
+    Alignment,
+    TokenMatch,
+    align,
+    is_reordered,
+    match_tokens,
+)
 
 LIST_COVERAGE_WEIGHT = 0.8
+INNER_MISSING_WEIGHT = 0.3
+EDGE_MISSING_WEIGHT = 1.0
+INITIAL_CREDIT = 0.8
+CONFLICT_PENALTY = 0.1
+LEGAL_FORM_CONFLICT = 0.15  # both names give a legal form and they differ (AG / GmbH)
+# Common-name cap on the name score, by the evidence of the matched list-name parts (the sum
+# of their rarity, see .frequency): two very common parts ("Mohamed Ali", 0.5) cap at 0.735, a
+# common and a very common one ("Abubakar Ibrahim", 0.75) at 0.7975, so neither hits on the
+# name alone but both do with a matching date of birth and country (+0.07); one ordinary part
+# (1.0) leaves the score alone.
+COMMON_CAP_POINTS = ((0.0, 0.61), (0.75, 0.7975), (1.0, 1.0))
 SINGLE_PART_CAP = 0.65
 REORDER_PENALTY = 0.10
 WEAK_ALIAS_PENALTY = 0.05
@@ -47,43 +66,120 @@ IDENTIFIER_FLOOR = 0.85
 Explanation = dict[str, dict[str, Any]]
 
 
-@dataclass(frozen=True, slots=True)
 class NameScore:
-    score: float
-    alignment: Alignment
-    notes: tuple[str, ...] = ()
+    """A name score; the alignment and the reason are built on demand (most candidates never
+    need them)."""
+
+    __slots__ = ("_alignment", "_listed", "_query", "notes", "score")
+
+    def __init__(
+        self,
+        score: float,
+        query: NormalizedName,
+        listed: NormalizedName,
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        self.score = score
+        self.notes = notes
+        self._query = query
+        self._listed = listed
+        self._alignment: Alignment | None = None
+
+    @property
+    def alignment(self) -> Alignment:
+        if self._alignment is None:
+            self._alignment = align(self._query, self._listed)
+        return self._alignment
 
     @property
     def reason(self) -> str:
-        """One line a reviewer can read (built on demand: most candidates never need it)."""
+        """One line a reviewer can read."""
         return _name_reason(self.alignment, self.notes)
 
 
 def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) -> NameScore:
     """Score a query name against one list name (0..1) with a short reason."""
-    alignment = align(query, listed)
-    if alignment.matched_substantive == 0:
-        return NameScore(0.0, alignment, ("no name part matched",))
-    score = (
-        LIST_COVERAGE_WEIGHT * alignment.list_coverage
-        + (1.0 - LIST_COVERAGE_WEIGHT) * alignment.query_coverage
+    matches, q_scores, l_scores = match_tokens(query, listed)
+    l_tokens, l_weights = listed.tokens, listed.weights
+    full = initials = 0
+    evidence = 0.0
+    for token, weight, sim in zip(l_tokens, l_weights, l_scores, strict=True):
+        if weight < SUBSTANTIVE or sim == 0.0:
+            continue
+        if sim > INITIAL_SIMILARITY:
+            full += 1
+            evidence += rarity(token) * sim
+        else:
+            initials += 1
+    if full == 0:
+        return NameScore(0.0, query, listed, ("no name part matched",))
+    substantive = [k for k, w in enumerate(l_weights) if w >= SUBSTANTIVE]
+    first, last = substantive[0], substantive[-1]
+    unmatched_query = sum(
+        1 for w, sim in zip(query.weights, q_scores, strict=True) if w >= SUBSTANTIVE and sim == 0.0
     )
+    unmatched_list = [k for k in substantive if l_scores[k] == 0.0]
+    conflicts = min(unmatched_query, len(unmatched_list))
+    # The query contradicts these list parts rather than leaving them out: no middle-name
+    # discount for them (inner ones first, as those would otherwise get it).
+    inner_first = sorted(unmatched_list, key=lambda k: not first < k < last)
+    contradicted = frozenset(inner_first[:conflicts])
+    l_total = l_matched = 0.0
+    for k, (weight, sim) in enumerate(zip(l_weights, l_scores, strict=True)):
+        if sim > 0.0:
+            credit = INITIAL_CREDIT if sim <= INITIAL_SIMILARITY else sim
+            l_total += weight
+            l_matched += weight * credit
+        elif first < k < last and k not in contradicted:
+            l_total += weight * INNER_MISSING_WEIGHT
+        else:
+            l_total += weight * EDGE_MISSING_WEIGHT
+    q_total = q_matched = 0.0
+    for weight, sim in zip(query.weights, q_scores, strict=True):
+        q_total += weight
+        q_matched += weight * (INITIAL_CREDIT if 0.0 < sim <= INITIAL_SIMILARITY else sim)
+    list_coverage = l_matched / l_total if l_total else 0.0
+    query_coverage = q_matched / q_total if q_total else 0.0
+    score = LIST_COVERAGE_WEIGHT * list_coverage + (1.0 - LIST_COVERAGE_WEIGHT) * query_coverage
     notes: list[str] = []
+    if conflicts:
+        score -= CONFLICT_PENALTY * conflicts
+        notes.append("a name part differs" if conflicts == 1 else f"{conflicts} name parts differ")
+    q_forms = {t for t, w in zip(query.tokens, query.weights, strict=True) if w == ORG_TYPE_WEIGHT}
+    if q_forms:
+        l_forms = {t for t, w in zip(l_tokens, l_weights, strict=True) if w == ORG_TYPE_WEIGHT}
+        if l_forms and q_forms.isdisjoint(l_forms):
+            score -= LEGAL_FORM_CONFLICT
+            notes.append("different legal forms")
     if (
-        alignment.matched_substantive < 2
-        and max(alignment.list_substantive, alignment.query_substantive) >= 2
+        full + initials < 2
+        and (len(substantive) >= 2 or unmatched_query >= 1)
         and score > SINGLE_PART_CAP
     ):
         score = SINGLE_PART_CAP
         notes.append("only one name part matched")
-    if alignment.reordered:
+    cap = _common_name_cap(evidence)
+    if score > cap:
+        score = cap
+        notes.append("matched name parts are common names")
+    if is_reordered(matches):
         score -= REORDER_PENALTY
         notes.append("name parts in a different order")
     if kind == "weak_alias":
         score -= WEAK_ALIAS_PENALTY
         notes.append("weak alias")
     score = min(max(score, 0.0), 1.0)
-    return NameScore(score, alignment, tuple(notes))
+    return NameScore(score, query, listed, tuple(notes))
+
+
+def _common_name_cap(evidence: float) -> float:
+    points = COMMON_CAP_POINTS
+    if evidence >= points[-1][0]:
+        return 1.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        if evidence <= x1:
+            return y0 + (y1 - y0) * (evidence - x0) / (x1 - x0)
+    return 1.0  # pragma: no cover
 
 
 def _describe(match: TokenMatch) -> str:
