@@ -31,6 +31,7 @@ from hakiki.lists.router import router as lists_router
 from hakiki.lists.service import load_current_engine
 from hakiki.providers.registry import build_providers
 from hakiki.screening.review_router import router as review_router
+from hakiki.screening.review_service import ReviewPresence
 from hakiki.screening.router import router as screening_router
 
 logger = logging.getLogger("hakiki")
@@ -60,6 +61,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         providers=build_providers(settings),
         screening=screening,
         sandbox_screening=ScreeningEngine(sandbox_snapshots()),
+        reviews=ReviewPresence(settings.key_cache_seconds),
     )
 
 

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
@@ -17,6 +17,9 @@ from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.results import ScreeningResult
 from hakiki.engines.screening.subject import Subject
 from hakiki.media.service import MediaLibrary
+
+if TYPE_CHECKING:
+    from hakiki.screening.review_service import ReviewPresence
 from hakiki.providers.base import IdentityProvider
 
 T = TypeVar("T")
@@ -33,6 +36,7 @@ class Runtime:
     providers: list[IdentityProvider]
     screening: ScreeningEngine  # the official lists, for live keys
     sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
+    reviews: ReviewPresence  # which organisations have reviewed hits
     media: MediaLibrary = field(default_factory=MediaLibrary)  # ingested news, live only
 
     # Screenings over the full lists run here, off the event loop, so a heavy query delays

@@ -14,6 +14,11 @@ async def insert_review(conn: AsyncConnection, values: dict[str, Any]) -> None:
     await conn.execute(insert(t).values(**values))
 
 
+async def has_reviews(conn: AsyncConnection, org_id: str, environment: str) -> bool:
+    query = select(t.c.id).where(t.c.org_id == org_id, t.c.environment == environment).limit(1)
+    return (await conn.execute(query)).first() is not None
+
+
 async def reviews_for_subject(
     conn: AsyncConnection, org_id: str, environment: str, subject_key: str
 ) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ changes (its fingerprint). Reviews are appended, never edited: the table is the 
 from __future__ import annotations
 
 import re
+import time
 import unicodedata
 from typing import Any
 
@@ -66,9 +67,32 @@ def _hit_review(row: dict[str, Any], fingerprint: str) -> HitReview:
     )
 
 
+class ReviewPresence:
+    """Which organisations have any review at all, cached like API keys: most screenings then
+    need no review query. A review made on this process counts at once; one made on another
+    process within ``ttl_seconds``."""
+
+    def __init__(self, ttl_seconds: float) -> None:
+        self._ttl = ttl_seconds
+        self._known: dict[tuple[str, str], tuple[float, bool]] = {}
+
+    async def any(self, runtime: Runtime, principal: Principal) -> bool:
+        key = (principal.org_id, principal.environment)
+        entry = self._known.get(key)
+        if entry and (entry[1] or entry[0] > time.monotonic()):
+            return entry[1]  # "has reviews" never expires: reviews are never deleted
+        async with read(runtime.db) as conn:
+            found = await repository.has_reviews(conn, *key)
+        self._known[key] = (time.monotonic() + self._ttl, found)
+        return found
+
+    def mark(self, principal: Principal) -> None:
+        self._known[(principal.org_id, principal.environment)] = (0.0, True)
+
+
 async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) -> AmlResult:
     """Leave out the subject's reviewed false positives; annotate other reviewed hits."""
-    if not aml.hits:
+    if not aml.hits or not await runtime.reviews.any(runtime, principal):
         return aml  # nothing to review: spare the query
     async with read(runtime.db) as conn:
         rows = await repository.reviews_for_subject(
@@ -114,7 +138,7 @@ async def create_review(call: Call, body: ReviewRequest) -> bytes:
             },
         )
 
-    return await finish_call(
+    body_bytes = await finish_call(
         call,
         billable=False,
         response_code=None,
@@ -124,6 +148,8 @@ async def create_review(call: Call, body: ReviewRequest) -> bytes:
         status_code=201,
         write=write,
     )
+    call.runtime.reviews.mark(call.principal)
+    return body_bytes
 
 
 async def list_reviews(
