@@ -27,6 +27,7 @@ async def test_lists_status_endpoint(
     response = await client.get("/v3/account/lists", headers=account.headers)
     assert response.status_code == 200, response.text
     rows = {row["code"]: row for row in response.json()["data"]}
+    assert response.json()["pagination"]["total_items"] == len(rows)
     sdn = rows["us_ofac_sdn"]
     assert sdn["in_use"] and sdn["source"] == "bundled" and sdn["entity_count"] == 14965
     assert sdn["version"] == "2024-05-03" and sdn["checks"] == ["sanction"]

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Depends, Request
 from hakiki.account.router import any_key
 from hakiki.core.auth import Principal
 from hakiki.core.openapi import error_responses
+from hakiki.core.pagination import Pagination
 from hakiki.lists.schemas import ListStatus, ListStatusList
 from hakiki.lists.service import list_status
 
@@ -22,4 +23,9 @@ router = APIRouter(prefix="/v3/account", tags=["Account"])
 async def get_lists(request: Request, principal: Principal = Depends(any_key)) -> ListStatusList:
     runtime = request.app.state.runtime
     rows = await list_status(runtime.settings, runtime.db, engine=runtime.screening)
-    return ListStatusList(data=[ListStatus(**row) for row in rows])
+    items = [ListStatus(**row) for row in rows]
+    total = len(items)
+    return ListStatusList(
+        data=items,
+        pagination=Pagination(page=1, page_size=total, total_pages=1, total_items=total),
+    )

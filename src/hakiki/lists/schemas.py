@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from hakiki.core.pagination import Pagination
+
 
 class ListAttempt(BaseModel):
     at: datetime = Field(description="When the update was attempted.")
@@ -38,3 +40,4 @@ class ListStatus(BaseModel):
 
 class ListStatusList(BaseModel):
     data: list[ListStatus]
+    pagination: Pagination = Field(description="Every list fits one page.")
