@@ -1,13 +1,7 @@
-"""Fixtures around the fake Prembly server.
+"""Fixtures around the fake Prembly server for the adapter's own tests.
 
-Other test folders can reuse the fake without these fixtures:
-
-    from tests.providers.fake_prembly import run_fake_prembly
-
-    @pytest.fixture(scope="session")
-    def fake_prembly():
-        with run_fake_prembly() as fake:
-            yield fake
+The session's fake server itself (`fake_prembly_server`, reset per test as `fake_prembly`) comes
+from tests/conftest.py, which also points the app's live settings at it.
 """
 
 from __future__ import annotations

@@ -17,10 +17,10 @@ from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.results import ScreeningResult
 from hakiki.engines.screening.subject import Subject
 from hakiki.media.service import MediaLibrary
+from hakiki.providers.base import IdentityProvider
 
 if TYPE_CHECKING:
     from hakiki.screening.review_service import ReviewPresence
-from hakiki.providers.base import IdentityProvider
 
 T = TypeVar("T")
 SMALL_ENGINE = 1000  # entities; below this a screening takes microseconds
