@@ -131,3 +131,31 @@ def test_serve_first_start_prints_a_working_demo_curl(cli_env: dict[str, str]) -
     # A second start on the same data creates no second demo organisation.
     second = run(cli_env, "orgs", "create", "demo")
     assert second.returncode == 1 and "exists" in second.stderr
+
+
+@pytest.mark.postgresql
+def test_serve_refuses_an_unmigrated_postgresql(cli_env: dict[str, str]) -> None:
+    require_postgres()
+    import asyncio
+
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    name = f"hakiki_unmigrated_{os.getpid()}"
+    admin = POSTGRES_URL.rsplit("/", 1)[0] + "/postgres"
+
+    async def admin_sql(statement: str) -> None:
+        engine = create_async_engine(admin, isolation_level="AUTOCOMMIT")
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+        await engine.dispose()
+
+    asyncio.run(admin_sql(f"DROP DATABASE IF EXISTS {name}"))
+    asyncio.run(admin_sql(f"CREATE DATABASE {name}"))
+    try:
+        cli_env["HAKIKI_DATABASE_URL"] = POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+        refused = run(cli_env, "serve", "--port", str(_free_port()))
+        assert refused.returncode == 1
+        assert "hakiki migrate" in refused.stderr
+    finally:
+        asyncio.run(admin_sql(f"DROP DATABASE IF EXISTS {name}"))

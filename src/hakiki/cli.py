@@ -14,7 +14,7 @@ import click
 from hakiki.account import service as accounts
 from hakiki.core.database import Database, create_database
 from hakiki.core.errors import ApiError
-from hakiki.core.migrate import upgrade
+from hakiki.core.migrate import pending, upgrade
 from hakiki.core.settings import get_settings
 from hakiki.core.wallet import service as wallet
 from hakiki.media.cli import media_group
@@ -67,6 +67,11 @@ def serve(host: str | None, port: int | None) -> None:
     settings = get_settings()
     if settings.is_sqlite:
         upgrade(settings)
+    elif pending(settings):
+        raise click.ClickException(
+            "the database schema is not up to date: run `hakiki migrate` first "
+            "(with PostgreSQL, migrations are an explicit deployment step)"
+        )
     host = host or settings.host
     port = port or settings.port
     demo = _run(_ensure_demo)
@@ -197,6 +202,11 @@ def lists_update(codes: tuple[str, ...], as_json: bool) -> None:
     settings = get_settings()
     if settings.is_sqlite:
         upgrade(settings)
+    elif pending(settings):
+        raise click.ClickException(
+            "the database schema is not up to date: run `hakiki migrate` first "
+            "(with PostgreSQL, migrations are an explicit deployment step)"
+        )
     try:
         outcomes = _run(lambda db: update_lists(settings, db, codes=list(codes) or None))
     except ValueError as exc:
@@ -227,6 +237,11 @@ def lists_status(as_json: bool) -> None:
     settings = get_settings()
     if settings.is_sqlite:
         upgrade(settings)
+    elif pending(settings):
+        raise click.ClickException(
+            "the database schema is not up to date: run `hakiki migrate` first "
+            "(with PostgreSQL, migrations are an explicit deployment step)"
+        )
     rows = _run(lambda db: list_status(settings, db))
     if as_json:
         click.echo(json.dumps({"data": rows}, default=str))

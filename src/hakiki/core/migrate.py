@@ -28,3 +28,27 @@ def upgrade(settings: Settings) -> None:
 async def upgrade_async(settings: Settings) -> None:
     # env.py runs its own event loop, so it must run outside ours.
     await asyncio.to_thread(upgrade, settings)
+
+
+def pending(settings: Settings) -> bool:
+    """Whether the database is behind the newest migration (or has none applied)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config(settings)).get_current_head()
+    return asyncio.run(_pending_async(settings, head))
+
+
+async def _pending_async(settings: Settings, head: str | None) -> bool:
+    from alembic.runtime.migration import MigrationContext
+
+    from hakiki.core.database import create_engine
+
+    engine = create_engine(settings)
+    try:
+        async with engine.connect() as connection:
+            current = await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+    finally:
+        await engine.dispose()
+    return current != head
