@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from hakiki.core.settings import Settings
+from hakiki.core.sqlite_driver import one_hop_dbapi
 
 
 class Database:
@@ -66,6 +67,7 @@ def _create_sqlite_engine(
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_async_engine(
         url,
+        module=one_hop_dbapi(),
         connect_args={"timeout": 30},
         pool_size=pool_size,
         max_overflow=max_overflow,
