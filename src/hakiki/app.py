@@ -61,7 +61,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         providers=build_providers(settings),
         screening=screening,
         sandbox_screening=ScreeningEngine(sandbox_snapshots()),
-        reviews=ReviewPresence(settings.key_cache_seconds),
+        reviews=ReviewPresence(db, settings.key_cache_seconds),
     )
 
 

@@ -7,8 +7,6 @@ every process.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +14,7 @@ from typing import Any
 from fastapi import Request
 
 from hakiki.account.repository import find_key_with_org
+from hakiki.core.cache import RefreshingCache
 from hakiki.core.crypto import secret_matches
 from hakiki.core.database import Database, read
 from hakiki.core.errors import ApiError, unauthorized
@@ -40,40 +39,21 @@ class Principal:
 
 
 class KeyCache:
+    """Key look-ups, cached for ``ttl_seconds``: a revocation or approval reaches every
+    process within about that time."""
+
     def __init__(self, db: Database, ttl_seconds: float) -> None:
         self._db = db
-        self._ttl = ttl_seconds
-        self._entries: dict[str, tuple[float, dict[str, Any] | None]] = {}
-        self._loading: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self._cache: RefreshingCache[str, dict[str, Any] | None] = RefreshingCache(
+            self._load, ttl_seconds
+        )
+
+    async def _load(self, client_id: str) -> dict[str, Any] | None:
+        async with read(self._db) as conn:
+            return await find_key_with_org(conn, client_id)
 
     async def get(self, client_id: str) -> dict[str, Any] | None:
-        entry = self._entries.get(client_id)
-        if entry and entry[0] > time.monotonic():
-            return entry[1]
-        # One look-up per key at a time: when an entry expires under load, the concurrent
-        # requests for that key wait for the same query instead of each running their own.
-        loading = self._loading.get(client_id)
-        if loading is not None:
-            return await asyncio.shield(loading)
-        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
-        self._loading[client_id] = future
-        try:
-            async with read(self._db) as conn:
-                row = await find_key_with_org(conn, client_id)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: waiters, if any, get it re-raised
-            raise
-        finally:
-            self._loading.pop(client_id, None)
-        if len(self._entries) > 10_000:
-            self._entries.clear()
-        self._entries[client_id] = (time.monotonic() + self._ttl, row)
-        future.set_result(row)
-        return row
-
-    def forget(self, client_id: str) -> None:
-        self._entries.pop(client_id, None)
+        return await self._cache.get(client_id)
 
 
 def parse_bearer(header: str | None) -> tuple[str, str]:

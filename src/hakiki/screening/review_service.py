@@ -5,17 +5,17 @@ changes (its fingerprint). Reviews are appended, never edited: the table is the 
 from __future__ import annotations
 
 import re
-import time
 import unicodedata
 from typing import Any
 
 import orjson
 
 from hakiki.core.auth import Principal
+from hakiki.core.cache import RefreshingCache
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
-from hakiki.core.database import read
+from hakiki.core.database import Database, read
 from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
@@ -70,29 +70,28 @@ def _hit_review(row: dict[str, Any], fingerprint: str) -> HitReview:
 class ReviewPresence:
     """Which organisations have any review at all, cached like API keys: most screenings then
     need no review query. A review made on this process counts at once; one made on another
-    process within ``ttl_seconds``."""
+    process within the cache time."""
 
-    def __init__(self, ttl_seconds: float) -> None:
-        self._ttl = ttl_seconds
-        self._known: dict[tuple[str, str], tuple[float, bool]] = {}
+    def __init__(self, db: Database, ttl_seconds: float) -> None:
+        self._db = db
+        self._cache: RefreshingCache[tuple[str, str], bool] = RefreshingCache(
+            self._load, ttl_seconds
+        )
 
-    async def any(self, runtime: Runtime, principal: Principal) -> bool:
-        key = (principal.org_id, principal.environment)
-        entry = self._known.get(key)
-        if entry and (entry[1] or entry[0] > time.monotonic()):
-            return entry[1]  # "has reviews" never expires: reviews are never deleted
-        async with read(runtime.db) as conn:
-            found = await repository.has_reviews(conn, *key)
-        self._known[key] = (time.monotonic() + self._ttl, found)
-        return found
+    async def _load(self, key: tuple[str, str]) -> bool:
+        async with read(self._db) as conn:
+            return await repository.has_reviews(conn, *key)
+
+    async def any(self, principal: Principal) -> bool:
+        return await self._cache.get((principal.org_id, principal.environment))
 
     def mark(self, principal: Principal) -> None:
-        self._known[(principal.org_id, principal.environment)] = (0.0, True)
+        self._cache.put((principal.org_id, principal.environment), True)
 
 
 async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) -> AmlResult:
     """Leave out the subject's reviewed false positives; annotate other reviewed hits."""
-    if not aml.hits or not await runtime.reviews.any(runtime, principal):
+    if not aml.hits or not await runtime.reviews.any(principal):
         return aml  # nothing to review: spare the query
     async with read(runtime.db) as conn:
         rows = await repository.reviews_for_subject(
