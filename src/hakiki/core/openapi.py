@@ -20,7 +20,8 @@ _DESCRIPTIONS = {
     "request is still running.",
     500: "internal_error: logged on our side; never carries a stack trace.",
     503: "channel_unavailable: no live provider is configured for the channel (not charged); "
-    "service_unavailable: the database is unreachable.",
+    "service_unavailable: the database is unreachable, or none of the requested screening "
+    "checks has a list on this server (not charged).",
 }
 
 

@@ -75,7 +75,7 @@ async def channels(
     return channels_service.list_channels(request.app.state.runtime.providers)
 
 
-SCREENING_ERRORS = error_responses(*AUTHENTICATED, 400, 402, 409)
+SCREENING_ERRORS = error_responses(*AUTHENTICATED, 400, 402, 409, 503)
 
 
 async def _screen(
