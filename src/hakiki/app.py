@@ -25,6 +25,7 @@ from hakiki.core.request_log.service import purge_expired as purge_request_log
 from hakiki.core.runtime import Runtime
 from hakiki.core.sandbox.watchlist import sandbox_snapshots
 from hakiki.core.settings import Settings, get_settings
+from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.lists.router import router as lists_router
@@ -58,6 +59,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         vault=Vault(load_master_key(settings)),
         key_cache=KeyCache(db, settings.key_cache_seconds),
         request_log=RequestLogWriter(db),
+        settlements=SettlementWriter(db),
         providers=build_providers(settings),
         screening=screening,
         sandbox_screening=ScreeningEngine(sandbox_snapshots()),
@@ -90,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         app.state.runtime = runtime
         await runtime.request_log.start()
+        await runtime.settlements.start()
         housekeeping = asyncio.create_task(_housekeeping(runtime))
         try:
             yield
@@ -97,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             housekeeping.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await housekeeping
+            await runtime.settlements.stop()
             await runtime.request_log.stop()
             for provider in runtime.providers:
                 await provider.aclose()

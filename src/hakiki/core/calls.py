@@ -10,6 +10,7 @@ async with guarded(call):          # releases the hold and the key claim on any 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,13 +21,12 @@ from fastapi.responses import Response
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
-from hakiki.core.database import transaction
 from hakiki.core.idempotency import service as idempotency
-from hakiki.core.request_log.repository import insert_many
 from hakiki.core.request_log.service import log_row, redact
 from hakiki.core.runtime import Runtime
+from hakiki.core.settlement import Settlement
 from hakiki.core.wallet import service as wallet
-from hakiki.core.wallet.service import Charge, Hold
+from hakiki.core.wallet.service import Charge, ChargeRequest, Hold
 
 
 @dataclass
@@ -38,6 +38,7 @@ class Call:
     payload: dict[str, Any]
     claim: idempotency.Claim | None = None
     hold: Hold | None = None
+    settling: asyncio.Future[bytes] | None = None  # its settlement, once submitted
 
     @property
     def request_id(self) -> str:
@@ -98,11 +99,22 @@ async def guarded(call: Call) -> AsyncIterator[Call]:
     try:
         yield call
     except BaseException:
+        if call.settling is not None and await _settled(call.settling):
+            raise  # committed: the charge and the stored response stand
         if call.hold is not None:
             await wallet.release(call.runtime.db, call.hold)
         if call.claim is not None:
             await idempotency.abandon(call.runtime.db, call.claim)
         raise
+
+
+async def _settled(settling: asyncio.Future[bytes]) -> bool:
+    """Whether a submitted settlement committed (waiting for it if the caller was cancelled)."""
+    try:
+        await asyncio.shield(settling)
+    except BaseException:
+        return False
+    return True
 
 
 async def hold_price(call: Call) -> None:
@@ -161,43 +173,36 @@ async def finish_call(
 ) -> bytes:
     """Charge the call (settle its hold, or debit at once when it has none), run the call's own
     ``write``, write the request record and store the idempotent response, all in one
-    transaction; return the body. A live billable call is charged exactly once; sandbox calls
-    never are."""
+    transaction (grouped with other calls' by the settlement writer); return the body. A live
+    billable call is charged exactly once; sandbox calls never are."""
     call.request.scope["state"]["logged"] = True
     runtime = call.runtime
     price = runtime.price(call.endpoint)
     debit_now = call.principal.live and billable and price > 0 and call.hold is None
+
+    def row(charge: Charge | None) -> dict[str, Any]:
+        return _log_row(call, status_code, response_code, subject, charge)
+
     if call.hold is None and call.claim is None and not debit_now and write is None:
         body = render(None)
-        runtime.request_log.add(_log_row(call, status_code, response_code, subject, None))
+        runtime.request_log.add(row(None))
         return body
-    async with transaction(runtime.db) as conn:
-        if write is not None:
-            await write(conn)
-        charge = None
-        if call.hold is not None:
-            charge = await wallet.settle(
-                conn,
-                call.hold,
-                charge=billable,
-                endpoint=call.endpoint,
-                request_id=call.request_id,
-                description=description,
-            )
-        elif debit_now:
-            charge = await wallet.debit(
-                conn,
-                call.principal.org_id,
-                price,
-                call.principal.currency,
-                endpoint=call.endpoint,
-                request_id=call.request_id,
-                description=description,
-            )
-        body = render(charge)
-        await insert_many(conn, [_log_row(call, status_code, response_code, subject, charge)])
-        if call.claim is not None:
-            await idempotency.complete(conn, call.claim, status_code, body)
+    charge = None
+    if call.hold is not None or debit_now:
+        charge = ChargeRequest(
+            org_id=call.principal.org_id,
+            amount=call.hold.amount if call.hold else price,
+            currency=call.principal.currency,
+            hold_id=call.hold.id if call.hold else None,
+            charge=billable,
+            endpoint=call.endpoint,
+            request_id=call.request_id,
+            description=description,
+        )
+    call.settling = runtime.settlements.submit(
+        Settlement(charge, render, row, call.claim, status_code, write)
+    )
+    body = await call.settling
     call.hold = None
     call.claim = None
     return body

@@ -13,6 +13,7 @@ from hakiki.core.crypto import Vault
 from hakiki.core.database import Database
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
+from hakiki.core.settlement import SettlementWriter
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.results import ScreeningResult
 from hakiki.engines.screening.subject import Subject
@@ -33,6 +34,7 @@ class Runtime:
     vault: Vault
     key_cache: KeyCache
     request_log: RequestLogWriter
+    settlements: SettlementWriter  # finished calls' writes, committed in groups
     providers: list[IdentityProvider]
     screening: ScreeningEngine  # the official lists, for live keys
     sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys

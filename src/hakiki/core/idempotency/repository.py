@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.tables import idempotency_keys as t
 
 
-def _key(org_id: str, environment: str, key: str) -> Any:
+def _key(org_id: Any, environment: Any, key: Any) -> Any:
     return and_(t.c.org_id == org_id, t.c.environment == environment, t.c.key == key)
 
 
@@ -48,14 +48,19 @@ async def remove(conn: AsyncConnection, org_id: str, environment: str, key: str)
     await conn.execute(delete(t).where(_key(org_id, environment, key)))
 
 
-async def complete(
-    conn: AsyncConnection, org_id: str, environment: str, key: str, status_code: int, body: str
-) -> None:
-    await conn.execute(
-        update(t)
-        .where(_key(org_id, environment, key))
-        .values(state="complete", status_code=status_code, response_body=body)
-    )
+async def complete_many(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Store each response: rows of org_id, environment, key, status_code, body."""
+    if rows:
+        await conn.execute(
+            update(t)
+            .where(_key(bindparam("k_org"), bindparam("k_environment"), bindparam("k_key")))
+            .values(
+                state="complete",
+                status_code=bindparam("k_status"),
+                response_body=bindparam("k_body"),
+            ),
+            [{f"k_{name}": value for name, value in row.items()} for row in rows],
+        )
 
 
 async def purge_expired(conn: AsyncConnection, now: datetime) -> int:

@@ -93,9 +93,20 @@ async def claim(
     raise _conflict("A request with this Idempotency-Key is still being processed.")
 
 
-async def complete(conn: AsyncConnection, claim: Claim, status_code: int, body: bytes) -> None:
-    await repository.complete(
-        conn, claim.org_id, claim.environment, claim.key, status_code, body.decode()
+async def complete_many(conn: AsyncConnection, completions: list[tuple[Claim, int, bytes]]) -> None:
+    """Store the responses of claimed keys, inside the transaction that charged their calls."""
+    await repository.complete_many(
+        conn,
+        [
+            {
+                "org": claim.org_id,
+                "environment": claim.environment,
+                "key": claim.key,
+                "status": status_code,
+                "body": body.decode(),
+            }
+            for claim, status_code, body in completions
+        ],
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
@@ -70,6 +70,48 @@ async def apply_change(
     return (int(row[0]), int(row[1])) if row else None
 
 
+async def lock_wallets(conn: AsyncConnection, org_ids: list[str]) -> dict[str, list[int]]:
+    """Balance, reserved and last seq of each wallet, locked until the transaction ends (row
+    locks in id order on PostgreSQL; SQLite's BEGIN IMMEDIATE already holds the write lock)."""
+    rows = await conn.execute(
+        select(wallets.c.org_id, wallets.c.balance, wallets.c.reserved, wallets.c.last_seq)
+        .where(wallets.c.org_id.in_(org_ids))
+        .order_by(wallets.c.org_id)
+        .with_for_update()
+    )
+    return {row[0]: [int(row[1]), int(row[2]), int(row[3])] for row in rows}
+
+
+async def store_wallets(conn: AsyncConnection, states: dict[str, list[int]]) -> None:
+    """Write back the (balance, reserved, last seq) of wallets locked by ``lock_wallets``."""
+    if states:
+        now = utcnow()
+        await conn.execute(
+            update(wallets)
+            .where(wallets.c.org_id == bindparam("w_org"))
+            .values(
+                balance=bindparam("w_balance"),
+                reserved=bindparam("w_reserved"),
+                last_seq=bindparam("w_seq"),
+                updated_at=now,
+            ),
+            [
+                {"w_org": org, "w_balance": b, "w_reserved": r, "w_seq": s}
+                for org, (b, r, s) in states.items()
+            ],
+        )
+
+
+async def delete_holds(conn: AsyncConnection, hold_ids: list[str]) -> set[str]:
+    """Delete the holds that still exist; return their ids."""
+    if not hold_ids:
+        return set()
+    rows = await conn.execute(
+        delete(wallet_holds).where(wallet_holds.c.id.in_(hold_ids)).returning(wallet_holds.c.id)
+    )
+    return {row[0] for row in rows}
+
+
 async def release_reserved(conn: AsyncConnection, org_id: str, amount: int) -> None:
     await conn.execute(
         update(wallets)
@@ -80,6 +122,11 @@ async def release_reserved(conn: AsyncConnection, org_id: str, amount: int) -> N
 
 async def insert_transaction(conn: AsyncConnection, values: dict[str, Any]) -> None:
     await conn.execute(insert(wallet_transactions).values(**values))
+
+
+async def insert_transactions(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        await conn.execute(insert(wallet_transactions), rows)
 
 
 async def expired_holds(conn: AsyncConnection, now: datetime) -> list[dict[str, Any]]:

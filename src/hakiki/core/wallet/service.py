@@ -49,8 +49,7 @@ def insufficient_funds(amount: int, currency: str) -> ApiError:
     )
 
 
-async def _record(
-    conn: AsyncConnection,
+def _ledger_row(
     org_id: str,
     seq: int,
     kind: str,
@@ -61,26 +60,20 @@ async def _record(
     *,
     endpoint: str | None = None,
     request_id: str | None = None,
-) -> str:
-    """Append one ledger row; return its id."""
-    transaction_id = new_id("txn")
-    await repository.insert_transaction(
-        conn,
-        {
-            "id": transaction_id,
-            "seq": seq,
-            "org_id": org_id,
-            "kind": kind,
-            "amount": amount,
-            "balance_after": balance_after,
-            "currency": currency,
-            "endpoint": endpoint,
-            "request_id": request_id,
-            "description": description,
-            "created_at": utcnow(),
-        },
-    )
-    return transaction_id
+) -> dict[str, Any]:
+    return {
+        "id": new_id("txn"),
+        "seq": seq,
+        "org_id": org_id,
+        "kind": kind,
+        "amount": amount,
+        "balance_after": balance_after,
+        "currency": currency,
+        "endpoint": endpoint,
+        "request_id": request_id,
+        "description": description,
+        "created_at": utcnow(),
+    }
 
 
 async def reserve(
@@ -100,76 +93,70 @@ async def reserve(
     return hold
 
 
-async def settle(
-    conn: AsyncConnection,
-    hold: Hold,
-    *,
-    charge: bool,
-    endpoint: str,
-    request_id: str,
-    description: str,
-) -> Charge | None:
-    """Close the hold inside the caller's transaction; debit once if ``charge``."""
-    held = await repository.delete_hold(conn, hold.id)
-    reserved_delta = -hold.amount if held else 0
-    if not charge:
-        if held:
-            await repository.release_reserved(conn, hold.org_id, hold.amount)
-        return None
-    if not held:
-        logger.warning("hold %s expired before settlement; debiting without it", hold.id)
-    changed = await repository.apply_change(
-        conn, hold.org_id, balance_delta=-hold.amount, reserved_delta=reserved_delta
-    )
-    if changed is None:
-        # Only reachable when the hold had expired and the balance was spent meanwhile.
-        logger.error("request %s could not be debited: balance too low", request_id)
-        return None
-    balance, seq = changed
-    transaction_id = await _record(
-        conn,
-        hold.org_id,
-        seq,
-        "debit",
-        -hold.amount,
-        balance,
-        hold.currency,
-        description,
-        endpoint=endpoint,
-        request_id=request_id,
-    )
-    return Charge(transaction_id, hold.amount, hold.currency, balance)
+@dataclass(frozen=True)
+class ChargeRequest:
+    """One finished call's money: settle its hold (if any) and debit its price if ``charge``."""
+
+    org_id: str
+    amount: int
+    currency: str
+    hold_id: str | None
+    charge: bool
+    endpoint: str
+    request_id: str
+    description: str
 
 
-async def debit(
-    conn: AsyncConnection,
-    org_id: str,
-    amount: int,
-    currency: str,
-    *,
-    endpoint: str,
-    request_id: str,
-    description: str,
-) -> Charge:
-    """Debit at once, inside the caller's transaction, for work that calls no upstream (local
-    engines): one write per call. 402 when the available balance is short."""
-    changed = await repository.apply_change(conn, org_id, balance_delta=-amount, reserved_delta=0)
-    if changed is None:
-        raise insufficient_funds(amount, currency)
-    balance, seq = changed
-    transaction_id = await _record(
-        conn,
-        org_id,
-        seq,
-        "debit",
-        -amount,
-        balance,
-        currency,
-        description,
-        endpoint=endpoint,
-        request_id=request_id,
-    )
-    return Charge(transaction_id, amount, currency, balance)
+async def charge_many(
+    conn: AsyncConnection, requests: list[ChargeRequest]
+) -> list[Charge | ApiError | None]:
+    """Settle many calls inside the caller's transaction with a constant number of statements:
+    lock the wallets, close the holds, decide each call in order, write the wallets and the
+    ledger rows. Per call: a Charge, None (nothing charged), or a 402 ApiError when a call
+    without a hold finds the available balance short."""
+    if not requests:
+        return []
+    states = await repository.lock_wallets(conn, sorted({r.org_id for r in requests}))
+    held = await repository.delete_holds(conn, [r.hold_id for r in requests if r.hold_id])
+    results: list[Charge | ApiError | None] = []
+    rows: list[dict[str, Any]] = []
+    for request in requests:
+        state = states.get(request.org_id)
+        if state is None:
+            results.append(ApiError(404, "not_found", "The organisation has no wallet."))
+            continue
+        if request.hold_id in held:
+            state[1] -= request.amount
+        elif request.hold_id:
+            logger.warning("hold %s expired before settlement", request.hold_id)
+        if not request.charge:
+            results.append(None)
+            continue
+        if request.hold_id not in held and state[0] - state[1] < request.amount:
+            if request.hold_id:  # the hold expired and the balance was spent meanwhile
+                logger.error("request %s could not be debited: balance too low", request.request_id)
+                results.append(None)
+            else:
+                results.append(insufficient_funds(request.amount, request.currency))
+            continue
+        state[0] -= request.amount
+        state[2] += 1
+        row = _ledger_row(
+            request.org_id,
+            state[2],
+            "debit",
+            -request.amount,
+            state[0],
+            request.currency,
+            request.description,
+            endpoint=request.endpoint,
+            request_id=request.request_id,
+        )
+        rows.append(row)
+        results.append(Charge(row["id"], request.amount, request.currency, state[0]))
+    await repository.store_wallets(conn, states)
+    await repository.insert_transactions(conn, rows)
+    return results
 
 
 async def release(db: Database, hold: Hold) -> None:
@@ -192,10 +179,9 @@ async def credit(db: Database, org_id: str, amount: int, description: str) -> Ch
         assert changed is not None  # a credit cannot make the balance negative
         balance, seq = changed
         currency = str(wallet["currency"])
-        transaction_id = await _record(
-            conn, org_id, seq, "credit", amount, balance, currency, description
-        )
-    return Charge(transaction_id, amount, str(wallet["currency"]), balance)
+        row = _ledger_row(org_id, seq, "credit", amount, balance, currency, description)
+        await repository.insert_transaction(conn, row)
+    return Charge(row["id"], amount, currency, balance)
 
 
 async def release_expired_holds(db: Database) -> int:
