@@ -12,6 +12,7 @@ import os
 import socket
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -183,3 +184,11 @@ async def debit_count(db: Database, org_id: str) -> int:
             wallet_transactions.c.org_id == org_id, wallet_transactions.c.kind == "debit"
         )
         return int((await conn.execute(query)).scalar_one())
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    """Environment for running ``hakiki`` as a process on a fresh SQLite data folder."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
+    env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
+    return env

@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -23,13 +22,6 @@ def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*HAKIKI, *args], env=env, capture_output=True, text=True, timeout=120, check=False
     )
-
-
-@pytest.fixture
-def cli_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
-    env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
-    return env
 
 
 def test_operator_commands_on_sqlite(cli_env: dict[str, str]) -> None:

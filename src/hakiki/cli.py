@@ -59,7 +59,13 @@ def migrate() -> None:
 @main.command()
 @click.option("--host", default=None, help="Address to bind (default HAKIKI_HOST, 127.0.0.1).")
 @click.option("--port", default=None, type=int, help="Port (default HAKIKI_PORT, 8000).")
-def serve(host: str | None, port: int | None) -> None:
+@click.option(
+    "--workers",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Server processes (default HAKIKI_WORKERS, 1); one per core uses the whole machine.",
+)
+def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Start the HTTP API. On the embedded SQLite default, migrate first; on an empty
     database, create a demo organisation with a sandbox key and print a curl to try."""
     import uvicorn
@@ -77,7 +83,14 @@ def serve(host: str | None, port: int | None) -> None:
     demo = _run(_ensure_demo)
     if demo is not None:
         click.echo(_demo_banner(demo, host, port))
-    uvicorn.run("hakiki.app:create_app", factory=True, host=host, port=port, log_level="info")
+    uvicorn.run(
+        "hakiki.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers or settings.workers,
+        log_level="info",
+    )
 
 
 async def _ensure_demo(db: Database) -> accounts.IssuedKey | None:

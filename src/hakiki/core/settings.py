@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     )
     host: str = "127.0.0.1"
     port: int = 8000
+    workers: int = Field(
+        default=1,
+        ge=1,
+        description="Server processes `hakiki serve` starts; one per core uses the whole machine "
+        "(each holds its own copy of the screening index).",
+    )
     default_currency: str = "KES"
     prices: dict[str, int] = Field(
         default_factory=dict,
