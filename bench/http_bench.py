@@ -9,7 +9,9 @@ generator (wrk) and the fake upstream get core 1. Measured in the same run:
 - sandbox: the combined screening with a sandbox key (auth, validation, mock identity, request
   log);
 - live: with a live key: wallet hold, a Prembly lookup against the local fake upstream, the real
-  screening engine over the bundled lists, debit + request record in one transaction.
+  screening engine over the bundled lists, debit + request record in one transaction;
+- name screening (pep-and-sanction) in sandbox and live, and live once more with two server
+  processes (`--workers 2`) sharing both cores with wrk: the whole machine.
 
 Both databases are measured for Hakiki: SQLite (embedded default) and PostgreSQL when reachable.
 Needs `wrk` (Debian package `wrk`). Results go to bench/results/http.json and are printed as a
@@ -63,9 +65,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(args: list[str], env: dict[str, str], port: int, probe: str) -> Any:
+def server(args: list[str], env: dict[str, str], port: int, probe: str, *, workers: int = 1) -> Any:
+    """One uvicorn worker pinned to core 0, or several sharing both cores with wrk."""
+    pinning = ["taskset", "-c", "0"] if workers == 1 else ["--workers", str(workers)]
+    command = [*UVICORN, "--port", str(port), *args]
+    if workers == 1:
+        command = [*pinning, *command]
+    else:
+        command += pinning
     process = subprocess.Popen(
-        ["taskset", "-c", "0", *UVICORN, "--port", str(port), *args],
+        command,
         env=env,
         cwd=ROOT,
     )
@@ -87,7 +96,13 @@ def server(args: list[str], env: dict[str, str], port: int, probe: str) -> Any:
 
 
 def wrk(
-    url: str, body: dict[str, Any], headers: dict[str, str], duration: int, connections: int
+    url: str,
+    body: dict[str, Any],
+    headers: dict[str, str],
+    duration: int,
+    connections: int,
+    *,
+    pin: bool = True,
 ) -> dict[str, Any]:
     lines = ['wrk.method = "POST"', f"wrk.body = {json.dumps(json.dumps(body))}"]
     lines.append('wrk.headers["Content-Type"] = "application/json"')
@@ -95,7 +110,9 @@ def wrk(
         lines.append(f'wrk.headers["{name}"] = "{value}"')
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write("\n".join(lines) + "\n")
-    base = ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", "--latency", "-s", script.name]
+    base = ["wrk", "-t1", f"-c{connections}", "--latency", "-s", script.name]
+    if pin:
+        base = ["taskset", "-c", "1", *base]
     subprocess.run([*base, "-d5s", url], capture_output=True, check=True)  # warm-up
     out = subprocess.run([*base, f"-d{duration}s", url], capture_output=True, text=True, check=True)
     os.unlink(script.name)
@@ -218,6 +235,21 @@ def main() -> None:
                     results["runs"][f"name_screening_{mode}_{db_name}"] = run
                     print("name screening", mode, db_name, run, flush=True)
                 fake.reset()
+            # The whole machine: two server processes share both cores with wrk.
+            port = free_port()
+            with server(
+                ["--factory", "hakiki.app:create_app"], server_env, port, "/docs", workers=2
+            ) as url:
+                run = wrk(
+                    f"{url}/v3/screening/pep-and-sanction",
+                    {"name": "Grace Wanjiru Kamau", "birth_date": "1990", "countries": ["KE"]},
+                    live_headers,
+                    options.duration,
+                    options.connections,
+                    pin=False,
+                )
+                results["runs"][f"name_screening_live_{db_name}_2_workers"] = run
+                print("name screening live, 2 workers", db_name, run, flush=True)
 
     ceiling = results["runs"]["ceiling"]["rps"]
     table = [
