@@ -17,7 +17,7 @@ from hakiki.engines.screening.model import ListSnapshot
 from hakiki.engines.screening.parsers import (
     ListFormatError,
     parse_bis_dpl,
-    parse_eu_xml,
+    parse_eu,
     parse_ofac_consolidated_csv,
     parse_ofac_csv,
     parse_ofac_xml,
@@ -33,6 +33,7 @@ FORMAT_ROLES: dict[str, tuple[str, ...]] = {
     "un_xml": ("xml",),
     "uk_csv": ("csv",),
     "eu_xml": ("xml",),
+    "eu_csv": ("csv",),
     "bis_dpl": ("txt",),
 }
 
@@ -79,6 +80,15 @@ DEFAULT_SOURCES: tuple[ListSource, ...] = (
         files={"xml": "https://scsanctions.un.org/resources/xml/en/consolidated.xml"},
     ),
     ListSource(
+        code="gb_fcdo_sanctions",
+        title="UK Sanctions List (FCDO)",
+        format="uk_csv",
+        files={"csv": "https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.csv"},
+        enabled=False,
+        note="The official UK list. Its parser follows the published column layout but has "
+        "not been run on a real file yet: enable it and check the first update.",
+    ),
+    ListSource(
         code="gb_hmt_sanctions",
         title="UK OFSI Consolidated List of Financial Sanctions Targets",
         format="uk_csv",
@@ -87,7 +97,7 @@ DEFAULT_SOURCES: tuple[ListSource, ...] = (
         },
         enabled=False,
         note="OFSI retired the Consolidated List on 28 January 2026 in favour of the FCDO's "
-        "UK Sanctions List (a different format, not parsed yet); enable only for a mirror.",
+        "UK Sanctions List (gb_fcdo_sanctions); enable only for a mirror of a ConList.csv.",
     ),
     ListSource(
         code="eu_fsf",
@@ -98,7 +108,8 @@ DEFAULT_SOURCES: tuple[ListSource, ...] = (
             "/content?token=CONFIGURE-ME"
         },
         enabled=False,
-        note="The EU file needs a personal token: set its URL in HAKIKI_LISTS_SOURCES.",
+        note="The EU file needs a personal token: set its URL in HAKIKI_LISTS_SOURCES. For the "
+        "CSV export set format eu_csv and a csv file (csvFullSanctionsList_1_1).",
     ),
 )
 
@@ -150,7 +161,10 @@ def _apply(base: ListSource, override: dict[str, Any]) -> ListSource:
     unknown = set(override) - {"enabled", "files", "title", "checks", "headers", "format"}
     if unknown:
         raise ValueError(f"list source {base.code!r}: unknown keys {sorted(unknown)}")
-    files = {**base.files, **{str(k): str(v) for k, v in override.get("files", {}).items()}}
+    fmt = str(override.get("format", base.format))
+    # Changing a list's format (eu_xml -> eu_csv) drops the default files of the old one.
+    kept = base.files if fmt == base.format else {}
+    files = {**kept, **{str(k): str(v) for k, v in override.get("files", {}).items()}}
     source = replace(
         base,
         enabled=bool(override.get("enabled", base.enabled)),
@@ -158,7 +172,7 @@ def _apply(base: ListSource, override: dict[str, Any]) -> ListSource:
         title=str(override.get("title", base.title)),
         checks=frozenset(override.get("checks", base.checks)),
         headers={str(k): str(v) for k, v in override.get("headers", base.headers).items()},
-        format=str(override.get("format", base.format)),
+        format=fmt,
     )
     roles = FORMAT_ROLES.get(source.format)
     if roles is None:
@@ -198,8 +212,9 @@ def parse_source(
         snapshot = parse_un_xml(files["xml"], **common)
     elif fmt == "uk_csv":
         snapshot = parse_uk_csv(files["csv"], **common)
-    elif fmt == "eu_xml":
-        snapshot = parse_eu_xml(files["xml"], **common)
+    elif fmt in ("eu_xml", "eu_csv"):
+        # Either EU export, told apart by content: a CSV address under "xml" still parses.
+        snapshot = parse_eu(files["xml" if fmt == "eu_xml" else "csv"], **common)
     elif fmt == "ofac_xml":
         snapshot = parse_ofac_xml(files["xml"], **common)
     elif fmt == "bis_dpl":

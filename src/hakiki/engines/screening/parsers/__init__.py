@@ -1,6 +1,7 @@
 """One parser per list format; each returns a :class:`~..model.ListSnapshot`."""
 
 from hakiki.engines.screening.parsers.bis_dpl import parse_bis_dpl
+from hakiki.engines.screening.parsers.eu_csv import parse_eu, parse_eu_csv
 from hakiki.engines.screening.parsers.eu_xml import parse_eu_xml
 from hakiki.engines.screening.parsers.ftm_json import parse_ftm_json
 from hakiki.engines.screening.parsers.ofac_consolidated_csv import parse_ofac_consolidated_csv
@@ -9,12 +10,15 @@ from hakiki.engines.screening.parsers.ofac_xml import parse_ofac_xml
 from hakiki.engines.screening.parsers.senzing_json import parse_senzing_json
 from hakiki.engines.screening.parsers.text import ListFormatError
 from hakiki.engines.screening.parsers.uk_csv import parse_uk_csv
+from hakiki.engines.screening.parsers.uk_sanctions_list import parse_uk_sanctions_list_rows
 from hakiki.engines.screening.parsers.un_xml import parse_un_xml
 from hakiki.engines.screening.parsers.watchlist_csv import parse_watchlist_csv
 
 __all__ = [
     "ListFormatError",
     "parse_bis_dpl",
+    "parse_eu",
+    "parse_eu_csv",
     "parse_eu_xml",
     "parse_ftm_json",
     "parse_ofac_consolidated_csv",
@@ -22,6 +26,7 @@ __all__ = [
     "parse_ofac_xml",
     "parse_senzing_json",
     "parse_uk_csv",
+    "parse_uk_sanctions_list_rows",
     "parse_un_xml",
     "parse_watchlist_csv",
 ]

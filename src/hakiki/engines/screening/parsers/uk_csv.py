@@ -12,6 +12,9 @@ names. ``Alias Type`` "Primary name" or "Prime Alias" is the primary name, other
 "Primary name variation") aliases; ``Alias Quality`` "Low" makes a weak alias. ``Group Type``
 is Individual, Entity or Ship. DOB is dd/mm/yyyy with ``00`` for unknown parts. Documents in
 ``Passport Details`` / ``NI Number`` are free text: number-like tokens are kept.
+
+A file in the FCDO UK Sanctions List layout (header with ``Unique ID``) is recognised and
+parsed by :mod:`.uk_sanctions_list` instead, so one ``uk_csv`` source reads either layout.
 """
 
 from __future__ import annotations
@@ -19,91 +22,86 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass, field
 
-from hakiki.engines.screening.countries import to_country_code
-from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
-from hakiki.engines.screening.parsers.builder import Collected, build_entity
+from hakiki.engines.screening.model import ListSnapshot, NameEntry, NameKind, Schema
+from hakiki.engines.screening.parsers.builder import Collected
 from hakiki.engines.screening.parsers.common import parse_dmy_date
 from hakiki.engines.screening.parsers.text import ListFormatError, clean, decode_legacy
+from hakiki.engines.screening.parsers.uk_common import (
+    IMO,
+    SCHEMAS,
+    Draft,
+    countries,
+    finish_all,
+    header_row,
+    records,
+    uk_name,
+)
+from hakiki.engines.screening.parsers.uk_sanctions_list import (
+    SANCTIONS_LIST_REQUIRED,
+    parse_uk_sanctions_list_rows,
+)
 
 UK_CONLIST_URL = "https://ofsistorage.blob.core.windows.net/publishlive/2022format/ConList.csv"
 
 _REQUIRED = ("Name 6", "Group Type", "Group ID")
 _GIVEN = ("Name 1", "Name 2", "Name 3", "Name 4", "Name 5")
-_SCHEMAS: dict[str, Schema] = {
-    "individual": "Person",
-    "entity": "Organization",
-    "ship": "Vessel",
-}
 _PRIMARY_ALIAS_TYPES = frozenset({"primary name", "prime alias"})
-_LIST_SPLIT = re.compile(r"\(?\b\d{1,2}\)|\(?\b[a-h]\)|;|\n")
 _DOC_TOKEN = re.compile(r"(?<![\w/-])(?=[A-Z0-9/-]*\d)[A-Z0-9][A-Z0-9/-]{4,}(?![\w/-])")
-_IMO = re.compile(r"\bIMO:?\s*(\d{7})\b")
-_HEADER_SEARCH_ROWS = 5
-
-
-@dataclass
-class _Draft:
-    entity_id: str
-    schema: Schema
-    names: list[NameEntry] = field(default_factory=list)
-    programs: list[str] = field(default_factory=list)
-    birth_dates: list[str] = field(default_factory=list)
-    countries: list[str] = field(default_factory=list)
-    identifiers: list[tuple[str, str]] = field(default_factory=list)
-    remarks: str | None = None
 
 
 def parse_uk_csv(
     data: bytes,
     *,
     version: str | None = None,
-    code: str = "gb_hmt_sanctions",
-    title: str = "UK OFSI Consolidated List of Financial Sanctions Targets",
-    source_url: str = UK_CONLIST_URL,
+    code: str | None = None,
+    title: str | None = None,
+    source_url: str | None = None,
     checks: frozenset[str] = frozenset({"sanction"}),
 ) -> ListSnapshot:
-    """Parse ConList.csv bytes. Raises ListFormatError if no ConList header is found."""
+    """Parse a UK CSV in either layout (ConList or UK Sanctions List), told apart by header.
+
+    ``code``, ``title`` and ``source_url`` default to those of the layout found. Raises
+    ListFormatError if neither header is found.
+    """
     rows = list(csv.reader(io.StringIO(decode_legacy(data), newline=""), strict=False))
-    header_at, header, stamp = _find_header(rows)
+    if header_row(rows, SANCTIONS_LIST_REQUIRED) is not None:
+        given = {"code": code, "title": title, "source_url": source_url}
+        return parse_uk_sanctions_list_rows(
+            rows,
+            version=version,
+            checks=checks,
+            **{key: value for key, value in given.items() if value is not None},
+        )
+    header_at = header_row(rows, _REQUIRED)
+    if header_at is None:
+        raise ListFormatError(
+            "UK CSV: no header row with Name 6, Group Type and Group ID (ConList) or "
+            "Unique ID and Name 6 (UK Sanctions List)"
+        )
+    first = [c.strip() for c in rows[0]] if rows else []
+    stamp = None
+    if len(first) > 1 and first[0].lower() == "last updated":
+        stamp = parse_dmy_date(first[1])
     collected = Collected()
-    warnings = collected.warnings
-    drafts: dict[str, _Draft] = {}
+    drafts: dict[str, Draft] = {}
     latest: str | None = None
-    for line_no, row in enumerate(rows[header_at + 1 :], header_at + 2):
-        if not any(cell.strip() for cell in row):
-            continue
-        # Some exports carry a leading unnamed index column in the header only.
-        offset = len(header) - len(row) if header[0] == "" and len(row) < len(header) else 0
-        record = {
-            name: row[i - offset] for i, name in enumerate(header) if 0 <= i - offset < len(row)
-        }
+    for line_no, record in records(rows, header_at):
         updated = parse_dmy_date(record.get("Last Updated"))
         if updated and (latest is None or updated > latest):
             latest = updated
-        _apply_row(record, line_no, drafts, warnings)
+        _apply_row(record, line_no, drafts, collected.warnings)
     list_version = version or stamp or latest
     if not list_version:
         raise ListFormatError("UK CSV: no Last Updated date and no version given")
-    collected.entities.extend(_finish(d, code) for d in drafts.values() if d.names)
-    for draft in drafts.values():
-        if not draft.names:
-            warnings.append(f"Group ID {draft.entity_id}: no usable name; skipped")
+    finish_all(drafts, code or "gb_hmt_sanctions", "Group ID", collected)
     return collected.snapshot(
-        code=code, title=title, version=list_version, source_url=source_url, checks=checks
+        code=code or "gb_hmt_sanctions",
+        title=title or "UK OFSI Consolidated List of Financial Sanctions Targets",
+        version=list_version,
+        source_url=source_url or UK_CONLIST_URL,
+        checks=checks,
     )
-
-
-def _find_header(rows: list[list[str]]) -> tuple[int, list[str], str | None]:
-    stamp: str | None = None
-    for index, row in enumerate(rows[:_HEADER_SEARCH_ROWS]):
-        cells = [c.strip() for c in row]
-        if cells and cells[0].lower() == "last updated" and len(cells) > 1:
-            stamp = parse_dmy_date(cells[1])
-        if all(name in cells for name in _REQUIRED):
-            return index, cells, stamp
-    raise ListFormatError("UK CSV: no header row with Name 6, Group Type and Group ID")
 
 
 def _field(record: dict[str, str], name: str) -> str | None:
@@ -111,17 +109,17 @@ def _field(record: dict[str, str], name: str) -> str | None:
 
 
 def _apply_row(
-    record: dict[str, str], line_no: int, drafts: dict[str, _Draft], warnings: list[str]
+    record: dict[str, str], line_no: int, drafts: dict[str, Draft], warnings: list[str]
 ) -> None:
     group_id = _field(record, "Group ID")
     group_type = (_field(record, "Group Type") or "").lower()
-    schema = _SCHEMAS.get(group_type)
+    schema = SCHEMAS.get(group_type)
     if group_id is None or schema is None:
         warnings.append(f"line {line_no}: no Group ID or unknown Group Type {group_type!r}")
         return
     draft = drafts.get(group_id)
     if draft is None:
-        draft = drafts[group_id] = _Draft(group_id, schema)
+        draft = drafts[group_id] = Draft(group_id, schema)
     elif draft.schema != schema:
         warnings.append(f"line {line_no}: Group ID {group_id} changes Group Type; row skipped")
         return
@@ -141,7 +139,7 @@ def _apply_row(
         else:
             warnings.append(f"line {line_no}: unreadable DOB {dob!r} ignored")
     for column in ("Nationality", "Country of Birth", "Country"):
-        draft.countries.extend(_countries(_field(record, column)))
+        draft.countries.extend(countries(_field(record, column)))
     for column, id_type in (("Passport Details", "passport"), ("NI Number", "national_id")):
         text = _field(record, column)
         if text:
@@ -150,7 +148,7 @@ def _apply_row(
     if other:
         draft.remarks = draft.remarks or other
         if schema == "Vessel" or "IMO" in other:
-            draft.identifiers.extend(("imo", m) for m in _IMO.findall(other))
+            draft.identifiers.extend(("imo", m) for m in IMO.findall(other))
 
 
 def _name(record: dict[str, str], schema: Schema) -> NameEntry | None:
@@ -163,47 +161,4 @@ def _name(record: dict[str, str], schema: Schema) -> NameEntry | None:
         kind = "weak_alias"
     family = _field(record, "Name 6")
     given = " ".join(p for p in (_field(record, c) for c in _GIVEN) if p) or None
-    if schema != "Person":
-        text = " ".join(p for p in (given, family) if p)
-        return NameEntry(text, kind) if text else None
-    if family and given:
-        return NameEntry(
-            f"{given} {family}", kind, original=f"{family}, {given}", given=given, family=family
-        )
-    single = family or given
-    return NameEntry(single, kind) if single else None
-
-
-def _countries(text: str | None) -> list[str]:
-    if not text:
-        return []
-    found: list[str] = []
-    for part in _LIST_SPLIT.split(text):
-        part = part.strip(" ,.-()")
-        if not part:
-            continue
-        country = to_country_code(part) or to_country_code(re.sub(r"\s*\(.*$", "", part))
-        if country:
-            found.append(country)
-    return found
-
-
-def _finish(draft: _Draft, code: str) -> ListEntity:
-    # Exactly one primary name: the first "Primary name" row, else the first row's name.
-    main = next((n for n in draft.names if n.kind == "primary"), draft.names[0])
-    names = [NameEntry(main.name, "primary", main.original, main.given, main.family)]
-    for entry in draft.names:
-        if entry.kind == "primary":
-            entry = NameEntry(entry.name, "alias", entry.original, entry.given, entry.family)
-        names.append(entry)
-    return build_entity(
-        draft.entity_id,
-        code,
-        draft.schema,
-        names,
-        programs=draft.programs,
-        birth_dates=draft.birth_dates,
-        countries=draft.countries,
-        identifiers=draft.identifiers,
-        remarks=draft.remarks,
-    )
+    return uk_name(given, family, kind, schema)
