@@ -28,6 +28,7 @@ from hakiki.core.settings import Settings, get_settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.jobs.worker import job_worker
 from hakiki.lists.router import router as lists_router
 from hakiki.lists.service import load_current_engine
 from hakiki.providers.registry import build_providers
@@ -80,32 +81,45 @@ async def _housekeeping(runtime: Runtime) -> None:
         await asyncio.sleep(HOUSEKEEPING_SECONDS)
 
 
+@asynccontextmanager
+async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtime]:
+    """A running service without HTTP: the runtime, its writers, housekeeping and (when
+    ``run_jobs``) the job worker; all stopped in order when the block ends."""
+    runtime = await build_runtime(settings)
+    # The screening index is millions of long-lived objects: move them out of the garbage
+    # collector's sight, or every full collection pauses the server for hundreds of ms.
+    gc.collect()
+    gc.freeze()
+    await runtime.request_log.start()
+    await runtime.settlements.start()
+    if run_jobs:
+        runtime.jobs = job_worker(runtime)
+        await runtime.jobs.start()
+    housekeeping = asyncio.create_task(_housekeeping(runtime))
+    try:
+        yield runtime
+    finally:
+        housekeeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await housekeeping
+        if runtime.jobs is not None:
+            await runtime.jobs.stop()
+        await runtime.settlements.stop()
+        await runtime.request_log.stop()
+        for provider in runtime.providers:
+            await provider.aclose()
+        await runtime.db.dispose()
+        runtime.scoring.shutdown(wait=False)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        runtime = await build_runtime(settings)
-        # The screening index is millions of long-lived objects: move them out of the garbage
-        # collector's sight, or every full collection pauses the server for hundreds of ms.
-        gc.collect()
-        gc.freeze()
-        app.state.runtime = runtime
-        await runtime.request_log.start()
-        await runtime.settlements.start()
-        housekeeping = asyncio.create_task(_housekeeping(runtime))
-        try:
+        async with started(settings, run_jobs=settings.jobs_in_server) as runtime:
+            app.state.runtime = runtime
             yield
-        finally:
-            housekeeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await housekeeping
-            await runtime.settlements.stop()
-            await runtime.request_log.stop()
-            for provider in runtime.providers:
-                await provider.aclose()
-            await runtime.db.dispose()
-            runtime.scoring.shutdown(wait=False)
 
     app = FastAPI(
         title="Hakiki",

@@ -2,41 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from hakiki.account import service as accounts
-from hakiki.core.database import Database, create_database
-from hakiki.core.errors import ApiError
+from hakiki.cli_support import run_with_db
+from hakiki.core.database import Database
 from hakiki.core.migrate import pending, upgrade
 from hakiki.core.settings import get_settings
 from hakiki.core.wallet import service as wallet
+from hakiki.jobs.cli import jobs_group, worker
 from hakiki.media.cli import media_group
-
-T = TypeVar("T")
-
-
-def _run(work: Callable[[Database], Awaitable[T]]) -> T:
-    """Run ``work(db)`` on a fresh connection pool; print API errors as one line and exit 1."""
-
-    async def main() -> T:
-        db = create_database(get_settings())
-        try:
-            return await work(db)
-        finally:
-            await db.dispose()
-
-    try:
-        return asyncio.run(main())
-    except ApiError as exc:
-        click.echo(f"error: {exc.message}", err=True)
-        sys.exit(1)
 
 
 def _emit(as_json: bool, payload: dict[str, Any], text: str) -> None:
@@ -80,7 +60,7 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
         )
     host = host or settings.host
     port = port or settings.port
-    demo = _run(_ensure_demo)
+    demo = run_with_db(_ensure_demo)
     if demo is not None:
         click.echo(_demo_banner(demo, host, port))
     uvicorn.run(
@@ -130,7 +110,7 @@ def orgs() -> None:
 def orgs_create(name: str, approved: bool, currency: str | None, as_json: bool) -> None:
     """Create an organisation (with an empty wallet)."""
     chosen = currency or get_settings().default_currency
-    org = _run(lambda e: accounts.create_org(e, name, approved=approved, currency=chosen))
+    org = run_with_db(lambda e: accounts.create_org(e, name, approved=approved, currency=chosen))
     _emit(as_json, asdict(org), f"created organisation {org.name} ({org.id})")
 
 
@@ -139,7 +119,7 @@ def orgs_create(name: str, approved: bool, currency: str | None, as_json: bool) 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def orgs_approve(name: str, as_json: bool) -> None:
     """Approve an organisation for live mode."""
-    org = _run(lambda e: accounts.approve_org(e, name))
+    org = run_with_db(lambda e: accounts.approve_org(e, name))
     _emit(as_json, asdict(org), f"approved {org.name}: its live keys now work")
 
 
@@ -155,7 +135,7 @@ def keys() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def keys_create(org_name: str, environment: str, scopes: tuple[str, ...], as_json: bool) -> None:
     """Issue a keypair. The secret is printed once and never stored."""
-    key = _run(lambda e: accounts.create_key(e, org_name, environment, list(scopes) or None))
+    key = run_with_db(lambda e: accounts.create_key(e, org_name, environment, list(scopes) or None))
     _emit(
         as_json,
         asdict(key),
@@ -168,7 +148,7 @@ def keys_create(org_name: str, environment: str, scopes: tuple[str, ...], as_jso
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def keys_revoke(client_id: str, as_json: bool) -> None:
     """Revoke a keypair (effective within HAKIKI_KEY_CACHE_SECONDS on running servers)."""
-    _run(lambda e: accounts.revoke_key(e, client_id))
+    run_with_db(lambda e: accounts.revoke_key(e, client_id))
     _emit(as_json, {"client_id": client_id, "revoked": True}, f"revoked {client_id}")
 
 
@@ -189,7 +169,7 @@ def wallet_credit(org_name: str, amount: int, description: str, as_json: bool) -
         org = await accounts.get_org(db, org_name)
         return await wallet.credit(db, org.id, amount, description)
 
-    charge = _run(work)
+    charge = run_with_db(work)
     _emit(
         as_json,
         asdict(charge),
@@ -221,7 +201,7 @@ def lists_update(codes: tuple[str, ...], as_json: bool) -> None:
             "(with PostgreSQL, migrations are an explicit deployment step)"
         )
     try:
-        outcomes = _run(lambda db: update_lists(settings, db, codes=list(codes) or None))
+        outcomes = run_with_db(lambda db: update_lists(settings, db, codes=list(codes) or None))
     except ValueError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
@@ -255,7 +235,7 @@ def lists_status(as_json: bool) -> None:
             "the database schema is not up to date: run `hakiki migrate` first "
             "(with PostgreSQL, migrations are an explicit deployment step)"
         )
-    rows = _run(lambda db: list_status(settings, db))
+    rows = run_with_db(lambda db: list_status(settings, db))
     if as_json:
         click.echo(json.dumps({"data": rows}, default=str))
         return
@@ -334,3 +314,5 @@ def screen(
 
 
 main.add_command(media_group)
+main.add_command(jobs_group)
+main.add_command(worker)

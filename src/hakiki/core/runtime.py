@@ -21,6 +21,7 @@ from hakiki.media.service import MediaLibrary
 from hakiki.providers.base import IdentityProvider
 
 if TYPE_CHECKING:
+    from hakiki.jobs.worker import JobWorker
     from hakiki.screening.review_service import ReviewPresence
 
 T = TypeVar("T")
@@ -40,6 +41,7 @@ class Runtime:
     sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
     reviews: ReviewPresence  # which organisations have reviewed hits
     media: MediaLibrary = field(default_factory=MediaLibrary)  # ingested news, live only
+    jobs: JobWorker | None = None  # the embedded job worker, when this process runs jobs
 
     # Screenings over the full lists run here, off the event loop, so a heavy query delays
     # only other screenings, never the server's I/O. One worker: the GIL allows no more.

@@ -54,6 +54,18 @@ class Settings(BaseSettings):
     request_log_retention_days: int = 90
     wallet_hold_seconds: int = 120
     key_cache_seconds: float = 5.0
+    jobs_in_server: bool = Field(
+        default=True,
+        description="Run the job worker inside each server process (embedded mode); set false "
+        "when separate `hakiki worker` processes run the jobs.",
+    )
+    job_concurrency: int = Field(default=4, ge=1, description="Jobs one worker runs at once.")
+    job_lease_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="How long a claimed job stays with its worker without a heartbeat; a job "
+        "whose process died is claimed again after this.",
+    )
     name_match_threshold: float = Field(
         default=0.85, description="Score from which `compare` counts the names as matching."
     )

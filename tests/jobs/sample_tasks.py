@@ -1,0 +1,47 @@
+"""Tasks for the queue's tests. Each appends one line per attempt to the file its payload names,
+so a test (or another process) can count executions."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from hakiki.jobs.registry import JobContext, PermanentError, task
+
+
+def record(context: JobContext, payload: dict[str, Any], outcome: str) -> None:
+    with Path(payload["log"]).open("a") as log:
+        log.write(f"{context.job_id} {context.attempt} {outcome}\n")
+
+
+@task("test.record", max_attempts=3, backoff=(0,))
+async def record_task(context: JobContext, payload: dict[str, Any]) -> None:
+    record(context, payload, "done")
+
+
+@task("test.flaky", max_attempts=3, backoff=(0, 60))
+async def flaky_task(context: JobContext, payload: dict[str, Any]) -> None:
+    """Fails until attempt ``succeed_on``."""
+    if context.attempt < payload["succeed_on"]:
+        record(context, payload, "failed")
+        raise RuntimeError(f"attempt {context.attempt} fails")
+    record(context, payload, "done")
+
+
+@task("test.permanent", max_attempts=5)
+async def permanent_task(context: JobContext, payload: dict[str, Any]) -> None:
+    record(context, payload, "refused")
+    raise PermanentError("this can never work")
+
+
+@task("test.slow", max_attempts=3, backoff=(0,))
+async def slow_task(context: JobContext, payload: dict[str, Any]) -> None:
+    """Records its start, sleeps, then records its end: a kill in between leaves a start only."""
+    record(context, payload, "started")
+    await asyncio.sleep(payload["seconds"])
+    record(context, payload, "done")
+
+
+def lines(log: Path) -> list[list[str]]:
+    return [line.split() for line in log.read_text().splitlines()] if log.exists() else []
