@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database
+from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
 from hakiki.engines.screening.engine import ScreeningEngine
@@ -32,6 +33,7 @@ class Runtime:
     db: Database
     vault: Vault
     key_cache: KeyCache
+    rate_limiter: RateLimiter
     request_log: RequestLogWriter
     providers: list[IdentityProvider]
     screening: ScreeningEngine  # the official lists, for live keys
