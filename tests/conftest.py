@@ -1,8 +1,9 @@
 """Shared fixtures: every database test runs on a real SQLite file and on a real PostgreSQL.
 
 PostgreSQL comes from ``HAKIKI_TEST_POSTGRES_URL`` (default: the local ``test`` database with
-trust auth). Locally its tests are skipped when no server answers; with ``CI=true`` they must run,
-so an unreachable server is an error there, never a skip.
+trust auth), Redis for the shared rate-limit counters from ``HAKIKI_TEST_REDIS_URL`` (default:
+the local server). Locally their tests are skipped when no server answers; with ``CI=true`` they
+must run, so an unreachable server is an error there, never a skip.
 """
 
 from __future__ import annotations
@@ -36,26 +37,37 @@ from tests.providers.fake_prembly import FakePrembly, run_fake_prembly
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
+REDIS_URL = os.environ.get("HAKIKI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 TEST_SECRET_KEY = "test-secret-key-for-hakiki-0123456789abcdef"
 
 
-def _postgres_reachable() -> bool:
-    parsed = urlparse(POSTGRES_URL.replace("+asyncpg", ""))
+def _reachable(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
     try:
-        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 5432), 2):
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 2
+        ):
             return True
     except OSError:
         return False
 
 
-def require_postgres() -> None:
-    """Skip locally, fail under CI=true, when PostgreSQL does not answer."""
-    if _postgres_reachable():
+def _require(name: str, url: str, default_port: int, variable: str) -> None:
+    """Skip locally, fail under CI=true, when the server does not answer."""
+    if _reachable(url, default_port):
         return
     if IN_CI:
-        pytest.fail(f"CI=true but PostgreSQL at {POSTGRES_URL} is unreachable")
-    pytest.skip("PostgreSQL is not reachable (set HAKIKI_TEST_POSTGRES_URL)")
+        pytest.fail(f"CI=true but {name} at {url} is unreachable")
+    pytest.skip(f"{name} is not reachable (set {variable})")
+
+
+def require_postgres() -> None:
+    _require("PostgreSQL", POSTGRES_URL, 5432, "HAKIKI_TEST_POSTGRES_URL")
+
+
+def require_redis() -> None:
+    _require("Redis", REDIS_URL, 6379, "HAKIKI_TEST_REDIS_URL")
 
 
 def _backends() -> list[Any]:

@@ -19,6 +19,17 @@ async def test_openapi_documents_the_combined_screening(client: httpx.AsyncClien
     assert "AmlWithIdRequest" in spec["components"]["schemas"]
 
 
+async def test_openapi_documents_rate_limits(client: httpx.AsyncClient) -> None:
+    spec = (await client.get("/openapi.json")).json()
+    for path, methods in spec["paths"].items():
+        for method, op in methods.items():
+            responses = op["responses"]
+            assert "Retry-After" in responses["429"]["headers"], (method, path)
+            success = [r for status, r in responses.items() if status.startswith("2")]
+            assert success and all("RateLimit-Reset" in r["headers"] for r in success), path
+            assert "headers" not in responses["401"], (method, path)
+
+
 async def test_docs_page(client: httpx.AsyncClient) -> None:
     response = await client.get("/docs")
     assert response.status_code == 200

@@ -19,7 +19,8 @@ from hakiki.core.database import create_database
 from hakiki.core.errors import install_error_handlers
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.middleware import RequestContextMiddleware
-from hakiki.core.openapi import without_422
+from hakiki.core.openapi import customise_openapi
+from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.request_log.service import purge_expired as purge_request_log
 from hakiki.core.runtime import Runtime
@@ -47,7 +48,9 @@ Authenticate with `Authorization: Bearer <client_id>:<secret>`. Sandbox keys (`h
 return deterministic mock data and never charge; live keys (`hk_live_...`) run the real engines
 and providers and debit the wallet once per billable call. Every POST accepts an
 `Idempotency-Key`. Errors are `{"error", "message", "details"?}`; every response carries
-`X-Request-Id`.
+`X-Request-Id`. Calls are rate-limited per key: authenticated responses carry
+`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); over the limit the
+answer is 429 `rate_limited` with `Retry-After`.
 """
 
 
@@ -59,6 +62,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         db=db,
         vault=Vault(load_master_key(settings)),
         key_cache=KeyCache(db, settings.key_cache_seconds),
+        rate_limiter=RateLimiter.from_settings(settings),
         request_log=RequestLogWriter(db),
         settlements=SettlementWriter(db),
         providers=build_providers(settings),
@@ -108,6 +112,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         await runtime.request_log.stop()
         for provider in runtime.providers:
             await provider.aclose()
+        await runtime.rate_limiter.aclose()
         await runtime.db.dispose()
         runtime.scoring.shutdown(wait=False)
 
@@ -133,5 +138,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_router)
     app.include_router(lists_router)
     app.include_router(review_router)
-    without_422(app)
+    customise_openapi(app)
     return app

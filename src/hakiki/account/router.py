@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 
 from hakiki.account.schemas import Wallet, WalletTransaction, WalletTransactionList
-from hakiki.core.auth import Principal, authenticate
+from hakiki.core.auth import Principal, authenticate_request
 from hakiki.core.database import read
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import PageRequest, page_params
@@ -17,11 +17,7 @@ router = APIRouter(prefix="/v3/account", tags=["Account"])
 
 async def any_key(request: Request) -> Principal:
     """Account reads need a valid key of the organisation, of either environment."""
-    principal = await authenticate(
-        request.app.state.runtime.key_cache, request.headers.get("authorization")
-    )
-    request.state.principal = principal
-    return principal
+    return await authenticate_request(request)
 
 
 @router.get(

@@ -1,4 +1,4 @@
-"""Bearer keypair authentication and scope checks (DESIGN §4).
+"""Bearer keypair authentication, the key's rate limit, and scope checks (DESIGN §4).
 
 Key look-ups are cached for ``HAKIKI_KEY_CACHE_SECONDS`` (5 s by default): the hot path then
 costs one SHA-256 and a dict read. A revoked key therefore stops working within that time on
@@ -17,7 +17,7 @@ from hakiki.account.repository import find_key_with_org
 from hakiki.core.cache import RefreshingCache
 from hakiki.core.crypto import secret_matches
 from hakiki.core.database import Database, read
-from hakiki.core.errors import ApiError, unauthorized
+from hakiki.core.errors import ApiError, rate_limited, unauthorized
 
 
 @dataclass(frozen=True)
@@ -89,13 +89,27 @@ async def authenticate(cache: KeyCache, header: str | None) -> Principal:
     )
 
 
+async def authenticate_request(request: Request) -> Principal:
+    """The caller, counted against its key's rate limit: 429 over it, before any work.
+
+    The quota goes on the request state, where the middleware turns it into RateLimit headers
+    on whatever response the call ends with."""
+    runtime = request.app.state.runtime
+    principal = await authenticate(runtime.key_cache, request.headers.get("authorization"))
+    request.state.principal = principal
+    quota = await runtime.rate_limiter.hit(principal.key_id, principal.org_id)
+    if quota is not None:
+        request.state.rate_limit = quota
+        if not quota.allowed:
+            raise rate_limited(quota.window, quota.reset)
+    return principal
+
+
 def require_scope(scope: str) -> Callable[[Request], Awaitable[Principal]]:
     """A FastAPI dependency: the caller, who must hold ``scope``."""
 
     async def dependency(request: Request) -> Principal:
-        runtime = request.app.state.runtime
-        principal = await authenticate(runtime.key_cache, request.headers.get("authorization"))
-        request.state.principal = principal
+        principal = await authenticate_request(request)
         if scope not in principal.scopes:
             raise ApiError(
                 403, "insufficient_scope", f"This key lacks the scope {scope!r} this call needs."

@@ -60,6 +60,15 @@ def unauthorized(reason: str) -> ApiError:
     )
 
 
+def rate_limited(window: str, retry_after: int) -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        f"Too many calls with this key (its limit is {window}); retry in {retry_after} s.",
+        headers={"Retry-After": str(retry_after)},
+    )
+
+
 class ErrorBody(BaseModel):
     """The body of every error response."""
 

@@ -1,4 +1,5 @@
-"""Outermost ASGI middleware: a request id on every response, and no stack trace ever leaks.
+"""Outermost ASGI middleware: a request id on every response, the key's RateLimit headers on
+every response of an authenticated call, and no stack trace ever leaks.
 
 Pure ASGI rather than BaseHTTPMiddleware: it costs almost nothing per request.
 """
@@ -36,11 +37,15 @@ class RequestContextMiddleware:
         header = (b"x-request-id", request_id.encode())
         status = 0
 
+        def extra_headers() -> list[tuple[bytes, bytes]]:
+            quota = state.get("rate_limit")
+            return [header, *quota.headers()] if quota is not None else [header]
+
         async def send_with_id(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", []), header]
+                message["headers"] = [*message.get("headers", []), *extra_headers()]
             await send(message)
 
         try:
@@ -57,7 +62,7 @@ class RequestContextMiddleware:
                     "headers": [
                         (b"content-type", b"application/json"),
                         (b"content-length", str(len(_INTERNAL_ERROR)).encode()),
-                        header,
+                        *extra_headers(),
                     ],
                 }
             )
@@ -68,10 +73,12 @@ class RequestContextMiddleware:
 
 def _log_unrecorded(scope: Scope, status: int) -> None:
     """Calls that did work write their own log row; this records the rest (errors after
-    authentication, reads) so the log has one row per authenticated call."""
+    authentication, reads) so the log has one row per authenticated call. Calls refused by the
+    rate limit (our only 429) are not written: that would move the load they shed onto the
+    database's writer."""
     state = scope["state"]
     principal = state.get("principal")
-    if principal is None or state.get("logged") or not status:
+    if principal is None or state.get("logged") or not status or status == 429:
         return
     runtime = getattr(scope["app"].state, "runtime", None)
     if runtime is None:

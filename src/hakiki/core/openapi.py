@@ -1,4 +1,5 @@
-"""Error responses for the OpenAPI document, so every documented route lists its errors."""
+"""Error responses for the OpenAPI document, so every documented route lists its errors, and
+the rate-limit headers of every authenticated route."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ _DESCRIPTIONS = {
     404: "not_found.",
     409: "idempotency_conflict: the Idempotency-Key was used with another body, or its first "
     "request is still running.",
+    429: "rate_limited: this key made more calls than its limit allows in the current window; "
+    "retry after `Retry-After` seconds. Nothing was done.",
     500: "internal_error: logged on our side; never carries a stack trace.",
     503: "channel_unavailable: no live provider is configured for the channel (not charged); "
     "service_unavailable: the database is unreachable, or none of the requested screening "
@@ -32,8 +35,39 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 AUTHENTICATED = (401, 403, 500)
 
 
-def without_422(app: FastAPI) -> None:
-    """FastAPI documents a 422 on every route with input; we answer 400 instead (DESIGN §3)."""
+def _integer_header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "integer"}}
+
+
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Limit": _integer_header("Calls this key may make per window."),
+    "RateLimit-Remaining": _integer_header("Calls left in the current window."),
+    "RateLimit-Reset": _integer_header("Seconds until the current window resets."),
+}
+RATE_LIMITED = {
+    "description": _DESCRIPTIONS[429],
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+    "headers": {
+        "Retry-After": _integer_header("Seconds to wait before retrying."),
+        **RATE_LIMIT_HEADERS,
+    },
+}
+
+
+def _document_rate_limits(responses: dict[str, Any]) -> None:
+    """Every route that authenticates (documents a 401) can answer 429, and every answer but
+    the 401 carries the RateLimit headers."""
+    if "401" not in responses:
+        return
+    responses["429"] = RATE_LIMITED
+    for status, response in responses.items():
+        if status not in ("401", "429"):
+            response["headers"] = {**response.get("headers", {}), **RATE_LIMIT_HEADERS}
+
+
+def customise_openapi(app: FastAPI) -> None:
+    """FastAPI documents a 422 on every route with input; we answer 400 instead (DESIGN §3).
+    Authenticated routes also document their 429 and RateLimit headers."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
@@ -48,6 +82,7 @@ def without_422(app: FastAPI) -> None:
             for operation in methods.values():
                 responses = operation.get("responses", {})
                 responses.pop("422", None)
+                _document_rate_limits(responses)
         components = schema.get("components", {}).get("schemas", {})
         components.pop("HTTPValidationError", None)
         components.pop("ValidationError", None)

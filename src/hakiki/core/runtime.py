@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database
+from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
@@ -34,6 +35,7 @@ class Runtime:
     db: Database
     vault: Vault
     key_cache: KeyCache
+    rate_limiter: RateLimiter
     request_log: RequestLogWriter
     settlements: SettlementWriter  # finished calls' writes, committed in groups
     providers: list[IdentityProvider]

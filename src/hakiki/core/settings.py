@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from hakiki.core.rate_limit import parse_limit
 
 DEFAULT_PRICES: dict[str, int] = {
     "screening.aml_with_id": 5000,
@@ -50,6 +52,21 @@ class Settings(BaseSettings):
         description="Prices per billable endpoint in minor units, as JSON, e.g. "
         '{"screening.aml_with_id": 5000}; endpoints not named keep DEFAULT_PRICES.',
     )
+    rate_limit: str = Field(
+        default="100/second",
+        description="Calls allowed per API key, in the `limits` notation, e.g. 100/second or "
+        "6000/minute (a fixed window per key).",
+    )
+    rate_limits: dict[str, str] = Field(
+        default_factory=dict,
+        description="Limits per organisation id that replace rate_limit for each of its keys, "
+        'as JSON, e.g. {"org_01jd...": "500/second"}.',
+    )
+    redis_url: str | None = Field(
+        default=None,
+        description="Redis for the rate-limit counters, shared by every process, e.g. "
+        "redis://127.0.0.1:6379/0; unset: each process counts in its own memory.",
+    )
     idempotency_ttl_hours: int = 24
     request_log_retention_days: int = 90
     wallet_hold_seconds: int = 120
@@ -77,6 +94,19 @@ class Settings(BaseSettings):
     prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")
     prembly_base_url: str = "https://api.prembly.com"
     provider_timeout_seconds: float = 15.0
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _one_limit(cls, value: str) -> str:
+        parse_limit(value)
+        return value
+
+    @field_validator("rate_limits")
+    @classmethod
+    def _org_limits(cls, value: dict[str, str]) -> dict[str, str]:
+        for text in value.values():
+            parse_limit(text)
+        return value
 
     def price(self, endpoint: str) -> int:
         return int(self.prices.get(endpoint, DEFAULT_PRICES.get(endpoint, 0)))
