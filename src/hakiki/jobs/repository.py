@@ -75,6 +75,22 @@ async def finish(
     return result.rowcount == 1
 
 
+async def give_back(conn: AsyncConnection, tokens: list[str], now: datetime) -> None:
+    """Requeue jobs interrupted by a clean shutdown, not counting the cut attempt."""
+    await conn.execute(
+        update(jobs)
+        .where(jobs.c.lease_token.in_(tokens), jobs.c.status == "running")
+        .values(
+            status="queued",
+            attempts=jobs.c.attempts - 1,
+            run_after=now,
+            lease_until=None,
+            lease_token=None,
+            updated_at=now,
+        )
+    )
+
+
 async def get(conn: AsyncConnection, job_id: str) -> dict[str, Any] | None:
     row = (await conn.execute(select(jobs).where(jobs.c.id == job_id))).first()
     return dict(row._mapping) if row else None

@@ -37,6 +37,7 @@ class JobWorker:
         self._poll = poll_seconds
         self._wake = asyncio.Event()
         self._loops: list[asyncio.Task[None]] = []
+        self._held: set[str] = set()  # lease tokens of the jobs running here
 
     async def start(self) -> None:
         self._loops = [
@@ -45,13 +46,21 @@ class JobWorker:
         ]
 
     async def stop(self) -> None:
-        """Stop claiming; a job cut short is claimed again when its lease expires."""
+        """Stop; jobs cut short go back to the queue at once, their attempt not counted (if
+        the database cannot be reached, they are claimed again when their lease expires)."""
         for loop in self._loops:
             loop.cancel()
         for loop in self._loops:
             with contextlib.suppress(asyncio.CancelledError):
                 await loop
         self._loops = []
+        if self._held:
+            try:
+                async with transaction(self._runtime.db) as conn:
+                    await repository.give_back(conn, sorted(self._held), utcnow())
+            except Exception:
+                logger.exception("could not give back %d interrupted jobs", len(self._held))
+            self._held.clear()
 
     def wake(self) -> None:
         """Look for work now (called after a transaction that enqueued a job commits)."""
@@ -83,7 +92,9 @@ class JobWorker:
             job = await repository.claim(conn, now, now + self._lease, token)
         if job is None:
             return False
+        self._held.add(token)
         await self._run(job, token)
+        self._held.discard(token)
         return True
 
     async def _run(self, job: dict[str, Any], token: str) -> None:
