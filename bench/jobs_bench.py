@@ -1,0 +1,149 @@
+"""Jobs per second through the durable queue, and the time from enqueue to completion.
+
+    uv run python bench/jobs_bench.py [--jobs 2000] [--concurrency 4]
+
+For each database (SQLite, and PostgreSQL when reachable): a fresh schema; N no-op jobs are
+enqueued in transactions of 100 (enqueue rate), then the embedded worker of one process
+(`HAKIKI_JOB_CONCURRENCY` loops) runs them (throughput: N / time until the last succeeded);
+then N jobs are enqueued one per transaction while the worker runs, and each job's latency
+from enqueue to success is taken from its row (p50/p99). Results go to bench/results/jobs.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hakiki.app import started  # noqa: E402
+from hakiki.core.clock import as_utc  # noqa: E402
+from hakiki.core.database import read, transaction  # noqa: E402
+from hakiki.core.migrate import upgrade_async  # noqa: E402
+from hakiki.core.settings import Settings  # noqa: E402
+from hakiki.jobs.queue import enqueue  # noqa: E402
+from hakiki.jobs.registry import JobContext, task  # noqa: E402
+from hakiki.jobs.tables import jobs  # noqa: E402
+
+POSTGRES_URL = os.environ.get(
+    "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+
+
+@task("bench.noop", max_attempts=1)
+async def noop(context: JobContext, payload: dict[str, Any]) -> None:
+    return None
+
+
+async def reset_postgres() -> bool:
+    engine = create_async_engine(POSTGRES_URL)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            await conn.execute(text("CREATE SCHEMA public"))
+        return True
+    except OSError:
+        return False
+    finally:
+        await engine.dispose()
+
+
+async def wait_all_done(settings_db: Any, count: int) -> None:
+    while True:
+        async with read(settings_db) as conn:
+            done = (
+                await conn.execute(text("SELECT count(*) FROM jobs WHERE status = 'succeeded'"))
+            ).scalar_one()
+        if done >= count:
+            return
+        await asyncio.sleep(0.01)
+
+
+async def measure(settings: Settings, count: int) -> dict[str, Any]:
+    await upgrade_async(settings)
+    async with started(settings, run_jobs=False) as runtime:
+        began = time.perf_counter()
+        for start in range(0, count, 100):
+            async with transaction(runtime.db) as conn:
+                for n in range(start, min(start + 100, count)):
+                    await enqueue(conn, "bench.noop", {"n": n})
+        enqueue_rate = count / (time.perf_counter() - began)
+
+        from hakiki.jobs.worker import job_worker
+
+        runtime.jobs = job_worker(runtime)
+        began = time.perf_counter()
+        await runtime.jobs.start()
+        await wait_all_done(runtime.db, count)
+        throughput = count / (time.perf_counter() - began)
+
+        # Latency: one job per transaction while the worker runs, about 200 per second.
+        for n in range(count // 4):
+            async with transaction(runtime.db) as conn:
+                await enqueue(conn, "bench.noop", {"n": n})
+            runtime.jobs.wake()
+            await asyncio.sleep(0.005)
+        await wait_all_done(runtime.db, count + count // 4)
+        async with read(runtime.db) as conn:
+            rows = (
+                await conn.execute(
+                    select(jobs.c.created_at, jobs.c.finished_at)
+                    .order_by(jobs.c.created_at.desc())
+                    .limit(count // 4)
+                )
+            ).all()
+        latencies = sorted(
+            (as_utc(done) - as_utc(created)).total_seconds() * 1000 for created, done in rows
+        )
+    return {
+        "enqueue_per_s": round(enqueue_rate),
+        "jobs_per_s": round(throughput),
+        "latency_p50_ms": round(statistics.median(latencies), 1),
+        "latency_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--jobs", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=4)
+    options = parser.parse_args()
+    results: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+        "setup": f"embedded worker, one process, {options.concurrency} loops, no-op jobs",
+        "runs": {},
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        backends: dict[str, str | None] = {"sqlite": None}
+        if await reset_postgres():
+            backends["postgresql"] = POSTGRES_URL
+        for name, url in backends.items():
+            settings = Settings(
+                data_dir=Path(tmp) / name,
+                database_url=url,
+                secret_key="bench-secret-key-0123456789abcdef0123456789",
+                job_concurrency=options.concurrency,
+            )
+            results["runs"][f"embedded_{name}"] = await measure(settings, options.jobs)
+            print(name, results["runs"][f"embedded_{name}"], flush=True)
+    out = ROOT / "bench" / "results" / "jobs.json"
+    out.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
