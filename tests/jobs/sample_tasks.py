@@ -1,9 +1,10 @@
-"""Tasks for the queue's tests. Each appends one line per attempt to the file its payload names,
-so a test (or another process) can count executions."""
+"""Tasks for the queue's tests. Each appends one line per attempt to the file its payload names
+(job id, attempt, outcome, process id), so a test (or another process) can count executions."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from hakiki.jobs.registry import JobContext, PermanentError, task
 
 def record(context: JobContext, payload: dict[str, Any], outcome: str) -> None:
     with Path(payload["log"]).open("a") as log:
-        log.write(f"{context.job_id} {context.attempt} {outcome}\n")
+        log.write(f"{context.job_id} {context.attempt} {outcome} {os.getpid()}\n")
 
 
 @task("test.record", max_attempts=3, backoff=(0,))
@@ -43,5 +44,15 @@ async def slow_task(context: JobContext, payload: dict[str, Any]) -> None:
     record(context, payload, "done")
 
 
-def lines(log: Path) -> list[list[str]]:
+def entries(log: Path) -> list[list[str]]:
     return [line.split() for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def lines(log: Path) -> list[list[str]]:
+    """Job id, attempt and outcome of each line."""
+    return [entry[:3] for entry in entries(log)]
+
+
+def pids(log: Path) -> set[int]:
+    """The processes that ran the jobs."""
+    return {int(entry[3]) for entry in entries(log)}
