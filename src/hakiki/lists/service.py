@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 import weakref
 from dataclasses import asdict, dataclass
@@ -41,6 +42,7 @@ from hakiki.lists.sources import (
     enabled_sources,
     parse_source,
 )
+from hakiki.webhooks import service as webhooks
 
 if TYPE_CHECKING:
     from hakiki.core.runtime import Runtime
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("hakiki.lists")
 
 Source = Literal["bundled", "downloaded"]
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class ListValidationError(ValueError):
@@ -314,7 +317,28 @@ async def _update_one(
             sha256=outcome.sha256,
             error=outcome.error,
         )
+        if outcome.changed:
+            await webhooks.broadcast(
+                conn,
+                event_type="screening.list_updated",
+                resource_id=outcome.code,
+                data=_list_updated(outcome),
+            )
     return outcome
+
+
+def _list_updated(outcome: UpdateOutcome) -> dict[str, Any]:
+    """The data of a screening.list_updated event."""
+    version = str(outcome.version)
+    return {
+        "list_code": outcome.code,
+        "version": version,
+        "previous_version": outcome.previous_version,
+        "entity_count": outcome.entity_count,
+        # Versions of the official lists are their publication dates; others are not dates.
+        "published": version if _ISO_DATE.fullmatch(version) else None,
+        "fetched_at": outcome.fetched_at.isoformat(),
+    }
 
 
 def _describe_error(exc: Exception) -> str:
