@@ -6,7 +6,10 @@ For each database (SQLite, and PostgreSQL when reachable): a fresh schema; N no-
 enqueued in transactions of 100 (enqueue rate), then the embedded worker of one process
 (`HAKIKI_JOB_CONCURRENCY` loops) runs them (throughput: N / time until the last succeeded);
 then N jobs are enqueued one per transaction while the worker runs, and each job's latency
-from enqueue to success is taken from its row (p50/p99). Results go to bench/results/jobs.json.
+from enqueue to success is taken from its row (p50/p99). Last, webhook delivery latency: events
+emitted one per transaction to a local receiver (tests/webhooks/receiver.py, which verifies
+each signature), from the emitting commit to the receiver holding the verified message.
+Results go to bench/results/jobs.json.
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.webhooks.receiver import run_receiver  # noqa: E402
+
+from hakiki.account import service as accounts  # noqa: E402
 from hakiki.app import started  # noqa: E402
+from hakiki.core.auth import authenticate  # noqa: E402
 from hakiki.core.clock import as_utc  # noqa: E402
 from hakiki.core.database import read, transaction  # noqa: E402
 from hakiki.core.migrate import upgrade_async  # noqa: E402
@@ -38,6 +45,8 @@ from hakiki.core.settings import Settings  # noqa: E402
 from hakiki.jobs.queue import enqueue  # noqa: E402
 from hakiki.jobs.registry import JobContext, task  # noqa: E402
 from hakiki.jobs.tables import jobs  # noqa: E402
+from hakiki.webhooks.schemas import EndpointRequest  # noqa: E402
+from hakiki.webhooks.service import create_endpoint, emit  # noqa: E402
 
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -109,11 +118,44 @@ async def measure(settings: Settings, count: int) -> dict[str, Any]:
         latencies = sorted(
             (as_utc(done) - as_utc(created)).total_seconds() * 1000 for created, done in rows
         )
+        webhook = await webhook_latency(runtime, count // 10)
     return {
+        **webhook,
         "enqueue_per_s": round(enqueue_rate),
         "jobs_per_s": round(throughput),
         "latency_p50_ms": round(statistics.median(latencies), 1),
         "latency_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
+    }
+
+
+async def webhook_latency(runtime: Any, events: int) -> dict[str, Any]:
+    org = await accounts.create_org(runtime.db, "bench webhooks", approved=True)
+    key = await accounts.create_key(runtime.db, "bench webhooks", "sandbox")
+    principal = await authenticate(runtime.key_cache, f"Bearer {key.client_id}:{key.secret}")
+    latencies = []
+    with run_receiver() as receiver:
+        endpoint = await create_endpoint(runtime, principal, EndpointRequest(url=receiver.url))
+        receiver.secrets = [endpoint.secret]
+        for n in range(events):
+            async with transaction(runtime.db) as conn:
+                await emit(
+                    conn,
+                    org_id=org.id,
+                    environment="sandbox",
+                    event_type="wallet.low_balance",
+                    resource_id=org.id,
+                    data={"n": n},
+                )
+            committed = time.perf_counter()
+            runtime.jobs.wake()
+            while len(receiver.accepted()) <= n:  # noqa: ASYNC110  (the receiver is a thread)
+                await asyncio.sleep(0.001)
+            latencies.append((time.perf_counter() - committed) * 1000)
+    assert all(r.problem is None for r in receiver.received)
+    latencies.sort()
+    return {
+        "webhook_p50_ms": round(statistics.median(latencies), 1),
+        "webhook_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
     }
 
 
@@ -138,6 +180,7 @@ async def main() -> None:
                 database_url=url,
                 secret_key="bench-secret-key-0123456789abcdef0123456789",
                 job_concurrency=options.concurrency,
+                webhooks_allow_private=True,  # the receiver listens on 127.0.0.1
             )
             results["runs"][f"embedded_{name}"] = await measure(settings, options.jobs)
             print(name, results["runs"][f"embedded_{name}"], flush=True)
