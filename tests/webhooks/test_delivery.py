@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from hakiki.core.clock import as_utc, utcnow
-from hakiki.core.database import Database
+from hakiki.core.database import Database, transaction
 from hakiki.core.runtime import Runtime
+from hakiki.jobs import repository as jobs
 from hakiki.webhooks.delivery import BACKOFF, MAX_ATTEMPTS
 from hakiki.webhooks.signing import signed_headers
 from tests.conftest import AccountFactory
@@ -190,3 +193,38 @@ def test_the_receiver_refuses_stale_or_forged_messages() -> None:
     assert verify([secret], fresh, b'{"id":"evt_2"}') == "no matching signature"
     assert verify([secret], {**fresh, "webhook-id": "evt_2"}, body.encode()) is not None
     assert int(fresh["webhook-timestamp"]) == pytest.approx(time.time(), abs=2)
+
+
+async def test_a_delivery_whose_job_died_every_time_ends_failed_and_can_be_resent(
+    client: httpx.AsyncClient, db: Database, make_account: AccountFactory, receiver: Receiver
+) -> None:
+    account = await make_account("sandbox")
+    endpoint = await create_endpoint(client, account, receiver.url)
+    receiver.secrets = [endpoint["secret"]]
+    receiver.fail_with = [503]
+    event_id = await emit_now(db, account)
+    delivery = await delivery_after(client, db, account, event_id, 1)
+    job = await delivery_job(db, delivery["id"])
+    # As a process killed during the last attempt leaves it: running, lease expired.
+    async with transaction(db) as conn:
+        await conn.execute(
+            update(jobs.jobs)
+            .where(jobs.jobs.c.id == job["id"])
+            .values(
+                status="running",
+                attempts=MAX_ATTEMPTS,
+                lease_token="lease_dead",
+                lease_until=utcnow() - timedelta(seconds=1),
+            )
+        )
+
+    async def given_up() -> dict[str, Any] | None:
+        found = (await deliveries(client, account, event_id=event_id))[0]
+        return found if found["status"] == "failed" else None
+
+    failed = await eventually(given_up)
+    assert failed["attempt_count"] == 1  # the dead attempts never reached the receiver
+    assert (await delivery_job(db, delivery["id"]))["status"] == "failed"
+    resent = await client.post(RESEND.format(delivery["id"]), headers=account.headers)
+    assert resent.status_code == 202, resent.text
+    assert (await delivery_after(client, db, account, event_id, 2))["status"] == "delivered"

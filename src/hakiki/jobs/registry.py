@@ -14,6 +14,9 @@ DEFAULT_BACKOFF = (5, 30, 120, 600, 1800)
 
 
 Handler = Callable[["JobContext", dict[str, Any]], Awaitable[None]]
+# Called when a job ends failed without its handler having run to a final answer (its process
+# died on every attempt): lets the task close the business record it was working on.
+GiveUp = Callable[["Runtime", dict[str, Any], str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,7 @@ class Task:
     handler: Handler
     max_attempts: int = 6
     backoff: tuple[int, ...] = DEFAULT_BACKOFF
+    on_give_up: GiveUp | None = None
 
     def delay_after(self, attempt: int) -> int:
         """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
@@ -48,7 +52,11 @@ TASKS: dict[str, Task] = {}
 
 
 def task(
-    name: str, *, max_attempts: int = 6, backoff: tuple[int, ...] = DEFAULT_BACKOFF
+    name: str,
+    *,
+    max_attempts: int = 6,
+    backoff: tuple[int, ...] = DEFAULT_BACKOFF,
+    on_give_up: GiveUp | None = None,
 ) -> Callable[[Handler], Handler]:
     """Register ``handler`` as task ``name``. Handlers must be idempotent: a job runs at least
     once, and again when the process that held it died."""
@@ -56,7 +64,7 @@ def task(
     def register(handler: Handler) -> Handler:
         if name in TASKS and TASKS[name].handler is not handler:
             raise ValueError(f"task {name!r} is registered twice")
-        TASKS[name] = Task(name, handler, max_attempts, backoff)
+        TASKS[name] = Task(name, handler, max_attempts, backoff, on_give_up)
         return handler
 
     return register

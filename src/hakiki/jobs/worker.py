@@ -104,7 +104,10 @@ class JobWorker:
             await self._finish(job, token, status="failed", error="unknown task")
             return
         if job["attempts"] > job["max_attempts"]:  # earlier claims died with their process
-            await self._finish(job, token, status="failed", error="process died on every attempt")
+            error = "process died on every attempt"
+            if task.on_give_up is not None:
+                await task.on_give_up(self._runtime, job["payload"], error)
+            await self._finish(job, token, status="failed", error=error)
             return
         context = JobContext(self._runtime, job["id"], job["attempts"], task)
         heartbeat = asyncio.create_task(self._heartbeat(job["id"], token))

@@ -7,6 +7,7 @@ event again, which Standard Webhooks receivers expect (they deduplicate on ``web
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 # Seconds before the 2nd, 3rd, ... attempt (Svix's schedule): about 28 hours in all.
 BACKOFF = (5, 300, 1800, 7200, 18000, 36000, 36000)
 MAX_ATTEMPTS = len(BACKOFF) + 1
+
+logger = logging.getLogger("hakiki.webhooks")
 
 
 class DeliveryFailed(Exception):
@@ -81,6 +84,13 @@ async def _post(
     if 300 <= status < 400:
         return status, f"HTTP {status} (redirects are not followed)"
     return status, f"HTTP {status}"
+
+
+async def give_up(runtime: Runtime, delivery_id: str, error: str) -> None:
+    """End a delivery still pending whose job can no longer run (so it can be resent)."""
+    logger.warning("webhook delivery %s given up: %s", delivery_id, error)
+    async with transaction(runtime.db) as conn:
+        await repository.fail_pending_delivery(conn, delivery_id, utcnow())
 
 
 async def attempt_delivery(runtime: Runtime, delivery_id: str, *, final: bool) -> None:

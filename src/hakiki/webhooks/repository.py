@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
@@ -170,6 +171,14 @@ async def delivery_target(conn: AsyncConnection, delivery_id: str) -> dict[str, 
 
 async def update_delivery(conn: AsyncConnection, delivery_id: str, **values: Any) -> None:
     await conn.execute(update(deliveries).where(deliveries.c.id == delivery_id).values(**values))
+
+
+async def fail_pending_delivery(conn: AsyncConnection, delivery_id: str, now: datetime) -> None:
+    await conn.execute(
+        update(deliveries)
+        .where(deliveries.c.id == delivery_id, deliveries.c.status == "pending")
+        .values(status="failed", updated_at=now)
+    )
 
 
 async def record_attempt(

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from hakiki.core.runtime import Runtime
 from hakiki.jobs.registry import JobContext, task
-from hakiki.webhooks.delivery import BACKOFF, MAX_ATTEMPTS, attempt_delivery
+from hakiki.webhooks.delivery import BACKOFF, MAX_ATTEMPTS, attempt_delivery, give_up
 
 DELIVER = "webhooks.deliver"
 
 
-@task(DELIVER, max_attempts=MAX_ATTEMPTS, backoff=BACKOFF)
+async def _give_up(runtime: Runtime, payload: dict[str, Any], error: str) -> None:
+    await give_up(runtime, str(payload["delivery_id"]), error)
+
+
+@task(DELIVER, max_attempts=MAX_ATTEMPTS, backoff=BACKOFF, on_give_up=_give_up)
 async def deliver(context: JobContext, payload: dict[str, Any]) -> None:
     await attempt_delivery(
         context.runtime, str(payload["delivery_id"]), final=context.final_attempt
