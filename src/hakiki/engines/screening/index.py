@@ -4,12 +4,15 @@ Built once from the names of all loaded entities, then read-only (safe to share 
 threads). Three look-ups feed one ranking:
 
 * normalised tokens -> names (postings), weighted by inverse document frequency;
+* spelling variants: a query token also reaches the list tokens :mod:`.variants` lists as its
+  spellings or short forms (``lanre`` reaches ``olanrewaju``, ``muhammad`` reaches ``mohamed``);
 * typo tolerance: every token of 4+ letters is also filed under its one-letter deletions
   (symmetric-delete, as in SymSpell) and under its phonetic key (first letter + metaphone), so a
   query token reaches list tokens one edit away or sounding alike; each proposal is then checked
   with :func:`~.similarity.token_similarity`, the same rule the scorer uses;
 * spacing: adjacent list tokens are also filed written together ("abdul rahman" under
-  "abdulrahman") and adjacent query tokens are looked up written together.
+  "abdulrahman") and adjacent query tokens are looked up written together, and as their
+  variants ("abu bakr" reaches "abubakar").
 
 Names are ranked by a Dice-style overlap of IDF weight and the best ``limit`` are returned.
 Identifiers have their own exact look-up.
@@ -33,6 +36,7 @@ from hakiki.engines.screening.similarity import (
     phonetic_key,
     token_similarity,
 )
+from hakiki.engines.screening.variants import variants_of
 
 _ID_CLEAN = re.compile(r"[^0-9A-Z]")
 MIN_IDENTIFIER_LENGTH = 5
@@ -111,6 +115,9 @@ class CandidateIndex:
         found: dict[str, float] = {}
         if token in self._postings:
             found[token] = 1.0
+        for variant in variants_of(token):
+            if variant in self._postings:
+                found[variant], _ = token_similarity(token, variant)
         if len(token) >= MIN_FUZZY_LENGTH:
             proposals: set[str] = set(self._deletes.get(token, "").split())
             for deleted in _deletions(token):
@@ -118,6 +125,7 @@ class CandidateIndex:
                     proposals.add(deleted)
                 proposals.update(self._deletes.get(deleted, "").split())
             proposals.update(self._phonetic.get(phonetic_key(token), "").split())
+            proposals.difference_update(found)
             proposals.discard(token)
             for proposal in proposals:
                 score, _ = token_similarity(token, proposal)
@@ -168,11 +176,12 @@ class CandidateIndex:
                 acc[nid] = get(nid, 0.0) + weight
         tokens = query.tokens
         for a, b in itertools.pairwise(tokens):
-            together = postings.get(a + b)
-            if together:
-                weight = idf[a + b]
-                for nid in together:
-                    acc[nid] = acc.get(nid, 0.0) + weight
+            for listed in (a + b, *variants_of(a + b)):
+                together = postings.get(listed)
+                if together:
+                    weight = idf[listed]
+                    for nid in together:
+                        acc[nid] = acc.get(nid, 0.0) + weight
         name_weight = self._name_weight
         if groups is not None:
             names = self.names
