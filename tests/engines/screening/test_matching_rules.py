@@ -6,7 +6,7 @@ from hakiki.engines.screening import ScreeningEngine, Subject
 from hakiki.engines.screening.frequency import COMMON, VERY_COMMON, rarity
 from hakiki.engines.screening.normalize import normalize_name
 from hakiki.engines.screening.scorer import score_name
-from hakiki.engines.screening.similarity import token_similarity
+from hakiki.engines.screening.similarity import phonetic_key, token_similarity
 from hakiki.engines.screening.variants import are_variants, numbers_to_digits
 
 
@@ -102,3 +102,11 @@ def test_numbers_and_joined_words() -> None:
     assert org("1st International Bank", "First International Bank") >= 0.9
     assert org("Good Will Company", "Goodwill Company") >= 0.9
     assert org("vanderbilt corp", "van der bilt corp") >= 0.8
+
+
+def test_kh_after_the_first_letter_sounds_like_h() -> None:
+    # Russian and Arabic kh is written h in Swahili, Turkish and Romanian spellings.
+    assert phonetic_key("mukhtar") == phonetic_key("muhtar")
+    assert token_similarity("mikhaylo", "mihailo") == (0.85, "sounds alike")
+    # at the start it stays a different letter
+    assert phonetic_key("khamis") != phonetic_key("hamis")

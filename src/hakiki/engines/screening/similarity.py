@@ -11,8 +11,9 @@ Rules (deliberately few, each with a reason a reviewer can read):
 * an initial against a name starting with that letter: 0.6, "initial";
 * tokens of 4+ letters within 1 edit (2 edits from 8 letters; a transposition is one edit):
   ``1 - edits / (shortest + 2)``, "typo";
-* tokens of 4+ letters, same first letter, same metaphone key and edits within 40% of the
-  longer token: at least 0.85, "sounds alike" (Mohamed / Muhammad);
+* tokens of 4+ letters, same first letter, same metaphone key (a "kh" after the first letter
+  read as "h") and edits within 40% of the longer token: at least 0.85, "sounds alike"
+  (Mohamed / Muhammad, Mukhtar / Muhtar);
 * anything else: 0.
 """
 
@@ -48,10 +49,14 @@ def allowed_edits(shortest: int) -> int:
 
 @lru_cache(maxsize=65536)
 def phonetic_key(token: str) -> str:
-    """First letter plus metaphone: the key the index groups sound-alike tokens under."""
+    """First letter plus metaphone: the key the index groups sound-alike tokens under.
+
+    After the first letter, "kh" reads as "h": Arabic and Russian kh is written h in Swahili,
+    Turkish and Romanian spellings (Mukhtar / Muhtar, Mikhail / Mihail, Mabukhut / Mabuhut).
+    """
     if len(token) < MIN_FUZZY_LENGTH or not token.isalpha():
         return ""
-    return token[0] + metaphone(token)
+    return token[0] + metaphone(token[0] + token[1:].replace("kh", "h"))
 
 
 @lru_cache(maxsize=65536)
