@@ -67,6 +67,16 @@ def test_reversed_first_and_last_names_are_not_exact() -> None:
     assert person("MALIMA, Adam", "Adam Malima") == 1.0
 
 
+def test_a_legal_form_written_first_or_last_is_no_reordering() -> None:
+    for query in ("Oboronnye Initsiativy OOO", "OAO Gazprom"):
+        listed = "OOO Oboronnye Initsiativy" if "OOO" in query else "Gazprom JSC"
+        scored = score_name(normalize_name(query, True), normalize_name(listed, True), "primary")
+        assert scored.score == 1.0, query
+        assert "order" not in scored.reason
+    # the name parts themselves moving still counts
+    assert org("Initsiativy Oboronnye OOO", "OOO Oboronnye Initsiativy") < 1.0
+
+
 def test_initials() -> None:
     assert person("V. Putin", "Vladimir Putin") >= 0.8
     assert person("J.-C. Juncker", "Jean-Claude Juncker") >= 0.8

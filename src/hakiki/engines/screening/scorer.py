@@ -162,7 +162,7 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     if score > cap:
         score = cap
         notes.append("matched name parts are common names")
-    if is_reordered(matches):
+    if is_reordered(matches, listed):
         score -= REORDER_PENALTY
         notes.append("name parts in a different order")
     if kind == "weak_alias":

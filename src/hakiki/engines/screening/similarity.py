@@ -125,10 +125,20 @@ def align(query: NormalizedName, listed: NormalizedName) -> Alignment:
     return _summarise(query, listed, matches, q_score, l_score)
 
 
-def is_reordered(matches: list[TokenMatch]) -> bool:
-    """True when the (non-initial) matched parts come in another order on the two sides."""
+def is_reordered(matches: list[TokenMatch], listed: NormalizedName) -> bool:
+    """True when the (non-initial) matched name parts come in another order on the two sides.
+
+    Only substantive parts count: a legal form written first or last ("OOO Oboronnye" /
+    "Oboronnye OOO") or a moved particle does not reorder a name.
+    """
+    weights = listed.weights
     ordered = sorted(
-        (m for m in matches if m.score > INITIAL_SIMILARITY), key=lambda m: m.query_index
+        (
+            m
+            for m in matches
+            if m.score > INITIAL_SIMILARITY and weights[m.list_index] >= SUBSTANTIVE
+        ),
+        key=lambda m: m.query_index,
     )
     return any(a.list_index > b.list_index for a, b in itertools.pairwise(ordered))
 
@@ -235,7 +245,7 @@ def _summarise(
         q_matched += weight * score
         if score == 0.0 and weight >= SUBSTANTIVE:
             unmatched_query.append(token)
-    reordered = is_reordered(matches)
+    reordered = is_reordered(matches, listed)
     return Alignment(
         matches=tuple(sorted(matches, key=lambda m: m.list_index)),
         list_coverage=l_matched / l_total if l_total else 0.0,
