@@ -42,6 +42,17 @@ def test_common_names_alone_do_not_hit() -> None:
     assert person("Mohamed Ali", "Mohamed ALI") + 0.05 + 0.02 >= 0.8
 
 
+def test_a_shared_honorific_adds_to_the_evidence_of_common_parts() -> None:
+    # Joint rarity: three shared parts, one a "Haji", are no longer a common name alone ...
+    assert person("Mohamed Haji Ali", "Mohamed HAJI ALI") >= 0.8
+    # ... but the honorific only counts when both names carry it,
+    assert person("Mohamed Ali", "Mohamed HAJI ALI") < 0.8
+    # and particles that only join the parts add nothing.
+    assert person("Mohamed bin Ali", "Mohamed BIN ALI") < 0.8
+    scored = score_name(normalize_name("Mohamed Ali"), normalize_name("Mohamed Haji Ali"), "primary")
+    assert "common names" in scored.reason
+
+
 def test_common_name_alone_does_not_hit_in_the_engine(engine: ScreeningEngine) -> None:
     assert engine.screen(Subject("Mohamed Ali")).hits == []
     assert engine.screen(Subject("Mohamed Ali"), threshold=0.7).hits

@@ -53,11 +53,15 @@ GENERIC_BUSINESS_WORDS = _words(
     industries industry industrial services service general import export imports exports
     investment investments commercial global shipping logistics"""
 )
-PARTICLES = _words(
-    """al el ul ad ed as ash at az ibn bin bint binti ben ould wuld walad de da di du del della
-    der den van von la le les los las dos das do y e the of and for in on et und
-    haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
+# Honorifics are part of how a person is named: when both names carry one it is shared
+# evidence (see the common-name cap in .scorer); particles only join the parts.
+HONORIFICS = _words(
+    """haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
     sheik qari mufti"""
+)
+PARTICLES = HONORIFICS | _words(
+    """al el ul ad ed as ash at az ibn bin bint binti ben ould wuld walad de da di du del della
+    der den van von la le les los las dos das do y e the of and for in on et und"""
 )
 # Spelled-out and short legal forms rigour leaves as they are.
 _ORG_TYPE_SHORT = {"corporation": "corp", "incorporated": "inc", "company": "co", "companies": "co"}

@@ -26,9 +26,14 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hakiki.engines.screening.frequency import rarity
+from hakiki.engines.screening.frequency import COMMON, rarity
 from hakiki.engines.screening.model import ListEntity, NameKind
-from hakiki.engines.screening.normalize import ORG_TYPE_WEIGHT, SUBSTANTIVE, NormalizedName
+from hakiki.engines.screening.normalize import (
+    HONORIFICS,
+    ORG_TYPE_WEIGHT,
+    SUBSTANTIVE,
+    NormalizedName,
+)
 from hakiki.engines.screening.similarity import (
     INITIAL_SIMILARITY,
     Alignment,
@@ -44,11 +49,12 @@ EDGE_MISSING_WEIGHT = 1.0
 INITIAL_CREDIT = 0.8
 CONFLICT_PENALTY = 0.1
 LEGAL_FORM_CONFLICT = 0.15  # both names give a legal form and they differ (AG / GmbH)
-# Common-name cap on the name score, by the evidence of the matched list-name parts (the sum
-# of their rarity, see .frequency): two very common parts ("Mohamed Ali", 0.5) cap at 0.735, a
-# common and a very common one ("Abubakar Ibrahim", 0.75) at 0.7975, so neither hits on the
-# name alone but both do with a matching date of birth and country (+0.07); one ordinary part
-# (1.0) leaves the score alone.
+# Common-name cap on the name score, by the joint evidence of the matched list-name parts (the
+# sum of their rarity, see .frequency; a shared honorific such as "Haji" adds its rarity, at
+# most COMMON): two very common parts ("Mohamed Ali", 0.5) cap at 0.735, a common and a very
+# common one ("Abubakar Ibrahim", 0.75) at 0.7975, so neither hits on the name alone but both
+# do with a matching date of birth and country (+0.07); one ordinary part (1.0), or two very
+# common parts and a shared "Haji" ("Abdalla Haji Ali"), leave the score alone.
 COMMON_CAP_POINTS = ((0.0, 0.61), (0.75, 0.7975), (1.0, 1.0))
 SINGLE_PART_CAP = 0.65
 REORDER_PENALTY = 0.10
@@ -104,7 +110,11 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     full = initials = 0
     evidence = 0.0
     for token, weight, sim in zip(l_tokens, l_weights, l_scores, strict=True):
-        if weight < SUBSTANTIVE or sim == 0.0:
+        if sim == 0.0:
+            continue
+        if weight < SUBSTANTIVE:
+            if token in HONORIFICS and sim > INITIAL_SIMILARITY:
+                evidence += min(rarity(token), COMMON) * sim
             continue
         if sim > INITIAL_SIMILARITY:
             full += 1
