@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hakiki.engines.screening import ScreeningEngine, Subject
 from hakiki.engines.screening.frequency import COMMON, VERY_COMMON, rarity
-from hakiki.engines.screening.normalize import normalize_name
+from hakiki.engines.screening.normalize import ORG_TYPE_WEIGHT, normalize_name
 from hakiki.engines.screening.scorer import score_name
 from hakiki.engines.screening.similarity import phonetic_key, token_similarity
 from hakiki.engines.screening.variants import are_variants, numbers_to_digits
@@ -114,6 +114,21 @@ def test_legal_forms_are_normalised_and_weak() -> None:
     # different legal forms count against a match
     assert org("Deutsche Bank AG", "Deutsche Bank GmbH") < org("Deutsche Bank AG", "Deutsche Bank")
     assert org("Hellenic Spirit", "MV Hellenic Spirit") >= 0.8
+
+
+def test_only_specific_legal_forms_conflict() -> None:
+    # Different legal forms are different legal persons: below the default threshold.
+    assert org("Deutsche Bank AG", "Deutsche Bank GmbH") < 0.8
+    # ANO (Russian autonomous non-profit organisation) is a legal form too.
+    assert normalize_name("ANO Iskusstvo Krasoty", True).weights[0] == ORG_TYPE_WEIGHT
+    assert org("ANO Iskusstvo Krasoty", "LLC Iskusstvo Krasoty") < 0.8
+    # "Company" and "Corporation" name no particular form: translations use either.
+    scored = score_name(
+        normalize_name("Homs Refinery Corporation", True),
+        normalize_name("The Homs Refinery Company", True),
+        "primary",
+    )
+    assert scored.score >= 0.8 and "legal forms" not in scored.reason
 
 
 def test_numbers_and_joined_words() -> None:

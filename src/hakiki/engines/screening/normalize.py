@@ -46,7 +46,7 @@ ORG_TYPES = _words(
     """corp corporation co company companies inc incorporated ltd limited llc plc sa sarl srl
     spa ag gmbh bv nv pte pvt private public jsc ojsc cjsc pjsc fze fzco fzc fzllc llp lp est
     establishment cooperative coop ltda sas sae saoc kg ohg oao zao ooo pao tov lda eirl jv
-    soe ngo npo sp fin mil gp mv mt"""
+    soe ngo npo ano sp fin mil gp mv mt"""
 )
 GENERIC_BUSINESS_WORDS = _words(
     """group holding holdings trading trade traders international intl enterprise enterprises

@@ -48,7 +48,8 @@ INNER_MISSING_WEIGHT = 0.3
 EDGE_MISSING_WEIGHT = 1.0
 INITIAL_CREDIT = 0.8
 CONFLICT_PENALTY = 0.1
-LEGAL_FORM_CONFLICT = 0.15  # both names give a legal form and they differ (AG / GmbH)
+LEGAL_FORM_CONFLICT = 0.2  # both names give a legal form and they differ (AG / GmbH)
+GENERIC_LEGAL_FORMS = frozenset({"co", "corp", "inc"})
 # Common-name cap on the name score, by the joint evidence of the matched list-name parts (the
 # sum of their rarity, see .frequency; a shared honorific such as "Haji" adds its rarity, at
 # most COMMON): two very common parts ("Mohamed Ali", 0.5) cap at 0.735, a common and a very
@@ -155,9 +156,9 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     if conflicts:
         score -= CONFLICT_PENALTY * conflicts
         notes.append("a name part differs" if conflicts == 1 else f"{conflicts} name parts differ")
-    q_forms = {t for t, w in zip(query.tokens, query.weights, strict=True) if w == ORG_TYPE_WEIGHT}
+    q_forms = _legal_forms(query)
     if q_forms:
-        l_forms = {t for t, w in zip(l_tokens, l_weights, strict=True) if w == ORG_TYPE_WEIGHT}
+        l_forms = _legal_forms(listed)
         if l_forms and q_forms.isdisjoint(l_forms):
             score -= LEGAL_FORM_CONFLICT
             notes.append("different legal forms")
@@ -180,6 +181,16 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
         notes.append("weak alias")
     score = min(max(score, 0.0), 1.0)
     return NameScore(score, query, listed, tuple(notes))
+
+
+def _legal_forms(name: NormalizedName) -> set[str]:
+    """The name's specific legal forms; "company", "corporation", "inc" name no particular
+    form (translations use them for any), so they conflict with none."""
+    return {
+        t
+        for t, w in zip(name.tokens, name.weights, strict=True)
+        if w == ORG_TYPE_WEIGHT and t not in GENERIC_LEGAL_FORMS
+    }
 
 
 def _common_name_cap(evidence: float) -> float:
