@@ -146,3 +146,11 @@ def test_kh_after_the_first_letter_sounds_like_h() -> None:
     assert token_similarity("mikhaylo", "mihailo") == (0.85, "sounds alike")
     # at the start it stays a different letter
     assert phonetic_key("khamis") != phonetic_key("hamis")
+
+
+def test_y_and_i_are_one_letter_romanised_two_ways() -> None:
+    assert token_similarity("volodymyr", "volodimir") == (0.95, "transliteration")
+    assert token_similarity("zelenskyy", "zelenskii") == (0.95, "transliteration")
+    assert person("Volodimir Zelenskii", "Volodymyr ZELENSKYY") >= 0.9
+    # short tokens stay exact: "yi" and "ii" are not one name
+    assert token_similarity("yi", "ii") == (0.0, "")

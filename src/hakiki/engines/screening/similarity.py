@@ -8,6 +8,8 @@ Rules (deliberately few, each with a reason a reviewer can read):
 * equal tokens: 1.0, "exact";
 * listed spellings or short forms of one name (:mod:`.variants`, Mohamed / Muhammad,
   Olanrewaju / Lanre): 0.95, "variant";
+* tokens of 4+ letters that differ only in "y" for "i" (one letter of Cyrillic and Arabic
+  names, romanised either way: Volodymyr / Volodimir, Yusuf / Iusuf): 0.95, "transliteration";
 * an initial against a name starting with that letter: 0.6, "initial";
 * tokens of 4+ letters within 1 edit (2 edits from 8 letters; a transposition is one edit):
   ``1 - edits / (shortest + 2)``, "typo";
@@ -67,6 +69,8 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
     if are_variants(a, b):
         return VARIANT_SIMILARITY, "variant"
     la, lb = len(a), len(b)
+    if la > 3 and lb > 3 and a.replace("y", "i") == b.replace("y", "i"):
+        return VARIANT_SIMILARITY, "transliteration"
     if la == 1 or lb == 1:
         if a[0] == b[0] and a[0].isalpha():
             return INITIAL_SIMILARITY, "initial"
