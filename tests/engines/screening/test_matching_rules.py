@@ -49,8 +49,8 @@ def test_a_shared_honorific_adds_to_the_evidence_of_common_parts() -> None:
     assert person("Mohamed Ali", "Mohamed HAJI ALI") < 0.8
     # and particles that only join the parts add nothing.
     assert person("Mohamed bin Ali", "Mohamed BIN ALI") < 0.8
-    scored = score_name(normalize_name("Mohamed Ali"), normalize_name("Mohamed Haji Ali"), "primary")
-    assert "common names" in scored.reason
+    short = score_name(normalize_name("Mohamed Ali"), normalize_name("Mohamed Haji Ali"), "primary")
+    assert "common names" in short.reason
 
 
 def test_common_name_alone_does_not_hit_in_the_engine(engine: ScreeningEngine) -> None:
@@ -76,6 +76,21 @@ def test_reversed_first_and_last_names_are_not_exact() -> None:
     assert 0.8 <= person("Malima Adam", "Adam Malima") < 1.0
     # "SURNAME, Given" is the usual written order, not a reversal
     assert person("MALIMA, Adam", "Adam Malima") == 1.0
+
+
+def test_given_and_fathers_name_swapped_around_bin_is_another_person() -> None:
+    # "Salman bin Muhammad" is a son of Muhammad; "Muhammad bin Salman" a son of Salman.
+    swapped = score_name(
+        normalize_name("Salman bin Muhammad al-Rawi"),
+        normalize_name("Muhammad bin Salman al-Rawi"),
+        "primary",
+    )
+    assert swapped.score < 0.8
+    assert "father's name swapped" in swapped.reason
+    assert person("Ahmed ould Sidi", "Sidi OULD AHMED") < 0.8
+    assert person("Muhammad bin Salman al-Rawi", "MUHAMMAD BIN SALMAN AL-RAWI") == 1.0
+    # without a name on both sides of "bin" it is an ordinary reordering
+    assert 0.8 <= person("bin Salman Muhammad", "Muhammad bin Salman") < 1.0
 
 
 def test_a_legal_form_written_first_or_last_is_no_reordering() -> None:

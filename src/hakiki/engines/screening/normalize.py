@@ -59,9 +59,15 @@ HONORIFICS = _words(
     """haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
     sheik qari mufti"""
 )
-PARTICLES = HONORIFICS | _words(
-    """al el ul ad ed as ash at az ibn bin bint binti ben ould wuld walad de da di du del della
-    der den van von la le les los las dos das do y e the of and for in on et und"""
+# "son/daughter of": what follows is the father's name.
+PATRONYMIC_LINKS = _words("ibn bin bint binti ben ould wuld walad")
+PARTICLES = (
+    HONORIFICS
+    | PATRONYMIC_LINKS
+    | _words(
+        """al el ul ad ed as ash at az de da di du del della der den van von la le les los las
+        dos das do y e the of and for in on et und"""
+    )
 )
 # Spelled-out and short legal forms rigour leaves as they are.
 _ORG_TYPE_SHORT = {"corporation": "corp", "incorporated": "inc", "company": "co", "companies": "co"}

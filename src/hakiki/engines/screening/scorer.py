@@ -7,7 +7,9 @@ The name decides; the other features move the score a little and say why:
   name parts the customer lacks cost a lot (a missing middle part costs about a third).
   Then: at most 0.65 when only one name part matched but either side has more; -0.10 when
   the matched parts are in a different order (a swapped first and last name is never an exact
-  match); -0.05 for a weak alias.
+  match), -0.25 instead when a part moved across "bin" (the given and the father's name
+  swapped); -0.20 for different specific legal forms (AG / GmbH); a cap for common names
+  (below); -0.05 for a weak alias.
 * ``birth_date``: +0.05 same date, +0.02 same year where one side gives only the year, 0 for
   day and month swapped, -0.08 same year but another day or one year apart, -0.20 otherwise.
 * ``country``: +0.02 when a country is shared, -0.05 when both sides have countries and none is
@@ -41,6 +43,7 @@ from hakiki.engines.screening.similarity import (
     align,
     is_reordered,
     match_tokens,
+    swaps_father,
 )
 
 LIST_COVERAGE_WEIGHT = 0.8
@@ -59,6 +62,8 @@ GENERIC_LEGAL_FORMS = frozenset({"co", "corp", "inc"})
 COMMON_CAP_POINTS = ((0.0, 0.61), (0.75, 0.7975), (1.0, 1.0))
 SINGLE_PART_CAP = 0.65
 REORDER_PENALTY = 0.10
+# "Salman bin Muhammad" is the son of a Muhammad, "Muhammad bin Salman" the son of a Salman.
+FATHER_SWAP_PENALTY = 0.25
 WEAK_ALIAS_PENALTY = 0.05
 
 DOB_SAME_DATE = 0.05
@@ -173,7 +178,10 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     if score > cap:
         score = cap
         notes.append("matched name parts are common names")
-    if is_reordered(matches, listed):
+    if swaps_father(matches, query, listed):
+        score -= FATHER_SWAP_PENALTY
+        notes.append("given name and father's name swapped")
+    elif is_reordered(matches, listed):
         score -= REORDER_PENALTY
         notes.append("name parts in a different order")
     if kind == "weak_alias":

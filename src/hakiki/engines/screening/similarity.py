@@ -28,7 +28,7 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 from rigour.text import metaphone
 
-from hakiki.engines.screening.normalize import SUBSTANTIVE, NormalizedName
+from hakiki.engines.screening.normalize import PATRONYMIC_LINKS, SUBSTANTIVE, NormalizedName
 from hakiki.engines.screening.variants import are_variants
 
 INITIAL_SIMILARITY = 0.6
@@ -145,6 +145,26 @@ def is_reordered(matches: list[TokenMatch], listed: NormalizedName) -> bool:
         key=lambda m: m.query_index,
     )
     return any(a.list_index > b.list_index for a, b in itertools.pairwise(ordered))
+
+
+def swaps_father(matches: list[TokenMatch], query: NormalizedName, listed: NormalizedName) -> bool:
+    """True when a matched name part is before "bin" (or "ibn", "ould"...) on one side and after
+    it on the other: the given name and the father's name swapped, so father and son."""
+    q_link = _first_link(query)
+    l_link = _first_link(listed)
+    if q_link is None or l_link is None:
+        return False
+    return any(
+        (m.query_index < q_link) != (m.list_index < l_link)
+        for m in matches
+        if m.score > INITIAL_SIMILARITY and listed.weights[m.list_index] >= SUBSTANTIVE
+    )
+
+
+def _first_link(name: NormalizedName) -> int | None:
+    """Position of the first "bin" with a name part on either side ("X bin Y"), if any."""
+    k = next((k for k, t in enumerate(name.tokens) if t in PATRONYMIC_LINKS), None)
+    return k if k is not None and 0 < k < len(name.tokens) - 1 else None
 
 
 def match_tokens(
