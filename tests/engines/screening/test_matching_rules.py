@@ -169,3 +169,17 @@ def test_y_and_i_are_one_letter_romanised_two_ways() -> None:
     assert person("Volodimir Zelenskii", "Volodymyr ZELENSKYY") >= 0.9
     # short tokens stay exact: "yi" and "ii" are not one name
     assert token_similarity("yi", "ii") == (0.0, "")
+
+
+def test_organisation_abbreviations_are_spelled_out() -> None:
+    assert normalize_name("Natl Oil Co Intl", True).tokens == (
+        "national",
+        "oil",
+        "co",
+        "international",
+    )
+    assert org("U.S. Steel Trading", "United States Steel Trading") == 1.0
+    assert org("UK Export Finance", "United Kingdom Export Finance") == 1.0
+    assert org("Acme Int'l Holdings", "Acme International Holdings") == 1.0
+    # people keep their tokens: "Us" is no country in a person's name
+    assert normalize_name("Us Ali").tokens == ("us", "ali")

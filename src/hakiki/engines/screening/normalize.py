@@ -9,9 +9,10 @@ A name becomes a tuple of ASCII, casefolded tokens with a weight each:
   generic form first so "LIMITED" and "LTD" compare equal, spelled-out forms included
   ("Gesellschaft mit beschränkter Haftung", "Sp. z o.o."), and for vessel prefixes ("MV").
 
-For organisations, number words become digits ("Forty-Four" and "44", "1st" and "First") and a
-legal form glued to the name is split off ("SiemensAG"). For people, a name written
-"SURNAME, Given" is read as "Given SURNAME".
+For organisations, number words become digits ("Forty-Four" and "44", "1st" and "First"), a few
+abbreviations are spelled out ("Intl", "U.S.", "UK") and a legal form glued to the name is
+split off ("SiemensAG"). For people, a name written "SURNAME, Given" is read as
+"Given SURNAME".
 
 Weights say how much a token counts as evidence; tokens of weight 0.5 and more are
 "substantive". A name with no substantive token (only "CORP" or "LIMITED") can never match.
@@ -71,6 +72,13 @@ PARTICLES = (
 )
 # Spelled-out and short legal forms rigour leaves as they are.
 _ORG_TYPE_SHORT = {"corporation": "corp", "incorporated": "inc", "company": "co", "companies": "co"}
+# Abbreviations organisations write either way, spelled out.
+_ORG_ABBREVIATIONS = {
+    "intl": ("international",),
+    "natl": ("national",),
+    "us": ("united", "states"),
+    "uk": ("united", "kingdom"),
+}
 _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
 
 
@@ -150,7 +158,12 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         tokens = tokenize(text)
         if tokens:
             tokens = tuple(_replace_org_types(" ".join(tokens)).split())
-            tokens = numbers_to_digits(tuple(_ORG_TYPE_SHORT.get(t, t) for t in tokens))
+            tokens = tuple(
+                word
+                for t in tokens
+                for word in _ORG_ABBREVIATIONS.get(t, (_ORG_TYPE_SHORT.get(t, t),))
+            )
+            tokens = numbers_to_digits(tokens)
     else:
         tokens = tokenize(remove_person_prefixes(_surname_first(text)))
     weights = tuple(token_weight(t, is_org) for t in tokens)
