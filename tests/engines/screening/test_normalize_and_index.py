@@ -104,6 +104,15 @@ def test_candidates_include_spelling_variants_and_short_forms() -> None:
     assert found("Mohd") == ["Muhammad Yusuf"]
 
 
+def test_candidates_include_y_for_i_spellings() -> None:
+    index = CandidateIndex(
+        [IndexedName(0, NameEntry("Yuriy Kovalenko"), normalize_name("Yuriy"), 0)]
+    )
+    # two letters apart and another first letter: only the y/i spelling links them
+    assert index.candidates(normalize_name("Iurii")) == [0]
+    assert token_similarity("iurii", "yuriy") == (0.95, "transliteration")
+
+
 def test_candidates_are_much_faster_than_brute_force(engine: ScreeningEngine) -> None:
     index = engine.index
     query = normalize_name("Mohamed Abdullahi Hassan")

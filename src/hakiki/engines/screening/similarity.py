@@ -61,6 +61,11 @@ def phonetic_key(token: str) -> str:
     return token[0] + metaphone(token[0] + token[1:].replace("kh", "h"))
 
 
+def y_as_i(token: str) -> str:
+    """The token with every "y" written "i" (the key of the "transliteration" rule)."""
+    return token.replace("y", "i")
+
+
 @lru_cache(maxsize=65536)
 def token_similarity(a: str, b: str) -> tuple[float, str]:
     """Similarity in 0..1 of two normalised tokens and how they matched."""
@@ -69,7 +74,7 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
     if are_variants(a, b):
         return VARIANT_SIMILARITY, "variant"
     la, lb = len(a), len(b)
-    if la > 3 and lb > 3 and a.replace("y", "i") == b.replace("y", "i"):
+    if la >= MIN_FUZZY_LENGTH and lb >= MIN_FUZZY_LENGTH and y_as_i(a) == y_as_i(b):
         return VARIANT_SIMILARITY, "transliteration"
     if la == 1 or lb == 1:
         if a[0] == b[0] and a[0].isalpha():
