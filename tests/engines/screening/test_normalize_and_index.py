@@ -6,7 +6,13 @@ import time
 
 from hakiki.engines.screening import ScreeningEngine
 from hakiki.engines.screening.countries import to_country_code
-from hakiki.engines.screening.index import IdentifierIndex, normalize_identifier
+from hakiki.engines.screening.index import (
+    CandidateIndex,
+    IdentifierIndex,
+    IndexedName,
+    normalize_identifier,
+)
+from hakiki.engines.screening.model import NameEntry
 from hakiki.engines.screening.normalize import normalize_name
 from hakiki.engines.screening.similarity import align, token_similarity
 
@@ -80,6 +86,31 @@ def test_candidates_are_few_and_include_typos(engine: ScreeningEngine) -> None:
         found = index.candidates(normalize_name(query, is_org), limit=40)
         assert 0 < len(found) <= 40
         assert expected in {index.names[n].entry.name for n in found}, query
+
+
+def test_candidates_include_spelling_variants_and_short_forms() -> None:
+    # Neither within one edit nor sounding alike: only the variants table links them.
+    listed = ["Olanrewaju Bakare", "Abubakar Zulkarnaini", "Muhammad Yusuf", "Grace Wanjiru"]
+    index = CandidateIndex(
+        [IndexedName(k, NameEntry(name), normalize_name(name), 0) for k, name in enumerate(listed)]
+    )
+
+    def found(query: str) -> list[str]:
+        return [index.names[n].entry.name for n in index.candidates(normalize_name(query))]
+
+    assert found("Lanre") == ["Olanrewaju Bakare"]
+    assert found("Abu Bakr")[0] == "Abubakar Zulkarnaini"
+    assert found("Mohamed") == ["Muhammad Yusuf"]
+    assert found("Mohd") == ["Muhammad Yusuf"]
+
+
+def test_candidates_include_y_for_i_spellings() -> None:
+    index = CandidateIndex(
+        [IndexedName(0, NameEntry("Yuriy Kovalenko"), normalize_name("Yuriy"), 0)]
+    )
+    # two letters apart and another first letter: only the y/i spelling links them
+    assert index.candidates(normalize_name("Iurii")) == [0]
+    assert token_similarity("iurii", "yuriy") == (0.95, "transliteration")
 
 
 def test_candidates_are_much_faster_than_brute_force(engine: ScreeningEngine) -> None:

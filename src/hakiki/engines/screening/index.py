@@ -1,15 +1,19 @@
 """In-memory candidate index: from a query name to a short list of list names worth scoring.
 
 Built once from the names of all loaded entities, then read-only (safe to share between
-threads). Three look-ups feed one ranking:
+threads). These look-ups feed one ranking:
 
 * normalised tokens -> names (postings), weighted by inverse document frequency;
+* spelling variants: a query token also reaches the list tokens :mod:`.variants` lists as its
+  spellings or short forms (``lanre`` reaches ``olanrewaju``, ``muhammad`` reaches ``mohamed``);
 * typo tolerance: every token of 4+ letters is also filed under its one-letter deletions
-  (symmetric-delete, as in SymSpell) and under its phonetic key (first letter + metaphone), so a
-  query token reaches list tokens one edit away or sounding alike; each proposal is then checked
+  (symmetric-delete, as in SymSpell), under its phonetic key (first letter + metaphone) and,
+  when it has a "y", under its spelling with "i", so a query token reaches list tokens one edit
+  away, sounding alike or romanised with y for i; each proposal is then checked
   with :func:`~.similarity.token_similarity`, the same rule the scorer uses;
 * spacing: adjacent list tokens are also filed written together ("abdul rahman" under
-  "abdulrahman") and adjacent query tokens are looked up written together.
+  "abdulrahman") and adjacent query tokens are looked up written together, and as their
+  variants ("abu bakr" reaches "abubakar").
 
 Names are ranked by a Dice-style overlap of IDF weight and the best ``limit`` are returned.
 Identifiers have their own exact look-up.
@@ -32,7 +36,9 @@ from hakiki.engines.screening.similarity import (
     MIN_FUZZY_LENGTH,
     phonetic_key,
     token_similarity,
+    y_as_i,
 )
+from hakiki.engines.screening.variants import variants_of
 
 _ID_CLEAN = re.compile(r"[^0-9A-Z]")
 MIN_IDENTIFIER_LENGTH = 5
@@ -84,8 +90,11 @@ class CandidateIndex:
         self._unknown_idf = math.log(1.0 + count)
         deletes: dict[str, list[str]] = defaultdict(list)
         phonetic: dict[str, list[str]] = defaultdict(list)
+        y_spelled: dict[str, list[str]] = defaultdict(list)
         for token in self._postings:
             if len(token) >= MIN_FUZZY_LENGTH:
+                if "y" in token:
+                    y_spelled[y_as_i(token)].append(token)
                 for deleted in _deletions(token):
                     deletes[deleted].append(token)
                 key = phonetic_key(token)
@@ -94,6 +103,7 @@ class CandidateIndex:
         # Values are space-joined token lists: far smaller than a tuple per key.
         self._deletes: dict[str, str] = {k: " ".join(v) for k, v in deletes.items()}
         self._phonetic: dict[str, str] = {k: " ".join(v) for k, v in phonetic.items()}
+        self._y_spelled: dict[str, str] = {k: " ".join(v) for k, v in y_spelled.items()}
         self._name_weight: tuple[float, ...] = tuple(
             sum(self._idf[t] for t in _index_tokens(n.norm)) for n in self.names
         )
@@ -111,6 +121,9 @@ class CandidateIndex:
         found: dict[str, float] = {}
         if token in self._postings:
             found[token] = 1.0
+        for variant in variants_of(token):
+            if variant in self._postings:
+                found[variant], _ = token_similarity(token, variant)
         if len(token) >= MIN_FUZZY_LENGTH:
             proposals: set[str] = set(self._deletes.get(token, "").split())
             for deleted in _deletions(token):
@@ -118,6 +131,11 @@ class CandidateIndex:
                     proposals.add(deleted)
                 proposals.update(self._deletes.get(deleted, "").split())
             proposals.update(self._phonetic.get(phonetic_key(token), "").split())
+            folded = y_as_i(token)
+            proposals.update(self._y_spelled.get(folded, "").split())
+            if folded in self._postings:
+                proposals.add(folded)
+            proposals.difference_update(found)
             proposals.discard(token)
             for proposal in proposals:
                 score, _ = token_similarity(token, proposal)
@@ -168,11 +186,12 @@ class CandidateIndex:
                 acc[nid] = get(nid, 0.0) + weight
         tokens = query.tokens
         for a, b in itertools.pairwise(tokens):
-            together = postings.get(a + b)
-            if together:
-                weight = idf[a + b]
-                for nid in together:
-                    acc[nid] = acc.get(nid, 0.0) + weight
+            for listed in (a + b, *variants_of(a + b)):
+                together = postings.get(listed)
+                if together:
+                    weight = idf[listed]
+                    for nid in together:
+                        acc[nid] = acc.get(nid, 0.0) + weight
         name_weight = self._name_weight
         if groups is not None:
             names = self.names

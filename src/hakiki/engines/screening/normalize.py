@@ -9,9 +9,10 @@ A name becomes a tuple of ASCII, casefolded tokens with a weight each:
   generic form first so "LIMITED" and "LTD" compare equal, spelled-out forms included
   ("Gesellschaft mit beschränkter Haftung", "Sp. z o.o."), and for vessel prefixes ("MV").
 
-For organisations, number words become digits ("Forty-Four" and "44", "1st" and "First") and a
-legal form glued to the name is split off ("SiemensAG"). For people, a name written
-"SURNAME, Given" is read as "Given SURNAME".
+For organisations, number words become digits ("Forty-Four" and "44", "1st" and "First"), a few
+abbreviations are spelled out ("Intl", "U.S.", "UK") and a legal form glued to the name is
+split off ("SiemensAG"). For people, a name written "SURNAME, Given" is read as
+"Given SURNAME".
 
 Weights say how much a token counts as evidence; tokens of weight 0.5 and more are
 "substantive". A name with no substantive token (only "CORP" or "LIMITED") can never match.
@@ -46,21 +47,38 @@ ORG_TYPES = _words(
     """corp corporation co company companies inc incorporated ltd limited llc plc sa sarl srl
     spa ag gmbh bv nv pte pvt private public jsc ojsc cjsc pjsc fze fzco fzc fzllc llp lp est
     establishment cooperative coop ltda sas sae saoc kg ohg oao zao ooo pao tov lda eirl jv
-    soe ngo npo sp fin mil gp mv mt"""
+    soe ngo npo ano sp fin mil gp mv mt"""
 )
 GENERIC_BUSINESS_WORDS = _words(
     """group holding holdings trading trade traders international intl enterprise enterprises
     industries industry industrial services service general import export imports exports
     investment investments commercial global shipping logistics"""
 )
-PARTICLES = _words(
-    """al el ul ad ed as ash at az ibn bin bint binti ben ould wuld walad de da di du del della
-    der den van von la le les los las dos das do y e the of and for in on et und
-    haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
+# Honorifics are part of how a person is named: when both names carry one it is shared
+# evidence (see the common-name cap in .scorer); particles only join the parts.
+HONORIFICS = _words(
+    """haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
     sheik qari mufti"""
+)
+# "son/daughter of": what follows is the father's name.
+PATRONYMIC_LINKS = _words("ibn bin bint binti ben ould wuld walad")
+PARTICLES = (
+    HONORIFICS
+    | PATRONYMIC_LINKS
+    | _words(
+        """al el ul ad ed as ash at az de da di du del della der den van von la le les los las
+        dos das do y e the of and for in on et und"""
+    )
 )
 # Spelled-out and short legal forms rigour leaves as they are.
 _ORG_TYPE_SHORT = {"corporation": "corp", "incorporated": "inc", "company": "co", "companies": "co"}
+# Abbreviations organisations write either way, spelled out.
+_ORG_ABBREVIATIONS = {
+    "intl": ("international",),
+    "natl": ("national",),
+    "us": ("united", "states"),
+    "uk": ("united", "kingdom"),
+}
 _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
 
 
@@ -140,7 +158,12 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         tokens = tokenize(text)
         if tokens:
             tokens = tuple(_replace_org_types(" ".join(tokens)).split())
-            tokens = numbers_to_digits(tuple(_ORG_TYPE_SHORT.get(t, t) for t in tokens))
+            tokens = tuple(
+                word
+                for t in tokens
+                for word in _ORG_ABBREVIATIONS.get(t, (_ORG_TYPE_SHORT.get(t, t),))
+            )
+            tokens = numbers_to_digits(tokens)
     else:
         tokens = tokenize(remove_person_prefixes(_surname_first(text)))
     weights = tuple(token_weight(t, is_org) for t in tokens)

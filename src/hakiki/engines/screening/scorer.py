@@ -7,7 +7,9 @@ The name decides; the other features move the score a little and say why:
   name parts the customer lacks cost a lot (a missing middle part costs about a third).
   Then: at most 0.65 when only one name part matched but either side has more; -0.10 when
   the matched parts are in a different order (a swapped first and last name is never an exact
-  match); -0.05 for a weak alias.
+  match), -0.25 instead when a part moved across "bin" (the given and the father's name
+  swapped); -0.20 for different specific legal forms (AG / GmbH); a cap for common names
+  (below); -0.05 for a weak alias.
 * ``birth_date``: +0.05 same date, +0.02 same year where one side gives only the year, 0 for
   day and month swapped, -0.08 same year but another day or one year apart, -0.20 otherwise.
 * ``country``: +0.02 when a country is shared, -0.05 when both sides have countries and none is
@@ -26,9 +28,14 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hakiki.engines.screening.frequency import rarity
+from hakiki.engines.screening.frequency import COMMON, rarity
 from hakiki.engines.screening.model import ListEntity, NameKind
-from hakiki.engines.screening.normalize import ORG_TYPE_WEIGHT, SUBSTANTIVE, NormalizedName
+from hakiki.engines.screening.normalize import (
+    HONORIFICS,
+    ORG_TYPE_WEIGHT,
+    SUBSTANTIVE,
+    NormalizedName,
+)
 from hakiki.engines.screening.similarity import (
     INITIAL_SIMILARITY,
     Alignment,
@@ -36,6 +43,7 @@ from hakiki.engines.screening.similarity import (
     align,
     is_reordered,
     match_tokens,
+    swaps_father,
 )
 
 LIST_COVERAGE_WEIGHT = 0.8
@@ -43,15 +51,19 @@ INNER_MISSING_WEIGHT = 0.3
 EDGE_MISSING_WEIGHT = 1.0
 INITIAL_CREDIT = 0.8
 CONFLICT_PENALTY = 0.1
-LEGAL_FORM_CONFLICT = 0.15  # both names give a legal form and they differ (AG / GmbH)
-# Common-name cap on the name score, by the evidence of the matched list-name parts (the sum
-# of their rarity, see .frequency): two very common parts ("Mohamed Ali", 0.5) cap at 0.735, a
-# common and a very common one ("Abubakar Ibrahim", 0.75) at 0.7975, so neither hits on the
-# name alone but both do with a matching date of birth and country (+0.07); one ordinary part
-# (1.0) leaves the score alone.
+LEGAL_FORM_CONFLICT = 0.2  # both names give a legal form and they differ (AG / GmbH)
+GENERIC_LEGAL_FORMS = frozenset({"co", "corp", "inc"})
+# Common-name cap on the name score, by the joint evidence of the matched list-name parts (the
+# sum of their rarity, see .frequency; a shared honorific such as "Haji" adds its rarity, at
+# most COMMON): two very common parts ("Mohamed Ali", 0.5) cap at 0.735, a common and a very
+# common one ("Abubakar Ibrahim", 0.75) at 0.7975, so neither hits on the name alone but both
+# do with a matching date of birth and country (+0.07); one ordinary part (1.0), or two very
+# common parts and a shared "Haji" ("Abdalla Haji Ali"), leave the score alone.
 COMMON_CAP_POINTS = ((0.0, 0.61), (0.75, 0.7975), (1.0, 1.0))
 SINGLE_PART_CAP = 0.65
 REORDER_PENALTY = 0.10
+# "Salman bin Muhammad" is the son of a Muhammad, "Muhammad bin Salman" the son of a Salman.
+FATHER_SWAP_PENALTY = 0.25
 WEAK_ALIAS_PENALTY = 0.05
 
 DOB_SAME_DATE = 0.05
@@ -104,7 +116,11 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     full = initials = 0
     evidence = 0.0
     for token, weight, sim in zip(l_tokens, l_weights, l_scores, strict=True):
-        if weight < SUBSTANTIVE or sim == 0.0:
+        if sim == 0.0:
+            continue
+        if weight < SUBSTANTIVE:
+            if token in HONORIFICS and sim > INITIAL_SIMILARITY:
+                evidence += min(rarity(token), COMMON) * sim
             continue
         if sim > INITIAL_SIMILARITY:
             full += 1
@@ -145,9 +161,9 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     if conflicts:
         score -= CONFLICT_PENALTY * conflicts
         notes.append("a name part differs" if conflicts == 1 else f"{conflicts} name parts differ")
-    q_forms = {t for t, w in zip(query.tokens, query.weights, strict=True) if w == ORG_TYPE_WEIGHT}
+    q_forms = _legal_forms(query)
     if q_forms:
-        l_forms = {t for t, w in zip(l_tokens, l_weights, strict=True) if w == ORG_TYPE_WEIGHT}
+        l_forms = _legal_forms(listed)
         if l_forms and q_forms.isdisjoint(l_forms):
             score -= LEGAL_FORM_CONFLICT
             notes.append("different legal forms")
@@ -162,7 +178,10 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     if score > cap:
         score = cap
         notes.append("matched name parts are common names")
-    if is_reordered(matches):
+    if swaps_father(matches, query, listed):
+        score -= FATHER_SWAP_PENALTY
+        notes.append("given name and father's name swapped")
+    elif is_reordered(matches, listed):
         score -= REORDER_PENALTY
         notes.append("name parts in a different order")
     if kind == "weak_alias":
@@ -170,6 +189,16 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
         notes.append("weak alias")
     score = min(max(score, 0.0), 1.0)
     return NameScore(score, query, listed, tuple(notes))
+
+
+def _legal_forms(name: NormalizedName) -> set[str]:
+    """The name's specific legal forms; "company", "corporation", "inc" name no particular
+    form (translations use them for any), so they conflict with none."""
+    return {
+        t
+        for t, w in zip(name.tokens, name.weights, strict=True)
+        if w == ORG_TYPE_WEIGHT and t not in GENERIC_LEGAL_FORMS
+    }
 
 
 def _common_name_cap(evidence: float) -> float:

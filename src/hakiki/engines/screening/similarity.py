@@ -8,11 +8,14 @@ Rules (deliberately few, each with a reason a reviewer can read):
 * equal tokens: 1.0, "exact";
 * listed spellings or short forms of one name (:mod:`.variants`, Mohamed / Muhammad,
   Olanrewaju / Lanre): 0.95, "variant";
+* tokens of 4+ letters that differ only in "y" for "i" (one letter of Cyrillic and Arabic
+  names, romanised either way: Volodymyr / Volodimir, Yusuf / Iusuf): 0.95, "transliteration";
 * an initial against a name starting with that letter: 0.6, "initial";
 * tokens of 4+ letters within 1 edit (2 edits from 8 letters; a transposition is one edit):
   ``1 - edits / (shortest + 2)``, "typo";
-* tokens of 4+ letters, same first letter, same metaphone key and edits within 40% of the
-  longer token: at least 0.85, "sounds alike" (Mohamed / Muhammad);
+* tokens of 4+ letters, same first letter, same metaphone key (a "kh" after the first letter
+  read as "h") and edits within 40% of the longer token: at least 0.85, "sounds alike"
+  (Mohamed / Muhammad, Mukhtar / Muhtar);
 * anything else: 0.
 """
 
@@ -25,7 +28,7 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 from rigour.text import metaphone
 
-from hakiki.engines.screening.normalize import SUBSTANTIVE, NormalizedName
+from hakiki.engines.screening.normalize import PATRONYMIC_LINKS, SUBSTANTIVE, NormalizedName
 from hakiki.engines.screening.variants import are_variants
 
 INITIAL_SIMILARITY = 0.6
@@ -48,10 +51,19 @@ def allowed_edits(shortest: int) -> int:
 
 @lru_cache(maxsize=65536)
 def phonetic_key(token: str) -> str:
-    """First letter plus metaphone: the key the index groups sound-alike tokens under."""
+    """First letter plus metaphone: the key the index groups sound-alike tokens under.
+
+    After the first letter, "kh" reads as "h": Arabic and Russian kh is written h in Swahili,
+    Turkish and Romanian spellings (Mukhtar / Muhtar, Mikhail / Mihail, Mabukhut / Mabuhut).
+    """
     if len(token) < MIN_FUZZY_LENGTH or not token.isalpha():
         return ""
-    return token[0] + metaphone(token)
+    return token[0] + metaphone(token[0] + token[1:].replace("kh", "h"))
+
+
+def y_as_i(token: str) -> str:
+    """The token with every "y" written "i" (the key of the "transliteration" rule)."""
+    return token.replace("y", "i")
 
 
 @lru_cache(maxsize=65536)
@@ -62,6 +74,8 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
     if are_variants(a, b):
         return VARIANT_SIMILARITY, "variant"
     la, lb = len(a), len(b)
+    if la >= MIN_FUZZY_LENGTH and lb >= MIN_FUZZY_LENGTH and y_as_i(a) == y_as_i(b):
+        return VARIANT_SIMILARITY, "transliteration"
     if la == 1 or lb == 1:
         if a[0] == b[0] and a[0].isalpha():
             return INITIAL_SIMILARITY, "initial"
@@ -120,12 +134,42 @@ def align(query: NormalizedName, listed: NormalizedName) -> Alignment:
     return _summarise(query, listed, matches, q_score, l_score)
 
 
-def is_reordered(matches: list[TokenMatch]) -> bool:
-    """True when the (non-initial) matched parts come in another order on the two sides."""
+def is_reordered(matches: list[TokenMatch], listed: NormalizedName) -> bool:
+    """True when the (non-initial) matched name parts come in another order on the two sides.
+
+    Only substantive parts count: a legal form written first or last ("OOO Oboronnye" /
+    "Oboronnye OOO") or a moved particle does not reorder a name.
+    """
+    weights = listed.weights
     ordered = sorted(
-        (m for m in matches if m.score > INITIAL_SIMILARITY), key=lambda m: m.query_index
+        (
+            m
+            for m in matches
+            if m.score > INITIAL_SIMILARITY and weights[m.list_index] >= SUBSTANTIVE
+        ),
+        key=lambda m: m.query_index,
     )
     return any(a.list_index > b.list_index for a, b in itertools.pairwise(ordered))
+
+
+def swaps_father(matches: list[TokenMatch], query: NormalizedName, listed: NormalizedName) -> bool:
+    """True when a matched name part is before "bin" (or "ibn", "ould"...) on one side and after
+    it on the other: the given name and the father's name swapped, so father and son."""
+    q_link = _first_link(query)
+    l_link = _first_link(listed)
+    if q_link is None or l_link is None:
+        return False
+    return any(
+        (m.query_index < q_link) != (m.list_index < l_link)
+        for m in matches
+        if m.score > INITIAL_SIMILARITY and listed.weights[m.list_index] >= SUBSTANTIVE
+    )
+
+
+def _first_link(name: NormalizedName) -> int | None:
+    """Position of the first "bin" with a name part on either side ("X bin Y"), if any."""
+    k = next((k for k, t in enumerate(name.tokens) if t in PATRONYMIC_LINKS), None)
+    return k if k is not None and 0 < k < len(name.tokens) - 1 else None
 
 
 def match_tokens(
@@ -230,7 +274,7 @@ def _summarise(
         q_matched += weight * score
         if score == 0.0 and weight >= SUBSTANTIVE:
             unmatched_query.append(token)
-    reordered = is_reordered(matches)
+    reordered = is_reordered(matches, listed)
     return Alignment(
         matches=tuple(sorted(matches, key=lambda m: m.list_index)),
         list_coverage=l_matched / l_total if l_total else 0.0,
