@@ -57,9 +57,14 @@ class Verified:
 class PersonFields(Protocol):
     """The request fields shared by every endpoint that verifies an identity number."""
 
-    compare: bool
-    first_name: str | None
-    last_name: str | None
+    @property
+    def compare(self) -> bool: ...
+
+    @property
+    def first_name(self) -> str | None: ...
+
+    @property
+    def last_name(self) -> str | None: ...
 
 
 def resolve_channel(body: AmlWithIdRequest) -> tuple[Channel, str]:
