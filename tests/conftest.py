@@ -111,6 +111,7 @@ def settings(
         prembly_base_url=fake_prembly_server.base_url,
         provider_timeout_seconds=1.0,
         key_cache_seconds=0.0,
+        webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1
     )
     upgrade(configured)
     return configured

@@ -38,6 +38,7 @@ from hakiki.providers.registry import build_providers
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.review_service import ReviewPresence
 from hakiki.screening.router import router as screening_router
+from hakiki.webhooks.router import router as webhooks_router
 
 logger = logging.getLogger("hakiki")
 
@@ -141,5 +142,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_router)
     app.include_router(lists_router)
     app.include_router(review_router)
+    app.include_router(webhooks_router)
     customise_openapi(app)
     return app

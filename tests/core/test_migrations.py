@@ -11,6 +11,7 @@ from hakiki.core.database import Database
 from hakiki.core.tables import metadata
 from hakiki.jobs import tables as _jobs_tables  # noqa: F401  (registers its tables)
 from hakiki.media import tables as _media_tables  # noqa: F401  (registers its tables)
+from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401  (registers its tables)
 
 
 async def test_no_drift_between_migrations_and_tables(db: Database) -> None:

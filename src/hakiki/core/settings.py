@@ -86,6 +86,20 @@ class Settings(BaseSettings):
         description="How long a claimed job stays with its worker without a heartbeat; a job "
         "whose process died is claimed again after this.",
     )
+    webhooks_allow_private: bool = Field(
+        default=False,
+        description="Allow webhook endpoints on private, loopback, link-local and other "
+        "non-public addresses (tests, local development, a receiver on the operator's network).",
+    )
+    webhook_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="How long one webhook delivery attempt may take."
+    )
+    webhook_secret_grace_hours: float = Field(
+        default=24.0,
+        ge=0,
+        description="After a secret rotation, how long the old secret keeps signing beside the "
+        "new one.",
+    )
     name_match_threshold: float = Field(
         default=0.85, description="Score from which `compare` counts the names as matching."
     )

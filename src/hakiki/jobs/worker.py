@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from hakiki.core.clock import utcnow
 from hakiki.core.database import transaction
 from hakiki.core.ids import new_id
+from hakiki.jobs import handlers as _handlers  # noqa: F401  (registers every task)
 from hakiki.jobs import repository
 from hakiki.jobs.registry import TASKS, JobContext, PermanentError, Task
 
