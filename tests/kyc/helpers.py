@@ -108,3 +108,16 @@ def td3(
     )  # fmt: skip
     composite = line2[0:10] + line2[13:20] + line2[21:43]
     return [line1, line2 + check_digit(composite)]
+
+
+async def events_for(db: Database, org_id: str, reference: str) -> list[dict[str, Any]]:
+    """The webhook events emitted for a verification, oldest first."""
+    from hakiki.webhooks.tables import webhook_events
+
+    async with read(db) as conn:
+        rows = await conn.execute(
+            select(webhook_events)
+            .where(webhook_events.c.org_id == org_id, webhook_events.c.resource_id == reference)
+            .order_by(webhook_events.c.sequence)
+        )
+        return [dict(r._mapping) for r in rows]

@@ -17,6 +17,7 @@ from hakiki.screening.service import Verified
 from tests.conftest import AccountFactory, debit_count
 from tests.kyc.helpers import (
     completion_job,
+    events_for,
     ledger_kinds,
     post,
     run_job_now,
@@ -152,6 +153,8 @@ async def test_slow_upstream_answers_pending_then_completes_charged_once(
         "data"
     ]
     assert await ledger_kinds(db, account.org_id) == {"credit": 1, "debit": 1}
+    [event] = await events_for(db, account.org_id, body["reference"])
+    assert (event["type"], event["data"]["status"]) == ("verification.completed", "VERIFIED")
 
 
 async def test_the_job_finishes_what_the_timed_out_lookup_could_not(
@@ -202,6 +205,9 @@ async def test_pending_that_ends_unavailable_is_refunded_once(
     assert final["data"]["state"] == "failed"
     assert final["billing"]["reversal_transaction_id"] is not None
     assert await ledger_kinds(db, account.org_id) == {"credit": 1, "debit": 1, "reversal": 1}
+    [event] = await events_for(db, account.org_id, body["reference"])
+    assert event["type"] == "verification.failed"
+    assert event["data"]["status"] == "SOURCE_UNAVAILABLE"
     summary = (await client.get("/v3/account/wallet", headers=account.headers)).json()
     assert (summary["balance"], summary["available"]) == (10_000, 10_000)
 
@@ -221,6 +227,7 @@ async def test_pending_that_ends_unavailable_is_refunded_once(
     assert await finalise(runtime, row, verified, None) is False
     unchanged = (await status(client, account.headers, body["reference"])).json()
     assert {**unchanged, "request_id": None} == {**final, "request_id": None}
+    assert len(await events_for(db, account.org_id, body["reference"])) == 1
     assert await ledger_kinds(db, account.org_id) == {"credit": 1, "debit": 1, "reversal": 1}
 
 

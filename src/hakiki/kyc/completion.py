@@ -2,7 +2,8 @@
 
 Used by the call itself (answers within the sync budget), by the look-up that outlived the
 budget, and by the job. ``finalise`` is one transaction: the conditional update from pending,
-the refund of a pending charge that bought no answer, and the webhook event.
+the refund of a pending charge that bought no answer, and the webhook event
+(verification.completed or verification.failed).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from hakiki.kyc import repository
 from hakiki.kyc.schemas import DocumentRef, KycBilling, KycData, KycResult, MrzSummary
 from hakiki.providers.base import LookupOutcome, LookupResult
 from hakiki.screening.service import Verified, compare_record, identity_of, verified_from
+from hakiki.webhooks.service import emit
 
 logger = logging.getLogger("hakiki.kyc")
 
@@ -152,8 +154,30 @@ async def finalise(
                     charge.transaction_id,
                     f"Refund: KYC {row['document']} {row['reference']} ended {outcome.value}",
                 )
+        await emit(
+            conn,
+            org_id=row["org_id"],
+            environment=row["environment"],
+            event_type=f"verification.{data.state}",
+            resource_id=row["reference"],
+            data=event_data(row, outcome, data),
+        )
     logger.info("verification %s ended %s", row["id"], outcome.value)
     return True
+
+
+def event_data(row: dict[str, Any], outcome: Outcome, data: KycData) -> dict[str, Any]:
+    """The event names the verification and its outcome, without personal data: receivers
+    fetch the record with GET /v3/kyc/status/{reference}."""
+    return {
+        "reference": row["reference"],
+        "status": outcome.value,
+        "response_code": OUTCOMES[outcome].response_code,
+        "state": data.state,
+        "found": data.status == "FOUND",
+        "document": data.document.model_dump(),
+        "request_id": row["request_id"],
+    }
 
 
 _background: set[asyncio.Task[None]] = set()
