@@ -22,7 +22,7 @@ from hakiki.core.envelope import OUTCOMES, Outcome, envelope_fields
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet import service as wallet
 from hakiki.kyc import repository
-from hakiki.kyc.schemas import DocumentRef, KycBilling, KycData, KycResult, MrzSummary
+from hakiki.kyc.schemas import DocumentRef, KycBilling, KycData, KycResult, MrzSummary, State
 from hakiki.providers.base import LookupOutcome, LookupResult
 from hakiki.screening.service import Verified, compare_record, identity_of, verified_from
 from hakiki.webhooks.service import emit
@@ -43,7 +43,7 @@ class Names:
     last_name: str | None
 
 
-def state_of(outcome: Outcome) -> str:
+def state_of(outcome: Outcome) -> State:
     if outcome is Outcome.PENDING:
         return "pending"
     return "failed" if outcome in _FAILED else "completed"
@@ -77,7 +77,7 @@ def conclude(
                 outcome = Outcome.MISMATCH
     data = KycData(
         status="FOUND" if verified.record is not None else "NOT_FOUND",
-        state=state_of(outcome),  # type: ignore[arg-type]
+        state=state_of(outcome),
         document=document,
         identity=identity,
         comparison=comparison,

@@ -11,6 +11,7 @@ from hakiki.core.idempotency.service import Replay
 from hakiki.core.openapi import AUTHENTICATED, error_responses
 from hakiki.kyc import service
 from hakiki.kyc.schemas import (
+    Document,
     DriversLicenseRequest,
     KycRequest,
     KycResult,
@@ -25,7 +26,7 @@ VERIFY_ERRORS = error_responses(*AUTHENTICATED, 400, 402, 409, 503)
 
 
 async def _verify(
-    request: Request, principal: Principal, document: str, body: KycRequest
+    request: Request, principal: Principal, document: Document, body: KycRequest
 ) -> Response:
     payload = body.model_dump(mode="json", exclude_unset=True)
     call = await begin_call(request, principal, service.ENDPOINTS[document], payload)

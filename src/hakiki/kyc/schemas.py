@@ -10,6 +10,8 @@ from hakiki.core.envelope import Billing, Envelope
 from hakiki.screening.schemas import Identity, NameComparison
 
 Country = Literal["NG", "KE", "UG", "TZ"]
+Document = Literal["national_id", "drivers_license", "passport"]
+State = Literal["pending", "completed", "failed"]
 
 
 class KycRequest(BaseModel):
@@ -90,7 +92,7 @@ class PassportRequest(KycRequest):
 
 
 class DocumentRef(BaseModel):
-    type: Literal["national_id", "drivers_license", "passport"]
+    type: Document
     country: str
     channel: str = Field(description="The channel that verified it (GET /v3/screening/channels).")
 
@@ -110,7 +112,7 @@ class MrzSummary(BaseModel):
 
 class KycData(BaseModel):
     status: Literal["FOUND", "NOT_FOUND"] = Field(description="Whether a record was found.")
-    state: Literal["pending", "completed", "failed"] = Field(
+    state: State = Field(
         description="The verification's state: pending, then completed (the registry "
         "answered) or failed (it could not); a final state never changes."
     )

@@ -39,6 +39,7 @@ from hakiki.kyc.completion import (
 )
 from hakiki.kyc.mrz import check_mrz
 from hakiki.kyc.schemas import (
+    Document,
     DocumentRef,
     KycBilling,
     KycRequest,
@@ -49,7 +50,7 @@ from hakiki.kyc.schemas import (
 from hakiki.providers.base import LookupResult
 from hakiki.screening.service import Verified, check_number, live_provider, sandbox_verify
 
-ENDPOINTS = {
+ENDPOINTS: dict[Document, str] = {
     "national_id": "kyc.national_id",
     "drivers_license": "kyc.drivers_license",
     "passport": "kyc.passport",
@@ -66,7 +67,7 @@ class Checked:
     mrz: MrzSummary | None
 
 
-def check_request(document: str, body: KycRequest) -> Checked:
+def check_request(document: Document, body: KycRequest) -> Checked:
     channel = document_channel(document, body.country_code)
     if channel is None:  # the schema admits only countries where every document exists
         raise ApiError(400, "invalid_request", f"No {document} channel in {body.country_code}.")
@@ -74,7 +75,7 @@ def check_request(document: str, body: KycRequest) -> Checked:
     mrz = None
     if isinstance(body, PassportRequest) and isinstance(body.mrz, list):
         mrz = check_mrz(body.mrz, channel, number)
-    ref = DocumentRef(type=document, country=channel.country, channel=channel.code)  # type: ignore[arg-type]
+    ref = DocumentRef(type=document, country=channel.country, channel=channel.code)
     return Checked(ref, channel, number, mrz)
 
 
@@ -117,7 +118,7 @@ def _job_delay(runtime: Runtime, live: bool) -> float:
     return settings.kyc_sandbox_pending_seconds
 
 
-async def verify(call: Call, document: str, body: KycRequest) -> bytes:
+async def verify(call: Call, document: Document, body: KycRequest) -> bytes:
     checked = check_request(document, body)
     if call.principal.live:
         answer = await _live(call, checked, body)
@@ -132,7 +133,7 @@ async def verify(call: Call, document: str, body: KycRequest) -> bytes:
 
 
 async def _finish(
-    call: Call, document: str, body: KycRequest, checked: Checked, answer: Answer
+    call: Call, document: Document, body: KycRequest, checked: Checked, answer: Answer
 ) -> bytes:
     runtime, verified = call.runtime, answer.verified
     names = Names(body.compare, body.first_name, body.last_name)
