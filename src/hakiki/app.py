@@ -30,6 +30,8 @@ from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.jobs.worker import job_worker
+from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401  (registers the job's task)
+from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
 from hakiki.lists.service import load_current_engine
 from hakiki.providers.registry import build_providers
@@ -136,6 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(RequestContextMiddleware)
     app.include_router(screening_router)
+    app.include_router(kyc_router)
     app.include_router(account_router)
     app.include_router(lists_router)
     app.include_router(review_router)

@@ -56,3 +56,37 @@ def test_format_rules(code: str, country: str, number: str, ok: bool) -> None:
     channel = find_channel(code, country)
     assert channel is not None
     assert (channel.check(channel.normalise(number)) is None) is ok
+
+
+@pytest.mark.parametrize(
+    ("code", "country", "number", "ok"),
+    [
+        ("passport", "UG", "B1234567", True),
+        ("passport", "UG", "B123456", False),
+        ("passport", "TZ", "TAE123456", True),
+        ("passport", "TZ", "TAEX123456", False),
+        ("drivers_license", "NG", "ABC12345YZ00", True),
+        ("drivers_license", "NG", "ABC1234YZ00", False),
+        ("drivers_license", "KE", "DLA1234567", True),
+        ("drivers_license", "KE", "1234567", False),
+        ("drivers_license", "UG", "100123456", True),
+        ("drivers_license", "UG", "1001234", False),
+        ("drivers_license", "TZ", "4001234567", True),
+        ("drivers_license", "TZ", "400123456", False),
+    ],
+)
+def test_kyc_document_formats(code: str, country: str, number: str, ok: bool) -> None:
+    test_format_rules(code, country, number, ok)
+
+
+def test_each_kyc_document_has_a_channel_in_every_country() -> None:
+    from hakiki.core.channels import DOCUMENTS, document_channel
+
+    for document in DOCUMENTS:
+        for country in ("NG", "KE", "UG", "TZ"):
+            assert document_channel(document, country) is not None, (document, country)
+    national = {c: document_channel("national_id", c) for c in ("NG", "KE", "UG", "TZ")}
+    assert {c: ch.code for c, ch in national.items() if ch} == {
+        "NG": "nin", "KE": "national_id", "UG": "nin", "TZ": "nida",
+    }  # fmt: skip
+    assert document_channel("passport", "GH") is None

@@ -61,6 +61,8 @@ CAC_FOUND = "RC1234567"  # rc_number "1234567", company_type "RC"
 CAC_BN_FOUND = "BN7654321"  # rc_number "7654321", company_type "BN"
 PASSPORT_FOUND = "A12345678"
 PASSPORT_LAST_NAME = "Bello"
+DL_FOUND = "ABC12345YZ00"
+DL_NAMES = ("John", "Doe")
 NOT_FOUND_BVN = "22299999999"
 BVN_SANCTIONED = "22233300001"  # a real UN/OFAC-listed person, for live screening tests
 
@@ -276,7 +278,31 @@ def _passport(body: dict[str, Any]) -> dict[str, Any]:
     return _not_found()
 
 
-_HANDLERS = {"bvn": _bvn, "vnin": _nin, "cac": _cac, "national_passport": _passport}
+def _drivers_license(body: dict[str, Any]) -> dict[str, Any]:
+    names = (str(body.get("first_name") or "").lower(), str(body.get("last_name") or "").lower())
+    if body.get("number") == DL_FOUND and names == tuple(n.lower() for n in DL_NAMES):
+        record = {
+            "driversLicense": DL_FOUND,
+            "firstname": "JOHN",
+            "lastname": "DOE",
+            "middlename": "",
+            "birthdate": "01-01-1990",
+            "gender": "Male",
+            "stateOfIssue": "LAGOS",
+            "issuedDate": "2019-05-02",
+            "expiryDate": "2029-05-01",
+        }
+        return {**_found(record, data_key="frsc_data"), "detail": "DL Verification Successful"}
+    return _not_found()
+
+
+_HANDLERS = {
+    "bvn": _bvn,
+    "vnin": _nin,
+    "cac": _cac,
+    "national_passport": _passport,
+    "drivers_license/advance/v2": _drivers_license,
+}
 
 
 def create_app(state: FakePremblyState) -> FastAPI:

@@ -547,3 +547,36 @@ def test_title_name(raw: str | None, name: str | None) -> None:
 )
 def test_split_cac_number(raw: str, parts: tuple[str, str]) -> None:
     assert split_cac_number(raw) == parts
+
+
+async def test_drivers_license_found_with_names(
+    prembly_provider: PremblyProvider, fake_prembly: FakePrembly
+) -> None:
+    from tests.providers.fake_prembly import DL_FOUND, DL_NAMES
+
+    first, last = DL_NAMES
+    result = await prembly_provider.lookup(
+        "NG", "drivers_license", DL_FOUND, first_name=first, last_name=last
+    )
+    assert result.outcome is LookupOutcome.FOUND
+    assert fake_prembly.last_request.path == "/verification/drivers_license/advance/v2"
+    assert fake_prembly.last_request.json == {
+        "number": DL_FOUND, "first_name": first, "last_name": last,
+    }  # fmt: skip
+    record = result.record
+    assert record is not None
+    assert (record.first_name, record.last_name) == ("John", "Doe")
+    assert (record.date_of_birth, record.gender) == ("1990-01-01", "male")
+
+
+async def test_drivers_license_needs_names_and_wrong_names_are_not_found(
+    prembly_provider: PremblyProvider,
+) -> None:
+    from tests.providers.fake_prembly import DL_FOUND
+
+    refused = await prembly_provider.lookup("NG", "drivers_license", DL_FOUND, last_name="Doe")
+    assert refused.outcome is LookupOutcome.FAILED
+    other = await prembly_provider.lookup(
+        "NG", "drivers_license", DL_FOUND, first_name="Jane", last_name="Roe"
+    )
+    assert other.outcome is LookupOutcome.NOT_FOUND

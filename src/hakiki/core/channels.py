@@ -1,7 +1,8 @@
 """Identity-verification channels: which numbers exist in which country, and their formats.
 
 One registry serves the channels endpoint, request validation and the sandbox, so the three can
-never disagree. The KYC endpoints use the same rules.
+never disagree. The KYC endpoints use the same rules: `document_channel` says which channel
+verifies a national ID, driver's licence or passport of each country.
 """
 
 from __future__ import annotations
@@ -109,6 +110,61 @@ CHANNELS: tuple[Channel, ...] = (
         re.compile(r"C[MF][A-Z0-9]{12}"),
     ),
     Channel(
+        "passport",
+        "UG",
+        "person",
+        "Ugandan passport",
+        "one or two letters then 7 digits",
+        "B1234560",
+        re.compile(r"[A-Z]{1,2}\d{7}"),
+    ),
+    Channel(
+        "passport",
+        "TZ",
+        "person",
+        "Tanzanian passport",
+        "one to three letters then 6 or 7 digits",
+        "TAE123450",
+        re.compile(r"[A-Z]{1,3}\d{6,7}"),
+    ),
+    Channel(
+        "drivers_license",
+        "NG",
+        "person",
+        "Nigerian driver's licence (FRSC)",
+        "3 letters, 5 digits, 2 letters, 2 digits",
+        "ABC12345YZ00",
+        re.compile(r"[A-Z]{3}\d{5}[A-Z]{2}\d{2}"),
+        requires=("first_name", "last_name"),  # the FRSC look-up matches the number with names
+    ),
+    Channel(
+        "drivers_license",
+        "KE",
+        "person",
+        "Kenyan driving licence (NTSA)",
+        "2 or 3 letters then 6 or 7 digits",
+        "DLA1234560",
+        re.compile(r"[A-Z]{2,3}\d{6,7}"),
+    ),
+    Channel(
+        "drivers_license",
+        "UG",
+        "person",
+        "Ugandan driving permit",
+        "8 to 10 digits",
+        "100123450",
+        re.compile(r"\d{8,10}"),
+    ),
+    Channel(
+        "drivers_license",
+        "TZ",
+        "person",
+        "Tanzanian driving licence",
+        "10 digits",
+        "4001234560",
+        re.compile(r"\d{10}"),
+    ),
+    Channel(
         "nida",
         "TZ",
         "person",
@@ -143,3 +199,22 @@ def find_channel(code: str, country: str | None = None) -> Channel | None:
 
 def countries_for(code: str) -> list[str]:
     return list(_COUNTRIES_BY_CODE.get(code.strip().lower(), []))
+
+
+# The KYC endpoints name a document and a country; this is the channel that verifies it.
+# Nigeria's national identity number is the NIN (the BVN is a bank's number, not an ID).
+DOCUMENTS = ("national_id", "drivers_license", "passport")
+_DOCUMENT_CODES = {
+    ("national_id", "NG"): "nin",
+    ("national_id", "KE"): "national_id",
+    ("national_id", "UG"): "nin",
+    ("national_id", "TZ"): "nida",
+}
+
+
+def document_channel(document: str, country: str) -> Channel | None:
+    """The channel that verifies ``document`` (national_id, drivers_license, passport) issued
+    by ``country``, else None."""
+    country = country.strip().upper()
+    code = _DOCUMENT_CODES.get((document, country), document)
+    return _BY_KEY.get((country, code))

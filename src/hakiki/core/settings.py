@@ -18,6 +18,9 @@ DEFAULT_PRICES: dict[str, int] = {
     "screening.pep": 1000,
     "screening.sanction": 1000,
     "screening.pep_and_sanction": 1000,
+    "kyc.national_id": 2000,
+    "kyc.drivers_license": 2000,
+    "kyc.passport": 2000,
 }
 
 
@@ -108,6 +111,17 @@ class Settings(BaseSettings):
     prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")
     prembly_base_url: str = "https://api.prembly.com"
     provider_timeout_seconds: float = 15.0
+    kyc_sync_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a live KYC call waits for the registry before it answers PENDING "
+        "and a job finishes the look-up.",
+    )
+    kyc_sandbox_pending_seconds: float = Field(
+        default=3.0,
+        ge=0,
+        description="After how long a sandbox PENDING verification (last digit 7) completes.",
+    )
 
     @field_validator("rate_limit")
     @classmethod

@@ -96,6 +96,8 @@ wallet_transactions = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("org_id", "seq", name="uq_wallet_transactions_org_seq"),
     Index("ix_wallet_transactions_org_created", "org_id", "seq"),
+    Index("uq_wallet_transactions_reverses_id", "reverses_id", unique=True),  # one per debit
+    Index("ix_wallet_transactions_request", "request_id"),
 )
 
 idempotency_keys = Table(

@@ -52,7 +52,16 @@ class IdentityProvider(Protocol):
     def supports(self, country: str, channel: str) -> bool: ...
 
     async def lookup(
-        self, country: str, channel: str, number: str, *, last_name: str | None = None
-    ) -> LookupResult: ...
+        self,
+        country: str,
+        channel: str,
+        number: str,
+        *,
+        last_name: str | None = None,
+        first_name: str | None = None,
+    ) -> LookupResult:
+        """``last_name`` and ``first_name`` go to registries that match them with the number
+        (passports, driver's licences); other channels ignore them."""
+        ...
 
     async def aclose(self) -> None: ...

@@ -33,6 +33,10 @@ Sources (read through the project's documentation search; nothing here was guess
   legacy path ``.../verification/national_passport``). ``data`` holds ``first_name``,
   ``last_name``, ``middle_name``, ``dob`` ("1980-12-22"), ``mobile``, ``gender``. ASSUMPTION: the
   ``/verification/`` form of the path, inferred as for CAC.
+* Driver's licence -- ``POST /verification/drivers_license/advance/v2`` body ``{"number",
+  "first_name", "last_name"}`` (docs "Drivers License V2", /docs/drivers-license-v2, test data
+  ABC12345YZ00 / john / doe). The record comes back under ``frsc_data`` with ``firstname``,
+  ``lastname``, ``middlename``, ``birthdate`` ("01-01-1990"), ``gender``.
 * Outcomes -- docs "Response Codes and Verification Status"
   (/docs/response-codes-and-verification-status): ``response_code`` inside an HTTP 200 --
   "00" success, "01" record not found, "02" service unavailable (retry later), "03" insufficient
@@ -59,7 +63,7 @@ logger = logging.getLogger(__name__)
 
 PROVIDER_NAME = "prembly"
 COUNTRY = "NG"
-CHANNELS: frozenset[str] = frozenset({"bvn", "nin", "cac", "passport"})
+CHANNELS: frozenset[str] = frozenset({"bvn", "nin", "cac", "passport", "drivers_license"})
 
 #: Endpoint path per channel, appended to the configured base URL.
 PATHS: dict[str, str] = {
@@ -67,6 +71,7 @@ PATHS: dict[str, str] = {
     "nin": "/verification/vnin",
     "cac": "/verification/cac",
     "passport": "/verification/national_passport",
+    "drivers_license": "/verification/drivers_license/advance/v2",
 }
 
 CODE_FOUND = "00"
@@ -127,7 +132,13 @@ class PremblyProvider:
     # ------------------------------------------------------------------ lookup
 
     async def lookup(
-        self, country: str, channel: str, number: str, *, last_name: str | None = None
+        self,
+        country: str,
+        channel: str,
+        number: str,
+        *,
+        last_name: str | None = None,
+        first_name: str | None = None,
     ) -> LookupResult:
         channel = channel.lower()
         if not self.supports(country, channel):
@@ -143,7 +154,14 @@ class PremblyProvider:
                 LookupOutcome.FAILED, "Prembly passport look-ups need the holder's last name"
             )
 
-        body = _request_body(channel, number, last_name)
+        if channel == "drivers_license" and not (
+            last_name and last_name.strip() and first_name and first_name.strip()
+        ):
+            return self._result(
+                LookupOutcome.FAILED, "Prembly driver's licence look-ups need the holder's names"
+            )
+
+        body = _request_body(channel, number, last_name, first_name)
         try:
             response = await self._client.post(
                 self._base_url + PATHS[channel],
@@ -274,7 +292,9 @@ def split_cac_number(number: str) -> tuple[str, str]:
     return "RC", compact
 
 
-def _request_body(channel: str, number: str, last_name: str | None) -> dict[str, str]:
+def _request_body(
+    channel: str, number: str, last_name: str | None, first_name: str | None = None
+) -> dict[str, str]:
     if channel == "nin":
         compact = re.sub(r"\s", "", number)
         if compact.isdigit():
@@ -285,6 +305,12 @@ def _request_body(channel: str, number: str, last_name: str | None) -> dict[str,
         return {"rc_number": rc_number, "company_type": company_type}
     if channel == "passport":
         return {"number": re.sub(r"\s", "", number).upper(), "last_name": (last_name or "").strip()}
+    if channel == "drivers_license":
+        return {
+            "number": re.sub(r"\s", "", number).upper(),
+            "first_name": (first_name or "").strip(),
+            "last_name": (last_name or "").strip(),
+        }
     return {"number": re.sub(r"\s", "", number)}
 
 
@@ -328,7 +354,9 @@ def _scrub(text: str, number: str) -> str:
 
 
 def _record_data(channel: str, body: dict[str, Any]) -> dict[str, Any] | None:
-    keys = ("nin_data", "data") if channel == "nin" else ("data",)
+    keys = {"nin": ("nin_data", "data"), "drivers_license": ("frsc_data", "data")}.get(
+        channel, ("data",)
+    )
     for key in keys:
         data = body.get(key)
         if isinstance(data, list):  # CAC advance answers a list of matches
@@ -427,7 +455,7 @@ def _to_record(channel: str, data: dict[str, Any]) -> IdentityRecord | None:
         gender = _pick(data, "gender")
         phone = _pick(data, "phoneNumber", "phoneNumber1", "phone_number", "phoneNumber2")
         nationality = _nationality(_pick(data, "nationality"))
-    elif channel == "nin":
+    elif channel in ("nin", "drivers_license"):
         first = _pick(data, "firstname", "firstName", "first_name")
         middle = _pick(data, "middlename", "middleName", "middle_name")
         last = _pick(data, "surname", "lastname", "lastName", "last_name")

@@ -6,6 +6,7 @@ One call, one wallet transaction (live), deterministic mock data (sandbox).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.channels import Channel, find_channel
@@ -17,7 +18,7 @@ from hakiki.engines.screening.compare import compare_names
 from hakiki.engines.screening.engine import Subject as ScreeningSubject
 from hakiki.engines.screening.results import ScreeningResult as EngineResult
 from hakiki.media.service import with_media
-from hakiki.providers.base import IdentityRecord, LookupOutcome, LookupResult
+from hakiki.providers.base import IdentityProvider, IdentityRecord, LookupOutcome, LookupResult
 from hakiki.providers.registry import find_provider
 from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.schemas import (
@@ -53,6 +54,19 @@ class Verified:
     record: IdentityRecord | None
 
 
+class PersonFields(Protocol):
+    """The request fields shared by every endpoint that verifies an identity number."""
+
+    @property
+    def compare(self) -> bool: ...
+
+    @property
+    def first_name(self) -> str | None: ...
+
+    @property
+    def last_name(self) -> str | None: ...
+
+
 def resolve_channel(body: AmlWithIdRequest) -> tuple[Channel, str]:
     """The channel and the normalised number, or a 400 that says what was expected."""
     channel = find_channel(body.channel, body.country_code)
@@ -64,7 +78,13 @@ def resolve_channel(body: AmlWithIdRequest) -> tuple[Channel, str]:
             f"Unknown channel {body.channel!r}{where}; GET /v3/screening/channels lists them.",
             details=[{"field": "channel", "problem": "unknown channel"}],
         )
-    number = channel.normalise(body.number)
+    return channel, check_number(channel, body.number, body)
+
+
+def check_number(channel: Channel, raw_number: str, body: PersonFields) -> str:
+    """The normalised number, or a 400 naming the field: the number's format, the fields the
+    channel's registry needs, and compare's names."""
+    number = channel.normalise(raw_number)
     problem = channel.check(number)
     if problem:
         raise ApiError(
@@ -99,10 +119,10 @@ def resolve_channel(body: AmlWithIdRequest) -> tuple[Channel, str]:
                 f"compare applies to person channels; {channel.code} identifies a business.",
                 details=[{"field": "compare", "problem": "not available for business channels"}],
             )
-    return channel, number
+    return number
 
 
-def _sandbox_verify(channel: Channel, number: str, body: AmlWithIdRequest) -> Verified:
+def sandbox_verify(channel: Channel, number: str, body: PersonFields) -> Verified:
     outcome = sandbox.outcome_for(number)
     reference = sandbox.reference_for(channel, number)
     if outcome not in (Outcome.VERIFIED, Outcome.MISMATCH):
@@ -114,9 +134,8 @@ def _sandbox_verify(channel: Channel, number: str, body: AmlWithIdRequest) -> Ve
     return Verified(Outcome.VERIFIED, sandbox.PROVIDER, reference, record)
 
 
-async def _live_verify(
-    call: Call, channel: Channel, number: str, body: AmlWithIdRequest
-) -> Verified:
+def live_provider(call: Call, channel: Channel) -> IdentityProvider:
+    """The provider serving ``channel`` here, or 503 before anything is reserved."""
     provider = find_provider(call.runtime.providers, channel.country, channel.code)
     if provider is None:
         raise ApiError(
@@ -125,15 +144,25 @@ async def _live_verify(
             f"No provider is configured for {channel.country} {channel.code} in live mode; "
             "nothing was charged. GET /v3/screening/channels shows what is available.",
         )
-    await hold_price(call)
-    result: LookupResult = await provider.lookup(
-        channel.country, channel.code, number, last_name=body.last_name
-    )
-    reference = result.provider_reference or f"ref_{call.request_id.removeprefix('req_')}"
+    return provider
+
+
+def verified_from(result: LookupResult, reference: str) -> Verified:
+    """A provider's answer as the verification outcome; ``reference`` when it gives none."""
+    reference = result.provider_reference or reference
     if result.outcome is LookupOutcome.FOUND and result.record is not None:
         return Verified(Outcome.VERIFIED, result.provider, reference, result.record)
     outcome = _LOOKUP_OUTCOMES.get(result.outcome, Outcome.FAILED)
     return Verified(outcome, result.provider, reference, None)
+
+
+async def _live_verify(
+    call: Call, channel: Channel, number: str, body: AmlWithIdRequest
+) -> Verified:
+    provider = live_provider(call, channel)
+    await hold_price(call)
+    result = await provider.lookup(channel.country, channel.code, number, last_name=body.last_name)
+    return verified_from(result, f"ref_{call.request_id.removeprefix('req_')}")
 
 
 def _full_name(record: IdentityRecord) -> str:
@@ -143,7 +172,20 @@ def _full_name(record: IdentityRecord) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _compare(body: AmlWithIdRequest, record: IdentityRecord, threshold: float) -> NameComparison:
+def identity_of(record: IdentityRecord) -> Identity:
+    return Identity(
+        first_name=record.first_name,
+        middle_name=record.middle_name,
+        last_name=record.last_name,
+        business_name=record.business_name,
+        date_of_birth=record.date_of_birth,
+        gender=record.gender,
+        phone=record.phone,
+        nationality=record.nationality,
+    )
+
+
+def compare_record(body: PersonFields, record: IdentityRecord, threshold: float) -> NameComparison:
     result = compare_names(
         body.first_name or "",
         body.last_name or "",
@@ -245,24 +287,15 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
     if call.principal.live:
         verified = await _live_verify(call, channel, number, body)
     else:
-        verified = _sandbox_verify(channel, number, body)
+        verified = sandbox_verify(channel, number, body)
 
     outcome = verified.outcome
     identity = aml = comparison = None
     if verified.record is not None:
         record = verified.record
-        identity = Identity(
-            first_name=record.first_name,
-            middle_name=record.middle_name,
-            last_name=record.last_name,
-            business_name=record.business_name,
-            date_of_birth=record.date_of_birth,
-            gender=record.gender,
-            phone=record.phone,
-            nationality=record.nationality,
-        )
+        identity = identity_of(record)
         if body.compare:
-            comparison = _compare(body, record, call.runtime.settings.name_match_threshold)
+            comparison = compare_record(body, record, call.runtime.settings.name_match_threshold)
             if not comparison.match:
                 outcome = Outcome.MISMATCH
         aml = await _screen(call, channel, number, body, record)

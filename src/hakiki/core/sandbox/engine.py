@@ -199,6 +199,12 @@ _GOLDEN_STEMS: dict[tuple[str, str], str] = {
     ("KE", "passport"): "AK00000",
     ("UG", "nin"): "CM900000000A",
     ("TZ", "nida"): "198501010000000000",
+    ("UG", "passport"): "A00000",
+    ("TZ", "passport"): "TAE0000",
+    ("NG", "drivers_license"): "AAA00000AA",
+    ("KE", "drivers_license"): "KDL00000",
+    ("UG", "drivers_license"): "1000000",
+    ("TZ", "drivers_license"): "40000000",
 }
 
 _GOLDEN_PEOPLE: dict[str, tuple[str, str, str, str, str]] = {

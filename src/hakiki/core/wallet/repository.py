@@ -155,3 +155,29 @@ async def list_transactions(
         .limit(limit)
     )
     return [dict(r._mapping) for r in rows]
+
+
+async def get_transaction(conn: AsyncConnection, transaction_id: str) -> dict[str, Any] | None:
+    query = select(wallet_transactions).where(wallet_transactions.c.id == transaction_id)
+    row = (await conn.execute(query)).first()
+    return dict(row._mapping) if row else None
+
+
+async def find_reversal(conn: AsyncConnection, transaction_id: str) -> str | None:
+    """The id of the reversal of ``transaction_id``, if there is one."""
+    query = select(wallet_transactions.c.id).where(
+        wallet_transactions.c.reverses_id == transaction_id
+    )
+    found = (await conn.execute(query)).scalar_one_or_none()
+    return str(found) if found is not None else None
+
+
+async def find_debit(conn: AsyncConnection, org_id: str, request_id: str) -> dict[str, Any] | None:
+    """The debit that charged the call ``request_id``, if it was charged."""
+    query = select(wallet_transactions).where(
+        wallet_transactions.c.request_id == request_id,
+        wallet_transactions.c.org_id == org_id,
+        wallet_transactions.c.kind == "debit",
+    )
+    row = (await conn.execute(query)).first()
+    return dict(row._mapping) if row else None

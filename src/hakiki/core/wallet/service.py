@@ -159,6 +159,50 @@ async def charge_many(
     return results
 
 
+async def reverse(conn: AsyncConnection, transaction_id: str, description: str) -> str | None:
+    """Refund a debit inside the caller's transaction with one ``reversal`` ledger row that
+    credits its amount back; return the reversal's id. A debit is reversed at most once: a
+    second call returns the first reversal's id and moves no money (the unique index on
+    ``reverses_id`` backs this up against concurrent callers). None when there is no such debit.
+    """
+    debit = await repository.get_transaction(conn, transaction_id)
+    if debit is None or debit["kind"] != "debit":
+        return None
+    existing = await repository.find_reversal(conn, transaction_id)
+    if existing is not None:
+        return existing
+    org_id, amount = str(debit["org_id"]), -int(debit["amount"])
+    changed = await repository.apply_change(conn, org_id, balance_delta=amount, reserved_delta=0)
+    assert changed is not None  # a credit cannot make the balance negative
+    balance, seq = changed
+    row = _ledger_row(
+        org_id,
+        seq,
+        "reversal",
+        amount,
+        balance,
+        str(debit["currency"]),
+        description,
+        endpoint=debit["endpoint"],
+        request_id=debit["request_id"],
+    )
+    row["reverses_id"] = transaction_id
+    await repository.insert_transaction(conn, row)
+    return str(row["id"])
+
+
+async def debit_of(conn: AsyncConnection, org_id: str, request_id: str) -> Charge | None:
+    """The charge of the call ``request_id``, if it was charged."""
+    row = await repository.find_debit(conn, org_id, request_id)
+    if row is None:
+        return None
+    return Charge(str(row["id"]), -int(row["amount"]), str(row["currency"]), row["balance_after"])
+
+
+async def reversal_of(conn: AsyncConnection, transaction_id: str) -> str | None:
+    return await repository.find_reversal(conn, transaction_id)
+
+
 async def release(db: Database, hold: Hold) -> None:
     """Give a hold back when the call failed before it could settle."""
     async with transaction(db) as conn:

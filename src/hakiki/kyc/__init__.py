@@ -1,0 +1,1 @@
+"""KYC: national ID, driver's licence and passport verification, with asynchronous completion."""
