@@ -91,7 +91,8 @@ async def _housekeeping(runtime: Runtime) -> None:
 @asynccontextmanager
 async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtime]:
     """A running service without HTTP: the runtime, its writers, housekeeping and (when
-    ``run_jobs``) the job worker; all stopped in order when the block ends."""
+    ``run_jobs``, in embedded mode) the job worker; all stopped in order when the block ends.
+    In procrastinate mode only `hakiki worker` processes run jobs."""
     runtime = await build_runtime(settings)
     # The screening index is millions of long-lived objects: move them out of the garbage
     # collector's sight, or every full collection pauses the server for hundreds of ms.
@@ -99,7 +100,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
     gc.freeze()
     await runtime.request_log.start()
     await runtime.settlements.start()
-    if run_jobs:
+    if run_jobs and settings.jobs_backend == "embedded":
         runtime.jobs = job_worker(runtime)
         await runtime.jobs.start()
     housekeeping = asyncio.create_task(_housekeeping(runtime))

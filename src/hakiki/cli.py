@@ -8,6 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from hakiki.account import service as accounts
 from hakiki.cli_support import run_with_db
@@ -27,6 +28,17 @@ def _emit(as_json: bool, payload: dict[str, Any], text: str) -> None:
 @click.version_option(package_name="hakiki")
 def main() -> None:
     """Hakiki: identity verification, fraud signals and AML screening API."""
+    try:
+        get_settings()
+    except ValidationError as error:  # refuse to start on a bad setting, in one clear message
+        problems = "; ".join(_setting_problem(e) for e in error.errors())
+        raise click.ClickException(f"invalid settings: {problems}") from None
+
+
+def _setting_problem(error: Any) -> str:
+    name = ".".join(str(part) for part in error["loc"]).upper()
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"HAKIKI_{name}: {message}" if name else message
 
 
 @main.command()

@@ -30,6 +30,19 @@ async def flaky_task(context: JobContext, payload: dict[str, Any]) -> None:
     record(context, payload, "done")
 
 
+def broken(payload: dict[str, Any]) -> bool:
+    return Path(payload["broken"]).exists()
+
+
+@task("test.until_fixed", max_attempts=2, backoff=(0,))
+async def until_fixed_task(context: JobContext, payload: dict[str, Any]) -> None:
+    """Fails while the file ``broken`` exists (until an operator fixes the cause)."""
+    if broken(payload):
+        record(context, payload, "failed")
+        raise RuntimeError("still broken")
+    record(context, payload, "done")
+
+
 @task("test.permanent", max_attempts=5)
 async def permanent_task(context: JobContext, payload: dict[str, Any]) -> None:
     record(context, payload, "refused")

@@ -26,10 +26,17 @@ async def fresh_postgres_url(suffix: str) -> str:
     return base.set(database=name).render_as_string(hide_password=False)
 
 
-async def isolated_settings(backend: str, data_dir: Path, suffix: str) -> Settings:
+async def isolated_settings(
+    backend: str, data_dir: Path, suffix: str, *, jobs_backend: str = "embedded"
+) -> Settings:
     """Migrated settings on a fresh SQLite file or a fresh PostgreSQL database."""
     url = await fresh_postgres_url(suffix) if backend == "postgresql" else None
-    settings = Settings(data_dir=data_dir, database_url=url, secret_key=TEST_SECRET_KEY)
+    settings = Settings(
+        data_dir=data_dir,
+        database_url=url,
+        secret_key=TEST_SECRET_KEY,
+        jobs_backend=jobs_backend,
+    )
     await upgrade_async(settings)
     return settings
 
@@ -39,6 +46,7 @@ def process_env(settings: Settings, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     env["HAKIKI_DATA_DIR"] = str(settings.data_dir)
     env["HAKIKI_SECRET_KEY"] = TEST_SECRET_KEY
+    env["HAKIKI_JOBS_BACKEND"] = settings.jobs_backend
     if settings.database_url:
         env["HAKIKI_DATABASE_URL"] = settings.database_url
     return {**env, **extra}

@@ -14,6 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from hakiki.core.settings import Settings
 from hakiki.core.sqlite_driver import one_hop_dbapi
 
+# The job backend rides on the engine as a user-defined execution option, so code that is
+# handed only a connection (``enqueue``) knows where jobs go without a new parameter.
+JOBS_BACKEND_OPTION = "hakiki_jobs_backend"
+
 
 class Database:
     """The service's database: a writer and a reader engine.
@@ -31,6 +35,10 @@ class Database:
     def is_sqlite(self) -> bool:
         return self.writer.dialect.name == "sqlite"
 
+    @property
+    def jobs_backend(self) -> str:
+        return _jobs_backend(self.writer)
+
     async def dispose(self) -> None:
         await self.writer.dispose()
         if self.reader is not self.writer:
@@ -40,7 +48,13 @@ class Database:
 def create_database(settings: Settings) -> Database:
     url = make_url(settings.resolved_database_url)
     if url.get_backend_name() != "sqlite":
-        engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        engine = create_async_engine(
+            url,
+            pool_size=10,
+            max_overflow=10,
+            pool_pre_ping=True,
+            execution_options={JOBS_BACKEND_OPTION: settings.jobs_backend},
+        )
         return Database(engine, engine)
     rendered = url.render_as_string(hide_password=False)
     writer = _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0)
@@ -92,6 +106,15 @@ def _create_sqlite_engine(
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def jobs_backend(conn: AsyncConnection) -> str:
+    """``embedded`` or ``procrastinate``: where jobs enqueued on ``conn`` go."""
+    return _jobs_backend(conn.engine)
+
+
+def _jobs_backend(engine: AsyncEngine) -> str:
+    return str(engine.get_execution_options().get(JOBS_BACKEND_OPTION, "embedded"))
 
 
 @asynccontextmanager

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 
 from hakiki.core.settings import Settings
 
@@ -21,8 +22,13 @@ def alembic_config(settings: Settings) -> Config:
 
 
 def upgrade(settings: Settings) -> None:
-    """Bring the database to the newest schema. Safe to run again."""
+    """Bring the database to the newest schema (and, in procrastinate mode, add procrastinate's
+    own). Safe to run again."""
     command.upgrade(alembic_config(settings), "head")
+    if settings.jobs_backend == "procrastinate":
+        from hakiki.jobs.scaled.schema import ensure_schema
+
+        asyncio.run(ensure_schema(settings))
 
 
 async def upgrade_async(settings: Settings) -> None:
@@ -31,7 +37,8 @@ async def upgrade_async(settings: Settings) -> None:
 
 
 def pending(settings: Settings) -> bool:
-    """Whether the database is behind the newest migration (or has none applied)."""
+    """Whether the database is behind the newest migration (or has none applied, or lacks
+    procrastinate's schema in procrastinate mode)."""
     from alembic.script import ScriptDirectory
 
     head = ScriptDirectory.from_config(alembic_config(settings)).get_current_head()
@@ -49,6 +56,9 @@ async def _pending_async(settings: Settings, head: str | None) -> bool:
             current = await connection.run_sync(
                 lambda sync: MigrationContext.configure(sync).get_current_revision()
             )
+            missing = settings.jobs_backend == "procrastinate" and not (
+                await connection.scalar(text("SELECT to_regclass('procrastinate_jobs')"))
+            )
     finally:
         await engine.dispose()
-    return current != head
+    return current != head or missing

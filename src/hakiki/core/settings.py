@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from hakiki.core.rate_limit import parse_limit
@@ -74,6 +75,12 @@ class Settings(BaseSettings):
     request_log_retention_days: int = 90
     wallet_hold_seconds: int = 120
     key_cache_seconds: float = 5.0
+    jobs_backend: Literal["embedded", "procrastinate"] = Field(
+        default="embedded",
+        description="embedded: the jobs table in the app's database, run by the servers (or "
+        "`hakiki worker`); procrastinate: procrastinate on PostgreSQL, run by `hakiki worker` "
+        "processes only.",
+    )
     jobs_in_server: bool = Field(
         default=True,
         description="Run the job worker inside each server process (embedded mode); set false "
@@ -135,6 +142,15 @@ class Settings(BaseSettings):
         for text in value.values():
             parse_limit(text)
         return value
+
+    @model_validator(mode="after")
+    def _procrastinate_needs_postgres(self) -> Settings:
+        if self.jobs_backend == "procrastinate" and self.is_sqlite:
+            raise ValueError(
+                "HAKIKI_JOBS_BACKEND=procrastinate needs PostgreSQL: set HAKIKI_DATABASE_URL="
+                "postgresql+asyncpg://... or keep the embedded job backend with SQLite"
+            )
+        return self
 
     def price(self, endpoint: str) -> int:
         return int(self.prices.get(endpoint, DEFAULT_PRICES.get(endpoint, 0)))

@@ -17,20 +17,16 @@ from hakiki.jobs import service
 def worker() -> None:
     """Run jobs (pending verifications, webhook deliveries, ...) until stopped (SIGTERM or
     Ctrl-C). Any number of workers may share one database; set HAKIKI_JOBS_IN_SERVER=false to
-    keep the servers out of it."""
+    keep the servers out of it (with HAKIKI_JOBS_BACKEND=procrastinate only workers run jobs)."""
     asyncio.run(_work_until_stopped())
 
 
 async def _work_until_stopped() -> None:
-    from hakiki.app import started  # the app module builds the runtime
-
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    async with started(get_settings(), run_jobs=True):
-        click.echo("worker started", err=True)
-        await stop.wait()
+    await service.work(get_settings(), stop, lambda: click.echo("worker started", err=True))
     click.echo("worker stopped", err=True)
 
 
@@ -52,15 +48,15 @@ def jobs_list(status: str | None, task: str | None, limit: int, as_json: bool) -
             click.echo(json.dumps(job, default=str))
         else:
             error = f"  {job['last_error']}" if job["last_error"] else ""
+            most = job["max_attempts"] or "?"
             click.echo(
-                f"{job['id']}  {job['task']:<28} {job['status']:<9} "
-                f"{job['attempts']}/{job['max_attempts']}{error}"
+                f"{job['id']}  {job['task']:<28} {job['status']:<9} {job['attempts']}/{most}{error}"
             )
 
 
 @jobs_group.command("retry")
 @click.argument("job_id")
 def jobs_retry(job_id: str) -> None:
-    """Queue a failed job again."""
+    """Queue a failed job again, with a fresh set of attempts."""
     job = run_with_db(lambda db: service.retry_job(db, job_id))
     click.echo(f"{job['id']} queued again")

@@ -8,9 +8,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
+from hakiki.core.database import jobs_backend
 from hakiki.core.ids import new_id
 from hakiki.jobs import repository
 from hakiki.jobs.registry import TASKS
+from hakiki.jobs.scaled import repository as scaled
 
 
 async def enqueue(
@@ -24,6 +26,8 @@ async def enqueue(
     job id. The job runs after the transaction commits, at least once."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}")
+    if jobs_backend(conn) == "procrastinate":
+        return str(await scaled.defer(conn, task, payload, delay_seconds))
     now = utcnow()
     job_id = new_id("job")
     await repository.insert(
