@@ -1,5 +1,6 @@
-"""Scaled mode on one PostgreSQL: two API processes and two job workers. Calls through either
-server share one wallet and are charged once each; jobs run once each, on the workers only."""
+"""Scaled mode on one PostgreSQL: two API processes and two job workers, with the embedded job
+table and with procrastinate. Calls through either server share one wallet and are charged once
+each; jobs run once each, on the workers only."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from hakiki.core.database import create_database, read
 from hakiki.core.tables import wallet_transactions, wallets
 from hakiki.core.wallet import service as wallet
 from tests.jobs.sample_tasks import lines, pids
-from tests.jobs.test_faults import queue, start, stop, wait_for_line, wait_until_done
 from tests.support.databases import isolated_settings
+from tests.support.job_processes import queue, start, stop, wait_for_line, wait_for_status
 from tests.test_cli import _free_port
 
 PRICE = 1000  # a name screening
@@ -39,8 +40,13 @@ async def fire(urls: list[str], headers: dict[str, str]) -> list[httpx.Response]
 
 
 @pytest.mark.postgresql
-async def test_two_servers_and_two_workers_on_one_postgresql(tmp_path: Path) -> None:
-    settings = await isolated_settings("postgresql", tmp_path / "data", "scaled")
+@pytest.mark.parametrize("jobs_backend", ["embedded", "procrastinate"])
+async def test_two_servers_and_two_workers_on_one_postgresql(
+    jobs_backend: str, tmp_path: Path
+) -> None:
+    settings = await isolated_settings(
+        "postgresql", tmp_path / "data", "scaled", jobs_backend=jobs_backend
+    )
     db = create_database(settings)
     org = await accounts.create_org(db, "Scaled Lending", approved=True)
     key = await accounts.create_key(db, "Scaled Lending", "live")
@@ -60,7 +66,7 @@ async def test_two_servers_and_two_workers_on_one_postgresql(tmp_path: Path) -> 
         headers = {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
         responses = await fire([f"http://127.0.0.1:{port}" for port in ports], headers)
         ids = await queue(settings, "test.slow", [{"log": str(log), "seconds": 0.1}] * 30)
-        await wait_until_done(settings, ids)
+        await wait_for_status(settings, ids)
     finally:
         for process in [*servers, *workers]:
             stop(process)
