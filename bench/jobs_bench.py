@@ -19,10 +19,14 @@ import asyncio
 import json
 import os
 import platform
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,6 +37,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.support.databases import process_env  # noqa: E402
 from tests.webhooks.receiver import run_receiver  # noqa: E402
 
 from hakiki.account import service as accounts  # noqa: E402
@@ -45,6 +50,7 @@ from hakiki.core.settings import Settings  # noqa: E402
 from hakiki.jobs.queue import enqueue  # noqa: E402
 from hakiki.jobs.registry import JobContext, task  # noqa: E402
 from hakiki.jobs.tables import jobs  # noqa: E402
+from hakiki.jobs.worker import job_worker  # noqa: E402
 from hakiki.webhooks.schemas import EndpointRequest  # noqa: E402
 from hakiki.webhooks.service import create_endpoint, emit  # noqa: E402
 
@@ -71,15 +77,76 @@ async def reset_postgres() -> bool:
         await engine.dispose()
 
 
-async def wait_all_done(settings_db: Any, count: int) -> None:
+DONE = {
+    "embedded": "SELECT count(*) FROM jobs WHERE status = 'succeeded'",
+    "procrastinate": "SELECT count(*) FROM procrastinate_jobs WHERE status = 'succeeded'",
+}
+# Enqueue-to-done of the newest :n jobs.
+PROCRASTINATE_LATENCIES = text(
+    "SELECT min(at) FILTER (WHERE type = 'deferred'), min(at) FILTER (WHERE type = "
+    "'succeeded') FROM procrastinate_events GROUP BY job_id ORDER BY job_id DESC LIMIT :n"
+)
+
+
+async def wait_all_done(runtime: Any, count: int) -> None:
+    query = text(DONE[runtime.settings.jobs_backend])
     while True:
-        async with read(settings_db) as conn:
-            done = (
-                await conn.execute(text("SELECT count(*) FROM jobs WHERE status = 'succeeded'"))
-            ).scalar_one()
+        async with read(runtime.db) as conn:
+            done = (await conn.execute(query)).scalar_one()
         if done >= count:
             return
         await asyncio.sleep(0.01)
+
+
+async def latencies_ms(runtime: Any, count: int) -> list[float]:
+    if runtime.settings.jobs_backend == "procrastinate":
+        query: Any = PROCRASTINATE_LATENCIES.bindparams(n=count)
+    else:  # typed columns: SQLite hands back text for a raw query
+        query = select(jobs.c.created_at, jobs.c.finished_at)
+        query = query.order_by(jobs.c.created_at.desc()).limit(count)
+    async with read(runtime.db) as conn:
+        rows = (await conn.execute(query)).all()
+    return sorted((as_utc(done) - as_utc(created)).total_seconds() * 1000 for created, done in rows)
+
+
+def wake(runtime: Any) -> None:
+    """The embedded worker polls; tell it at once (procrastinate listens for NOTIFY)."""
+    if runtime.jobs is not None:
+        runtime.jobs.wake()
+
+
+@contextmanager
+def job_runner(runtime: Any) -> Iterator[None]:
+    """Procrastinate mode: one `hakiki worker` process (with the bench's task registered)."""
+    if runtime.settings.jobs_backend != "procrastinate":
+        yield
+        return
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import bench.jobs_bench; from hakiki.cli import main; main()",
+            "worker",
+        ],
+        env={
+            **process_env(runtime.settings),
+            "HAKIKI_SECRET_KEY": str(runtime.settings.secret_key),
+            "HAKIKI_WEBHOOKS_ALLOW_PRIVATE": "true",
+            "HAKIKI_JOB_CONCURRENCY": str(runtime.settings.job_concurrency),
+        },
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        while "worker started" not in process.stdout.readline():
+            assert process.poll() is None, "the worker did not start"
+        yield
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
 
 
 async def measure(settings: Settings, count: int) -> dict[str, Any]:
@@ -92,33 +159,26 @@ async def measure(settings: Settings, count: int) -> dict[str, Any]:
                     await enqueue(conn, "bench.noop", {"n": n})
         enqueue_rate = count / (time.perf_counter() - began)
 
-        from hakiki.jobs.worker import job_worker
-
-        runtime.jobs = job_worker(runtime)
+        if settings.jobs_backend == "embedded":
+            runtime.jobs = job_worker(runtime)
         began = time.perf_counter()
-        await runtime.jobs.start()
-        await wait_all_done(runtime.db, count)
-        throughput = count / (time.perf_counter() - began)
+        with job_runner(runtime):
+            if runtime.jobs is not None:
+                await runtime.jobs.start()
+            else:
+                began = time.perf_counter()  # the worker process started just now
+            await wait_all_done(runtime, count)
+            throughput = count / (time.perf_counter() - began)
 
-        # Latency: one job per transaction while the worker runs, about 200 per second.
-        for n in range(count // 4):
-            async with transaction(runtime.db) as conn:
-                await enqueue(conn, "bench.noop", {"n": n})
-            runtime.jobs.wake()
-            await asyncio.sleep(0.005)
-        await wait_all_done(runtime.db, count + count // 4)
-        async with read(runtime.db) as conn:
-            rows = (
-                await conn.execute(
-                    select(jobs.c.created_at, jobs.c.finished_at)
-                    .order_by(jobs.c.created_at.desc())
-                    .limit(count // 4)
-                )
-            ).all()
-        latencies = sorted(
-            (as_utc(done) - as_utc(created)).total_seconds() * 1000 for created, done in rows
-        )
-        webhook = await webhook_latency(runtime, count // 10)
+            # Latency: one job per transaction while the worker runs, about 200 per second.
+            for n in range(count // 4):
+                async with transaction(runtime.db) as conn:
+                    await enqueue(conn, "bench.noop", {"n": n})
+                wake(runtime)
+                await asyncio.sleep(0.005)
+            await wait_all_done(runtime, count + count // 4)
+            latencies = await latencies_ms(runtime, count // 4)
+            webhook = await webhook_latency(runtime, count // 10)
     return {
         **webhook,
         "enqueue_per_s": round(enqueue_rate),
@@ -147,7 +207,7 @@ async def webhook_latency(runtime: Any, events: int) -> dict[str, Any]:
                     data={"n": n},
                 )
             committed = time.perf_counter()
-            runtime.jobs.wake()
+            wake(runtime)
             while len(receiver.accepted()) <= n:  # noqa: ASYNC110  (the receiver is a thread)
                 await asyncio.sleep(0.001)
             latencies.append((time.perf_counter() - committed) * 1000)
@@ -167,23 +227,28 @@ async def main() -> None:
     results: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-        "setup": f"embedded worker, one process, {options.concurrency} loops, no-op jobs",
+        "setup": f"no-op jobs; embedded: the worker in the bench process, {options.concurrency} "
+        "loops; procrastinate: one `hakiki worker` process",
         "runs": {},
     }
     with tempfile.TemporaryDirectory() as tmp:
-        backends: dict[str, str | None] = {"sqlite": None}
+        modes: dict[str, tuple[str | None, str]] = {"embedded_sqlite": (None, "embedded")}
         if await reset_postgres():
-            backends["postgresql"] = POSTGRES_URL
-        for name, url in backends.items():
+            modes["embedded_postgresql"] = (POSTGRES_URL, "embedded")
+            modes["procrastinate_postgresql"] = (POSTGRES_URL, "procrastinate")
+        for name, (url, jobs_backend) in modes.items():
+            if url:
+                await reset_postgres()
             settings = Settings(
                 data_dir=Path(tmp) / name,
                 database_url=url,
+                jobs_backend=jobs_backend,
                 secret_key="bench-secret-key-0123456789abcdef0123456789",
                 job_concurrency=options.concurrency,
                 webhooks_allow_private=True,  # the receiver listens on 127.0.0.1
             )
-            results["runs"][f"embedded_{name}"] = await measure(settings, options.jobs)
-            print(name, results["runs"][f"embedded_{name}"], flush=True)
+            results["runs"][name] = await measure(settings, options.jobs)
+            print(name, results["runs"][name], flush=True)
     out = ROOT / "bench" / "results" / "jobs.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
 

@@ -117,6 +117,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         for provider in runtime.providers:
             await provider.aclose()
         await runtime.rate_limiter.aclose()
+        await runtime.aclose_outbound()
         await runtime.db.dispose()
         runtime.scoring.shutdown(wait=False)
 

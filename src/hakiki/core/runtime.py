@@ -8,6 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+import httpx
+
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database
@@ -44,6 +46,7 @@ class Runtime:
     reviews: ReviewPresence  # which organisations have reviewed hits
     media: MediaLibrary = field(default_factory=MediaLibrary)  # ingested news, live only
     jobs: JobWorker | None = None  # the embedded job worker, when this process runs jobs
+    _outbound: httpx.AsyncClient | None = None
 
     # Screenings over the full lists run here, off the event loop, so a heavy query delays
     # only other screenings, never the server's I/O. One worker: the GIL allows no more.
@@ -72,6 +75,18 @@ class Runtime:
     async def offload(self, work: Callable[[], T]) -> T:
         """Run CPU-heavy work in the scoring thread."""
         return await asyncio.get_running_loop().run_in_executor(self.scoring, work)
+
+    def outbound_http(self) -> httpx.AsyncClient:
+        """One client for calls to customers' URLs (webhooks): its TLS context and connections
+        are reused (a new client costs tens of ms); redirects are never followed."""
+        if self._outbound is None:
+            self._outbound = httpx.AsyncClient(follow_redirects=False)  # timeouts per call
+        return self._outbound
+
+    async def aclose_outbound(self) -> None:
+        if self._outbound is not None:
+            await self._outbound.aclose()
+            self._outbound = None
 
     def price(self, endpoint: str) -> int:
         return self.settings.price(endpoint)

@@ -19,7 +19,6 @@ from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read, transaction
 from hakiki.core.ids import new_id
-from hakiki.core.settings import Settings
 from hakiki.webhooks import repository
 from hakiki.webhooks.signing import signed_headers
 from hakiki.webhooks.urls import UrlRefused, check_public_host
@@ -61,17 +60,18 @@ def _secrets_in_use(vault: Vault, target: dict[str, Any]) -> list[str]:
 
 
 async def _post(
-    settings: Settings, url: str, headers: dict[str, str], body: bytes
+    runtime: Runtime, url: str, headers: dict[str, str], body: bytes
 ) -> tuple[int | None, str | None]:
     """The receiver's status code (None without an answer) and what went wrong, if anything."""
+    settings = runtime.settings
     try:
         if not settings.webhooks_allow_private:  # the name may resolve elsewhere by now
             await check_public_host(urlsplit(url).hostname or "")
+        client = runtime.outbound_http()
         timeout = settings.webhook_timeout_seconds
-        async with (
-            httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client,
-            client.stream("POST", url, content=body, headers=headers) as response,
-        ):
+        async with client.stream(
+            "POST", url, content=body, headers=headers, timeout=timeout
+        ) as response:
             status = response.status_code
     except UrlRefused as exc:
         return None, f"refused: {exc}"
@@ -109,7 +109,7 @@ async def attempt_delivery(runtime: Runtime, delivery_id: str, *, final: bool) -
         target["event_id"], now, body.decode(), _secrets_in_use(runtime.vault, target)
     )
     started = time.monotonic()
-    status_code, error = await _post(runtime.settings, target["url"], headers, body)
+    status_code, error = await _post(runtime, target["url"], headers, body)
     latency_ms = round((time.monotonic() - started) * 1000)
     finished = utcnow()
     delivered = error is None
