@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from hakiki.core.settings import Settings
@@ -17,6 +19,7 @@ from hakiki.core.sqlite_driver import one_hop_dbapi
 # The job backend rides on the engine as a user-defined execution option, so code that is
 # handed only a connection (``enqueue``) knows where jobs go without a new parameter.
 JOBS_BACKEND_OPTION = "hakiki_jobs_backend"
+SQLITE_LOCK_WAIT = 30.0  # seconds a write waits for another process's write lock
 
 
 class Database:
@@ -57,7 +60,9 @@ def create_database(settings: Settings) -> Database:
         )
         return Database(engine, engine)
     rendered = url.render_as_string(hide_password=False)
-    writer = _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0)
+    writer = _create_sqlite_engine(
+        rendered, immediate=True, pool_size=1, max_overflow=0, busy_ms=0
+    )
     # A fixed pool: every aiosqlite connection is a thread, and starting one blocks the event
     # loop, so readers are opened once and reused rather than created on bursts.
     reader = _create_sqlite_engine(rendered, immediate=False, pool_size=4, max_overflow=0)
@@ -74,7 +79,7 @@ def create_engine(settings: Settings) -> AsyncEngine:
 
 
 def _create_sqlite_engine(
-    url: str, *, immediate: bool, pool_size: int, max_overflow: int
+    url: str, *, immediate: bool, pool_size: int, max_overflow: int, busy_ms: int = 30_000
 ) -> AsyncEngine:
     database = make_url(url).database
     if database and database != ":memory:":
@@ -82,7 +87,7 @@ def _create_sqlite_engine(
     engine = create_async_engine(
         url,
         module=one_hop_dbapi(),
-        connect_args={"timeout": 30},
+        connect_args={"timeout": busy_ms / 1000},
         pool_size=pool_size,
         max_overflow=max_overflow,
         pool_timeout=60,
@@ -96,7 +101,7 @@ def _create_sqlite_engine(
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
@@ -120,8 +125,26 @@ def _jobs_backend(engine: AsyncEngine) -> str:
 @asynccontextmanager
 async def transaction(db: Database) -> AsyncIterator[AsyncConnection]:
     """One write transaction: committed when the block ends, rolled back on error."""
-    async with db.writer.begin() as conn:
+    async with AsyncExitStack() as stack:
+        conn = await _begin(db, stack)
         yield conn
+
+
+async def _begin(db: Database, stack: AsyncExitStack) -> AsyncConnection:
+    """Begin a write transaction. On SQLite another *process* may hold the write lock: the
+    writer connection has no busy timeout and we wait here, on the event loop, in short steps,
+    rather than in SQLite's busy handler, whose sleeps grow to 100 ms and stretch every
+    waiting transaction (two server processes on one file)."""
+    delay, waited = 0.0002, 0.0
+    while True:
+        try:
+            return await stack.enter_async_context(db.writer.begin())
+        except OperationalError as error:
+            if not (db.is_sqlite and "locked" in str(error)) or waited > SQLITE_LOCK_WAIT:
+                raise
+        await asyncio.sleep(delay)
+        waited += delay
+        delay = min(delay * 2, 0.005)
 
 
 @asynccontextmanager
