@@ -60,9 +60,7 @@ def create_database(settings: Settings) -> Database:
         )
         return Database(engine, engine)
     rendered = url.render_as_string(hide_password=False)
-    writer = _create_sqlite_engine(
-        rendered, immediate=True, pool_size=1, max_overflow=0, busy_ms=0
-    )
+    writer = _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0, busy_ms=0)
     # A fixed pool: every aiosqlite connection is a thread, and starting one blocks the event
     # loop, so readers are opened once and reused rather than created on bursts.
     reader = _create_sqlite_engine(rendered, immediate=False, pool_size=4, max_overflow=0)

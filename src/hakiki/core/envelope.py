@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from hakiki.core.wallet.service import Charge
 
 
 class Outcome(StrEnum):
@@ -78,6 +81,17 @@ class Billing(BaseModel):
     amount: int = Field(description="Amount debited, in minor units of `currency`.")
     currency: str
     transaction_id: str | None = Field(description="The wallet transaction, when charged.")
+
+    @classmethod
+    def of(cls, charge: Charge | None, currency: str, **more: Any) -> Self:
+        """What a call's charge (None: not charged) says to its caller."""
+        return cls(
+            charged=charge is not None,
+            amount=charge.amount if charge else 0,
+            currency=charge.currency if charge else currency,
+            transaction_id=charge.transaction_id if charge else None,
+            **more,
+        )
 
 
 class Envelope(BaseModel):

@@ -100,13 +100,7 @@ def stored_data(runtime: Runtime, row: dict[str, Any]) -> KycData:
 async def billing_of(conn: AsyncConnection, row: dict[str, Any], currency: str) -> KycBilling:
     charge = await wallet.debit_of(conn, row["org_id"], row["request_id"])
     reversal = await wallet.reversal_of(conn, charge.transaction_id) if charge else None
-    return KycBilling(
-        charged=charge is not None,
-        amount=charge.amount if charge else 0,
-        currency=charge.currency if charge else currency,
-        transaction_id=charge.transaction_id if charge else None,
-        reversal_transaction_id=reversal,
-    )
+    return KycBilling.of(charge, currency, reversal_transaction_id=reversal)
 
 
 def result_of(

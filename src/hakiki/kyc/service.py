@@ -172,12 +172,7 @@ async def _finish(
             await enqueue(conn, COMPLETE_TASK, payload, delay_seconds=delay)
 
     def render(charge: Charge | None) -> bytes:
-        billing = KycBilling(
-            charged=charge is not None,
-            amount=charge.amount if charge else 0,
-            currency=call.principal.currency,
-            transaction_id=charge.transaction_id if charge else None,
-        )
+        billing = KycBilling.of(charge, call.principal.currency)
         result = KycResult(
             request_id=call.request_id,
             live=call.principal.live,

@@ -129,12 +129,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
                 status="POTENTIAL_MATCH" if matched else "CLEAR",
                 reference="scr_" + call.request_id.removeprefix("req_"),
                 message=message,
-                billing=Billing(
-                    charged=charge is not None,
-                    amount=charge.amount if charge else 0,
-                    currency=call.principal.currency,
-                    transaction_id=charge.transaction_id if charge else None,
-                ),
+                billing=Billing.of(charge, call.principal.currency),
                 data=data,
             )
             .model_dump_json()

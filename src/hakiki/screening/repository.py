@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.scoping import owned_by
 from hakiki.core.tables import screening_reviews as t
 
 
@@ -31,18 +32,10 @@ async def reviews_for_subject(
     return [dict(r._mapping) for r in rows]
 
 
-def _filtered(org_id: str, environment: str, filters: dict[str, str | None]) -> Any:
-    conditions = [t.c.org_id == org_id, t.c.environment == environment]
-    for column, value in filters.items():
-        if value is not None:
-            conditions.append(t.c[column] == value)
-    return conditions
-
-
 async def count_reviews(
     conn: AsyncConnection, org_id: str, environment: str, filters: dict[str, str | None]
 ) -> int:
-    query = select(func.count()).where(*_filtered(org_id, environment, filters))
+    query = select(func.count()).where(*owned_by(t, org_id, environment, filters))
     return int((await conn.execute(query)).scalar_one())
 
 
@@ -57,7 +50,7 @@ async def list_reviews(
 ) -> list[dict[str, Any]]:
     rows = await conn.execute(
         select(t)
-        .where(*_filtered(org_id, environment, filters))
+        .where(*owned_by(t, org_id, environment, filters))
         .order_by(t.c.created_at.desc(), t.c.id.desc())
         .offset(offset)
         .limit(limit)

@@ -312,12 +312,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
     )
 
     def render(charge: Charge | None) -> bytes:
-        billing = Billing(
-            charged=charge is not None,
-            amount=charge.amount if charge else 0,
-            currency=call.principal.currency,
-            transaction_id=charge.transaction_id if charge else None,
-        )
+        billing = Billing.of(charge, call.principal.currency)
         result = AmlWithIdResult(
             request_id=call.request_id,
             live=call.principal.live,

@@ -9,6 +9,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.scoping import owned_by
 from hakiki.webhooks.tables import (
     webhook_attempts as attempts,
 )
@@ -196,15 +197,10 @@ async def record_attempt(
 def _filtered_deliveries(
     org_id: str, environment: str, filters: dict[str, str | None]
 ) -> list[Any]:
-    conditions = [
-        deliveries.c.org_id == org_id,
-        deliveries.c.environment == environment,
+    return [
+        *owned_by(deliveries, org_id, environment, filters),
         deliveries.c.event_id == events.c.id,
     ]
-    for column, value in filters.items():
-        if value is not None:
-            conditions.append(deliveries.c[column] == value)
-    return conditions
 
 
 async def count_deliveries(
