@@ -1,0 +1,1 @@
+"""The Fraud category: the shared fraud database and the scans built on it."""

@@ -1,0 +1,42 @@
+"""Look-up keys of a report's subject: keyed hashes of normalised values, so reports of one
+person meet across organisations without the values being stored in clear."""
+
+from __future__ import annotations
+
+import re
+
+from hakiki.core.crypto import Vault
+from hakiki.fraud.schemas import ReportSubject
+
+_NOT_ALNUM = re.compile(r"[^0-9A-Z]")
+_NOT_DIGIT = re.compile(r"\D")
+
+
+def identifier_key(vault: Vault, value: str) -> str:
+    """Identity numbers compare without spaces, dashes or case (types may differ per report:
+    one lender calls it a national ID, another a NIN)."""
+    return vault.lookup_hash("identifier", _NOT_ALNUM.sub("", value.upper()))
+
+
+CALLING_CODES = {"KE": "254", "UG": "256", "TZ": "255", "NG": "234"}
+
+
+def phone_key(vault: Vault, value: str, country: str | None) -> str:
+    """Phones compare in international form: a national number (leading 0) takes the
+    subject's country code, so 0803 123 4567 (NG) and +234 803 123 4567 meet."""
+    digits = _NOT_DIGIT.sub("", value)
+    if not value.strip().startswith("+") and digits.startswith("0") and country in CALLING_CODES:
+        digits = CALLING_CODES[country] + digits[1:]
+    return vault.lookup_hash("phone", digits)
+
+
+def email_key(vault: Vault, value: str) -> str:
+    return vault.lookup_hash("email", value.strip().lower())
+
+
+def subject_keys(vault: Vault, subject: ReportSubject) -> list[tuple[str, str]]:
+    """(kind, keyed hash) of every identifier, phone and e-mail of the subject, without repeats."""
+    keys = [("identifier", identifier_key(vault, i.value)) for i in subject.identifiers]
+    keys += [("phone", phone_key(vault, p, subject.country)) for p in subject.phones]
+    keys += [("email", email_key(vault, e)) for e in subject.emails]
+    return list(dict.fromkeys(keys))

@@ -1,0 +1,118 @@
+"""Queries of the shared fraud database."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, insert, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from hakiki.core.scoping import owned_by
+from hakiki.fraud.tables import fraud_report_keys as keys
+from hakiki.fraud.tables import fraud_reports as reports
+
+
+async def insert_report(
+    conn: AsyncConnection, row: dict[str, Any], report_keys: list[tuple[str, str]]
+) -> None:
+    await conn.execute(insert(reports).values(**row))
+    if report_keys:
+        await conn.execute(
+            insert(keys),
+            [
+                {
+                    "report_id": row["id"],
+                    "kind": kind,
+                    "key_hash": key,
+                    "environment": row["environment"],
+                }
+                for kind, key in report_keys
+            ],
+        )
+
+
+def _listing(
+    org_id: str,
+    environment: str,
+    filters: dict[str, str | None],
+    since: date | None,
+    until: date | None,
+    key_hash: str | None,
+) -> list[Any]:
+    conditions = owned_by(reports, org_id, environment, filters)
+    if since is not None:
+        conditions.append(reports.c.incident_date >= since)
+    if until is not None:
+        conditions.append(reports.c.incident_date <= until)
+    if key_hash is not None:
+        conditions.append(
+            reports.c.id.in_(
+                select(keys.c.report_id).where(
+                    keys.c.environment == environment,
+                    keys.c.kind == "identifier",
+                    keys.c.key_hash == key_hash,
+                )
+            )
+        )
+    return conditions
+
+
+async def count_reports(conn: AsyncConnection, *args: Any) -> int:
+    query = select(func.count()).where(*_listing(*args))
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def list_reports(
+    conn: AsyncConnection, *args: Any, offset: int, limit: int
+) -> list[dict[str, Any]]:
+    rows = await conn.execute(
+        select(reports)
+        .where(*_listing(*args))
+        .order_by(reports.c.created_at.desc(), reports.c.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    return [dict(r._mapping) for r in rows]
+
+
+async def get_report(
+    conn: AsyncConnection, org_id: str, environment: str, report_id: str
+) -> dict[str, Any] | None:
+    row = (
+        await conn.execute(
+            select(reports).where(*owned_by(reports, org_id, environment, {"id": report_id}))
+        )
+    ).first()
+    return dict(row._mapping) if row else None
+
+
+async def signals(
+    conn: AsyncConnection, environment: str, lookups: list[tuple[str, str]]
+) -> dict[str, Any]:
+    """What every organisation's reports say about these keys: how many reports, from how
+    many organisations, in which categories (never which organisations)."""
+    if not lookups:
+        return {"reports": 0, "organisations": 0, "categories": {}}
+    matched = (
+        select(keys.c.report_id)
+        .where(keys.c.environment == environment)
+        .where(tuple_(keys.c.kind, keys.c.key_hash).in_(lookups))
+    )
+    rows = (
+        await conn.execute(
+            select(reports.c.category, func.count(), func.count(reports.c.org_id.distinct()))
+            .where(reports.c.id.in_(matched))
+            .group_by(reports.c.category)
+        )
+    ).all()
+    total_orgs = (
+        await conn.execute(
+            select(func.count(reports.c.org_id.distinct())).where(reports.c.id.in_(matched))
+        )
+    ).scalar_one()
+    return {
+        "reports": sum(int(r[1]) for r in rows),
+        "organisations": int(total_orgs),
+        "categories": {str(r[0]): int(r[1]) for r in rows},
+    }

@@ -1,0 +1,34 @@
+"""The shared fraud database: reports (encrypted) and their look-up keys."""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, Date, DateTime, ForeignKey, Index, String, Table, Text
+
+from hakiki.core.tables import metadata
+
+fraud_reports = Table(
+    "fraud_reports",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False),
+    Column("environment", String(10), nullable=False),
+    Column("api_key_id", String(40), nullable=False),
+    Column("category", String(40), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("incident_date", Date, nullable=False),
+    Column("body_encrypted", Text, nullable=False),  # the report as submitted
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_fraud_reports_owner", "org_id", "environment", "created_at"),
+)
+
+# One row per identifier, phone or e-mail of a report's subject, for look-ups across all
+# organisations (of one environment).
+fraud_report_keys = Table(
+    "fraud_report_keys",
+    metadata,
+    Column("report_id", String(40), ForeignKey("fraud_reports.id"), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("key_hash", String(64), primary_key=True),
+    Column("environment", String(10), nullable=False),
+    Index("ix_fraud_report_keys_lookup", "environment", "kind", "key_hash"),
+)
