@@ -10,6 +10,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from hakiki.core.rate_limit import parse_limit
+from hakiki.engines.fraud.risk import WEIGHTS
 
 DEFAULT_PRICES: dict[str, int] = {
     "screening.aml_with_id": 5000,
@@ -22,6 +23,7 @@ DEFAULT_PRICES: dict[str, int] = {
     "kyc.national_id": 2000,
     "kyc.drivers_license": 2000,
     "kyc.passport": 2000,
+    "fraud.id_scan": 500,
 }
 
 
@@ -70,6 +72,11 @@ class Settings(BaseSettings):
         default=None,
         description="Redis for the rate-limit counters, shared by every process, e.g. "
         "redis://127.0.0.1:6379/0; unset: each process counts in its own memory.",
+    )
+    fraud_weights: dict[str, int] = Field(
+        default_factory=dict,
+        description="JSON: weights of fraud-risk signals replacing the defaults, e.g. "
+        '{"several_names": 35}; the signals and defaults are in docs/api.md.',
     )
     idempotency_ttl_hours: int = 24
     request_log_retention_days: int = 90
@@ -141,6 +148,16 @@ class Settings(BaseSettings):
     def _org_limits(cls, value: dict[str, str]) -> dict[str, str]:
         for text in value.values():
             parse_limit(text)
+        return value
+
+    @field_validator("fraud_weights")
+    @classmethod
+    def _known_signals(cls, value: dict[str, int]) -> dict[str, int]:
+        unknown = sorted(set(value) - set(WEIGHTS))
+        if unknown:
+            raise ValueError(f"unknown fraud signals {unknown}; known: {sorted(WEIGHTS)}")
+        if any(weight < 0 or weight > 100 for weight in value.values()):
+            raise ValueError("fraud signal weights are 0 to 100")
         return value
 
     @model_validator(mode="after")

@@ -16,8 +16,9 @@ from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
-from hakiki.fraud import repository
+from hakiki.fraud import observations, repository
 from hakiki.fraud.keys import identifier_key, subject_keys
+from hakiki.fraud.observations import person_values
 from hakiki.fraud.schemas import FraudReport, FraudReportList, FraudReportRequest
 
 ENDPOINT = "fraud.report"
@@ -40,9 +41,19 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
         "created_at": report.created_at,
     }
     report_keys = subject_keys(runtime.vault, body.subject)
+    subject = body.subject
+    seen_with = person_values(
+        runtime.vault,
+        names=(subject.first_name, subject.middle_name, subject.last_name),
+        birth_date=subject.date_of_birth,
+        phones=subject.phones,
+        country=subject.country,
+    )
+    numbers = [key for kind, key in report_keys if kind == "identifier"]
 
     async def write(conn: AsyncConnection) -> None:
         await repository.insert_report(conn, row, report_keys)
+        await observations.record(conn, principal.environment, principal.org_id, numbers, seen_with)
 
     return await finish_call(
         call,

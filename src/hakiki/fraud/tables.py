@@ -32,3 +32,17 @@ fraud_report_keys = Table(
     Column("environment", String(10), nullable=False),
     Index("ix_fraud_report_keys_lookup", "environment", "kind", "key_hash"),
 )
+
+# What was seen with an identity number (a name, a date of birth, a phone, a face), by whom:
+# one number with many people behind it is the synthetic-identity pattern. Values are keyed
+# hashes; rows are per organisation so counts can say how many organisations saw them.
+identity_observations = Table(
+    "identity_observations",
+    metadata,
+    Column("environment", String(10), primary_key=True),
+    Column("identifier_key", String(64), primary_key=True),
+    Column("kind", String(16), primary_key=True),  # name | birth_date | phone | face
+    Column("value_key", String(64), primary_key=True),
+    Column("org_id", String(40), primary_key=True),
+    Column("first_seen", DateTime(timezone=True), nullable=False),
+)

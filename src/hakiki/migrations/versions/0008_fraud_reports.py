@@ -1,4 +1,4 @@
-"""fraud reports (the shared fraud database)
+"""fraud reports (the shared fraud database) and what is seen with identity numbers
 
 Revision ID: 0008
 Revises: 0007
@@ -16,6 +16,23 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.create_table(
+        "identity_observations",
+        sa.Column("environment", sa.String(length=10), nullable=False),
+        sa.Column("identifier_key", sa.String(length=64), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("value_key", sa.String(length=64), nullable=False),
+        sa.Column("org_id", sa.String(length=40), nullable=False),
+        sa.Column("first_seen", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint(
+            "environment",
+            "identifier_key",
+            "kind",
+            "value_key",
+            "org_id",
+            name=op.f("pk_identity_observations"),
+        ),
+    )
     op.create_table(
         "fraud_reports",
         sa.Column("id", sa.String(length=40), nullable=False),
@@ -65,3 +82,4 @@ def downgrade() -> None:
         batch_op.drop_index("ix_fraud_reports_owner")
 
     op.drop_table("fraud_reports")
+    op.drop_table("identity_observations")

@@ -1,0 +1,82 @@
+"""Explainable risk scores: each signal that fired carries its weight and reason; the score is
+their sum, capped at 100, and the level follows fixed bands (documented in docs/api.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LEVELS = ((75, "CRITICAL"), (50, "HIGH"), (25, "MEDIUM"), (0, "LOW"))
+
+# Default weights; an operator may override any of them (HAKIKI_FRAUD_WEIGHTS).
+WEIGHTS: dict[str, int] = {
+    "invalid_format": 30,
+    "reported": 40,
+    "reported_by_several": 20,
+    "several_names": 25,
+    "several_birth_dates": 30,
+    "several_phones": 15,
+    "several_faces": 35,
+}
+
+
+@dataclass(frozen=True)
+class Signal:
+    code: str
+    weight: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Risk:
+    score: int
+    level: str
+    signals: tuple[Signal, ...]
+
+
+def assess(fired: list[tuple[str, str]], weights: dict[str, int] | None = None) -> Risk:
+    """``fired``: (signal code, reason) pairs. Unknown codes are a programming error."""
+    table = {**WEIGHTS, **(weights or {})}
+    signals = tuple(Signal(code, table[code], reason) for code, reason in fired)
+    score = min(100, sum(s.weight for s in signals))
+    level = next(name for floor, name in LEVELS if score >= floor)
+    return Risk(score, level, signals)
+
+
+@dataclass(frozen=True)
+class IdentityEvidence:
+    """What the fraud database knows about one identity number."""
+
+    reports: int = 0
+    reporting_organisations: int = 0
+    categories: tuple[tuple[str, int], ...] = ()  # (category, reports), most reported first
+    names: int = 0  # distinct names seen with the number, across organisations
+    birth_dates: int = 0
+    phones: int = 0
+    faces: int = 0
+    linking_organisations: int = 0  # organisations that saw any of those with the number
+
+
+def id_signals(format_problem: str | None, evidence: IdentityEvidence) -> list[tuple[str, str]]:
+    """The signals an identity number raises (synthetic identities: one number, many people)."""
+    fired: list[tuple[str, str]] = []
+    if format_problem:
+        fired.append(("invalid_format", format_problem))
+    if evidence.reports:
+        kinds = ", ".join(name for name, _ in evidence.categories)
+        fired.append(("reported", f"{evidence.reports} fraud report(s) name this number ({kinds})"))
+    if evidence.reporting_organisations > 1:
+        fired.append(
+            (
+                "reported_by_several",
+                f"reported by {evidence.reporting_organisations} different organisations",
+            )
+        )
+    for code, count, what, floor in (
+        ("several_names", evidence.names, "names", 2),
+        ("several_birth_dates", evidence.birth_dates, "dates of birth", 2),
+        ("several_phones", evidence.phones, "phone numbers", 3),
+        ("several_faces", evidence.faces, "faces", 2),
+    ):
+        if count >= floor:
+            fired.append((code, f"{count} different {what} seen with this number"))
+    return fired

@@ -1,0 +1,84 @@
+"""Recording and counting what is seen with identity numbers, across organisations."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from hakiki.core.clock import utcnow
+from hakiki.core.crypto import Vault
+from hakiki.fraud.keys import phone_key
+from hakiki.fraud.tables import identity_observations as seen
+
+_NOT_LETTER = re.compile(r"[^a-z ]")
+
+
+def name_key(vault: Vault, *parts: str | None) -> str | None:
+    """Names compare without case, accents' punctuation or order ("Okonkwo Musa" = "Musa
+    Okonkwo"); None when no part is given."""
+    tokens = sorted(_NOT_LETTER.sub(" ", " ".join(p for p in parts if p).casefold()).split())
+    return vault.lookup_hash("name", " ".join(tokens)) if tokens else None
+
+
+def person_values(
+    vault: Vault,
+    *,
+    names: tuple[str | None, ...],
+    birth_date: date | None,
+    phones: list[str],
+    country: str | None,
+) -> list[tuple[str, str]]:
+    """(kind, keyed value) of what a request says about the person behind a number."""
+    values: list[tuple[str, str]] = []
+    if (key := name_key(vault, *names)) is not None:
+        values.append(("name", key))
+    if birth_date is not None:
+        values.append(("birth_date", vault.lookup_hash("birth_date", birth_date.isoformat())))
+    values += [("phone", phone_key(vault, phone, country)) for phone in phones]
+    return values
+
+
+async def record(
+    conn: AsyncConnection,
+    environment: str,
+    org_id: str,
+    identifier_keys: list[str],
+    values: list[tuple[str, str]],
+) -> None:
+    """Note that these values were seen with these numbers (once per organisation)."""
+    rows = [
+        {
+            "environment": environment,
+            "identifier_key": identifier,
+            "kind": kind,
+            "value_key": value,
+            "org_id": org_id,
+            "first_seen": utcnow(),
+        }
+        for identifier in identifier_keys
+        for kind, value in values
+    ]
+    if not rows:
+        return
+    dialect: Any = postgresql if conn.dialect.name == "postgresql" else sqlite
+    await conn.execute(dialect.insert(seen).on_conflict_do_nothing(), rows)
+
+
+async def counts(conn: AsyncConnection, environment: str, identifier_key: str) -> dict[str, int]:
+    """Distinct values of each kind seen with the number, and how many organisations saw any."""
+    where = (seen.c.environment == environment, seen.c.identifier_key == identifier_key)
+    rows = await conn.execute(
+        select(seen.c.kind, func.count(seen.c.value_key.distinct()))
+        .where(*where)
+        .group_by(seen.c.kind)
+    )
+    found = {str(kind): int(n) for kind, n in rows}
+    organisations = (
+        await conn.execute(select(func.count(seen.c.org_id.distinct())).where(*where))
+    ).scalar_one()
+    return {**found, "organisations": int(organisations)}

@@ -1,0 +1,78 @@
+"""Models of the identity-number fraud scan."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from hakiki.core.envelope import Billing
+
+
+class IdScanRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "channel": "bvn",
+                    "number": "22123456789",
+                    "first_name": "Musa",
+                    "last_name": "Okonkwo",
+                    "date_of_birth": "1991-04-12",
+                    "phone": "0803 123 4567",
+                }
+            ]
+        },
+    )
+
+    channel: StrictStr = Field(description="A channel code from GET /v3/screening/channels.")
+    number: StrictStr = Field(min_length=1, max_length=64)
+    country_code: StrictStr | None = Field(None, pattern=r"^[A-Za-z]{2}$")
+    first_name: StrictStr | None = Field(None, max_length=100)
+    last_name: StrictStr | None = Field(None, max_length=100)
+    date_of_birth: date | None = None
+    phone: StrictStr | None = Field(None, max_length=32)
+
+
+class RiskSignal(BaseModel):
+    code: str
+    weight: int
+    reason: str
+
+
+class RiskAssessment(BaseModel):
+    score: int = Field(ge=0, le=100)
+    level: Literal["LOW", "MEDIUM", "HIGH", "CRITICAL"]
+    signals: list[RiskSignal] = Field(description="Every rule that fired, with its weight.")
+
+
+class ReportSummary(BaseModel):
+    count: int
+    organisations: int
+    categories: dict[str, int]
+
+
+class IdentityLinks(BaseModel):
+    """Distinct values seen with the number across organisations (synthetic identities)."""
+
+    names: int
+    birth_dates: int
+    phones: int
+    faces: int
+    organisations: int
+
+
+class IdScanResult(BaseModel):
+    request_id: str
+    live: bool
+    reference: str
+    country: str
+    channel: str
+    number_valid: bool
+    format_problem: str | None
+    risk: RiskAssessment
+    fraud_reports: ReportSummary
+    identity_links: IdentityLinks
+    billing: Billing
