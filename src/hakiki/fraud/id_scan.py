@@ -17,7 +17,7 @@ from hakiki.core.wallet.service import Charge
 from hakiki.engines.fraud.risk import IdentityEvidence, assess, id_signals
 from hakiki.fraud import observations, repository
 from hakiki.fraud.keys import identifier_key
-from hakiki.fraud.observations import person_values
+from hakiki.fraud.observations import Seen, person_values
 from hakiki.fraud.scan_schemas import (
     IdentityLinks,
     IdScanRequest,
@@ -58,21 +58,22 @@ def _channel(body: IdScanRequest) -> Channel:
     return channel
 
 
-async def _live_evidence(call: Call, number_key: str) -> IdentityEvidence:
+async def _live_evidence(call: Call, number_key: str) -> tuple[IdentityEvidence, Seen]:
     environment = call.principal.environment
     async with read(call.runtime.db) as conn:
         reported = await repository.signals(conn, environment, [("identifier", number_key)])
-        linked = await observations.counts(conn, environment, number_key)
-    return IdentityEvidence(
+        linked = await observations.seen_with(conn, environment, number_key, call.principal.org_id)
+    evidence = IdentityEvidence(
         reports=reported["reports"],
         reporting_organisations=reported["organisations"],
         categories=tuple(sorted(reported["categories"].items(), key=lambda c: (-c[1], c[0]))),
-        names=linked.get("name", 0),
-        birth_dates=linked.get("birth_date", 0),
-        phones=linked.get("phone", 0),
-        faces=linked.get("face", 0),
-        linking_organisations=linked["organisations"],
+        names=linked.distinct.get("name", 0),
+        birth_dates=linked.distinct.get("birth_date", 0),
+        phones=linked.distinct.get("phone", 0),
+        faces=linked.distinct.get("face", 0),
+        linking_organisations=linked.organisations,
     )
+    return evidence, linked
 
 
 async def scan(call: Call, body: IdScanRequest) -> bytes:
@@ -81,24 +82,26 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
     number = channel.normalise(body.number)
     problem = channel.check(number)
     number_key = identifier_key(runtime.vault, number)
+    new_values: list[tuple[str, str]] = []
     if principal.live:
-        evidence = await _live_evidence(call, number_key)
+        evidence, linked = await _live_evidence(call, number_key)
     else:
         evidence = SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
     risk = assess(id_signals(problem, evidence), runtime.settings.fraud_weights)
-    seen_with = person_values(
-        runtime.vault,
-        names=(body.first_name, body.last_name),
-        birth_date=body.date_of_birth,
-        phones=[body.phone] if body.phone else [],
-        country=channel.country,
-    )
+    if principal.live and problem is None:
+        told = person_values(
+            runtime.vault,
+            names=(body.first_name, body.last_name),
+            birth_date=body.date_of_birth,
+            phones=[body.phone] if body.phone else [],
+            country=channel.country,
+        )
+        new_values = [value for value in told if value not in linked.noted_by_caller]
 
     async def write(conn: AsyncConnection) -> None:
-        if principal.live and problem is None:
-            await observations.record(
-                conn, principal.environment, principal.org_id, [number_key], seen_with
-            )
+        await observations.record(
+            conn, principal.environment, principal.org_id, [number_key], new_values
+        )
 
     def render(charge: Charge | None) -> bytes:
         return (
@@ -140,5 +143,5 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
         subject=None,
         render=render,
         description=f"Fraud ID scan ({channel.country} {channel.code})",
-        write=write,
+        write=write if new_values else None,  # a re-scan that tells nothing new writes nothing
     )

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -69,16 +70,31 @@ async def record(
     await conn.execute(dialect.insert(seen).on_conflict_do_nothing(), rows)
 
 
-async def counts(conn: AsyncConnection, environment: str, identifier_key: str) -> dict[str, int]:
-    """Distinct values of each kind seen with the number, and how many organisations saw any."""
-    where = (seen.c.environment == environment, seen.c.identifier_key == identifier_key)
-    rows = await conn.execute(
-        select(seen.c.kind, func.count(seen.c.value_key.distinct()))
-        .where(*where)
-        .group_by(seen.c.kind)
+@dataclass(frozen=True)
+class Seen:
+    """What was seen with one number: distinct values per kind, the organisations that saw
+    them, and which (kind, value) pairs this organisation has already noted."""
+
+    distinct: dict[str, int]
+    organisations: int
+    noted_by_caller: frozenset[tuple[str, str]]
+
+
+async def seen_with(
+    conn: AsyncConnection, environment: str, identifier_key: str, org_id: str
+) -> Seen:
+    rows = (
+        await conn.execute(
+            select(seen.c.kind, seen.c.value_key, seen.c.org_id).where(
+                seen.c.environment == environment, seen.c.identifier_key == identifier_key
+            )
+        )
+    ).all()
+    values: dict[str, set[str]] = {}
+    for kind, value, _org in rows:
+        values.setdefault(str(kind), set()).add(str(value))
+    return Seen(
+        distinct={kind: len(found) for kind, found in values.items()},
+        organisations=len({org for _kind, _value, org in rows}),
+        noted_by_caller=frozenset((str(k), str(v)) for k, v, org in rows if org == org_id),
     )
-    found = {str(kind): int(n) for kind, n in rows}
-    organisations = (
-        await conn.execute(select(func.count(seen.c.org_id.distinct())).where(*where))
-    ).scalar_one()
-    return {**found, "organisations": int(organisations)}

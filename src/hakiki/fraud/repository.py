@@ -91,7 +91,7 @@ async def signals(
     conn: AsyncConnection, environment: str, lookups: list[tuple[str, str]]
 ) -> dict[str, Any]:
     """What every organisation's reports say about these keys: how many reports, from how
-    many organisations, in which categories (never which organisations)."""
+    many organisations, in which categories (never which organisations). One query."""
     if not lookups:
         return {"reports": 0, "organisations": 0, "categories": {}}
     matched = (
@@ -101,18 +101,16 @@ async def signals(
     )
     rows = (
         await conn.execute(
-            select(reports.c.category, func.count(), func.count(reports.c.org_id.distinct()))
+            select(reports.c.category, reports.c.org_id, func.count())
             .where(reports.c.id.in_(matched))
-            .group_by(reports.c.category)
+            .group_by(reports.c.category, reports.c.org_id)
         )
     ).all()
-    total_orgs = (
-        await conn.execute(
-            select(func.count(reports.c.org_id.distinct())).where(reports.c.id.in_(matched))
-        )
-    ).scalar_one()
+    categories: dict[str, int] = {}
+    for category, _org, count in rows:
+        categories[str(category)] = categories.get(str(category), 0) + int(count)
     return {
-        "reports": sum(int(r[1]) for r in rows),
-        "organisations": int(total_orgs),
-        "categories": {str(r[0]): int(r[1]) for r in rows},
+        "reports": sum(categories.values()),
+        "organisations": len({org for _category, org, _count in rows}),
+        "categories": categories,
     }
