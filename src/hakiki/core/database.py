@@ -27,7 +27,8 @@ class Database:
 
     On SQLite the writer has exactly one connection, so write transactions queue in the
     connection pool (an asyncio wait) instead of spinning in SQLite's busy handler, and readers
-    use their own connections, which WAL never blocks. On PostgreSQL both are the same engine.
+    use their own connections, which WAL never blocks. On PostgreSQL they are two pools of the
+    same database, so a burst of reads cannot starve the writers.
     """
 
     def __init__(self, writer: AsyncEngine, reader: AsyncEngine) -> None:
@@ -51,14 +52,18 @@ class Database:
 def create_database(settings: Settings) -> Database:
     url = make_url(settings.resolved_database_url)
     if url.get_backend_name() != "sqlite":
-        engine = create_async_engine(
-            url,
-            pool_size=10,
-            max_overflow=10,
-            pool_pre_ping=True,
-            execution_options={JOBS_BACKEND_OPTION: settings.jobs_backend},
-        )
-        return Database(engine, engine)
+        # Two pools: under load, reads must not take every connection while the settlement
+        # writer (which commits many calls at once) waits for one.
+        def engine(size: int) -> AsyncEngine:
+            return create_async_engine(
+                url,
+                pool_size=size,
+                max_overflow=size,
+                pool_pre_ping=True,
+                execution_options={JOBS_BACKEND_OPTION: settings.jobs_backend},
+            )
+
+        return Database(engine(5), engine(10))
     rendered = url.render_as_string(hide_password=False)
     writer = _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0, busy_ms=0)
     # A fixed pool: every aiosqlite connection is a thread, and starting one blocks the event
