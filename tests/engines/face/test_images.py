@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import struct
-import time
 import zlib
 from pathlib import Path
 
@@ -89,15 +88,14 @@ def test_oversized_bytes_are_refused_before_parsing() -> None:
 
 
 @pytest.mark.parametrize("size", [(100_000, 100_000), (8_000, 8_000)])
-def test_decompression_bombs_are_refused_quickly(size: tuple[int, int]) -> None:
-    # 10^10 pixels is past Pillow's own bomb error; 64 million only past its warning, and
-    # past this engine's limit (40 million): both are refused, never decoded.
+def test_decompression_bombs_are_refused_before_decoding(size: tuple[int, int]) -> None:
+    # 10^10 pixels is past Pillow's own bomb error (decoding it would need 30 GB); 64 million
+    # is below Pillow's warning but past this engine's limit (40 million). Both are refused
+    # from the header alone: the declared size is checked before any pixel is decoded.
     data = png_declaring(*size)
     assert len(data) < 200
-    started = time.perf_counter()
     with pytest.raises(ImageDimensionsError, match="pixels"):
         load_image(data)
-    assert time.perf_counter() - started < 0.5
 
 
 def test_the_pixel_limit_is_configurable() -> None:

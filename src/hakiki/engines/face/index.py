@@ -2,7 +2,7 @@
 
 One float32 matrix (rows = faces) and one id per row. ``nearest`` computes every squared
 Euclidean distance with one matrix-vector product, ``|x|^2 + |q|^2 - 2 x.q`` with the row norms
-kept up to date, then picks the k smallest with ``argpartition``: about 2 ms for 100,000 faces
+kept up to date, then picks the k smallest with ``argpartition``: about 3 ms for 100,000 faces
 on one core (docs/benchmarks.md, "Face engine"), so no approximate index is needed at this size.
 
 The default ``max_distance`` is dlib's 0.6 same-person threshold (99.38% on LFW); on the test
