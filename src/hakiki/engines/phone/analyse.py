@@ -118,7 +118,7 @@ def analyse(text: str, country: str | None = None) -> PhoneAnalysis:
 
     valid = phonenumbers.is_valid_number(number)
     number_region = phonenumbers.region_code_for_number(number)
-    if number_region in (None, "ZZ", "001"):
+    if number_region in (None, "ZZ", "001") and number.country_code is not None:
         number_region = phonenumbers.region_code_for_country_code(number.country_code)
     if number_region == "ZZ":
         number_region = None
