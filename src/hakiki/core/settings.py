@@ -24,6 +24,7 @@ DEFAULT_PRICES: dict[str, int] = {
     "kyc.drivers_license": 2000,
     "kyc.passport": 2000,
     "fraud.id_scan": 500,
+    "fraud.phone": 200,
 }
 
 

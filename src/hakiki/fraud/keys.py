@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from hakiki.core.crypto import Vault
+from hakiki.engines.phone import SUPPORTED_REGIONS, lookup_key
 from hakiki.fraud.schemas import ReportSubject
 
 _NOT_ALNUM = re.compile(r"[^0-9A-Z]")
@@ -18,16 +19,11 @@ def identifier_key(vault: Vault, value: str) -> str:
     return vault.lookup_hash("identifier", _NOT_ALNUM.sub("", value.upper()))
 
 
-CALLING_CODES = {"KE": "254", "UG": "256", "TZ": "255", "NG": "234"}
-
-
 def phone_key(vault: Vault, value: str, country: str | None) -> str:
-    """Phones compare in international form: a national number (leading 0) takes the
-    subject's country code, so 0803 123 4567 (NG) and +234 803 123 4567 meet."""
-    digits = _NOT_DIGIT.sub("", value)
-    if not value.strip().startswith("+") and digits.startswith("0") and country in CALLING_CODES:
-        digits = CALLING_CODES[country] + digits[1:]
-    return vault.lookup_hash("phone", digits)
+    """Phones compare in international form (E.164 from libphonenumber's metadata), so
+    0803 123 4567 (NG) and +234 803 123 4567 meet; an unparsable text compares by its digits."""
+    e164 = lookup_key(value, country if country in SUPPORTED_REGIONS else None)
+    return vault.lookup_hash("phone", e164.lstrip("+") if e164 else _NOT_DIGIT.sub("", value))
 
 
 def email_key(vault: Vault, value: str) -> str:

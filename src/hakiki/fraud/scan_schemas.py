@@ -76,3 +76,48 @@ class IdScanResult(BaseModel):
     fraud_reports: ReportSummary
     identity_links: IdentityLinks
     billing: Billing
+
+
+class PhoneScanRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"phone": "0712 345678", "country_code": "KE"}]},
+    )
+
+    phone: StrictStr = Field(min_length=1, max_length=32)
+    country_code: StrictStr | None = Field(
+        None,
+        pattern=r"^[A-Za-z]{2}$",
+        description="For national numbers (0712...): KE, UG, TZ, NG.",
+    )
+
+
+class PhoneDetails(BaseModel):
+    valid: bool
+    reason: str | None = Field(description="Why the number is not valid.")
+    e164: str | None
+    national: str | None
+    international: str | None
+    region: str | None
+    line_type: str | None
+    original_carrier: str | None = Field(
+        description="The operator the number range was allocated to, not after porting."
+    )
+    location: str | None = Field(description="Area of a fixed line; never known for mobiles.")
+
+
+class PhoneLinks(BaseModel):
+    identities: int = Field(description="Distinct identity numbers seen with this phone.")
+    checks_last_7_days: int = Field(description="Earlier phone checks of it, all organisations.")
+    checking_organisations_last_7_days: int
+
+
+class PhoneScanResult(BaseModel):
+    request_id: str
+    live: bool
+    reference: str
+    phone: PhoneDetails
+    risk: RiskAssessment
+    fraud_reports: ReportSummary
+    links: PhoneLinks
+    billing: Billing

@@ -16,6 +16,11 @@ WEIGHTS: dict[str, int] = {
     "several_birth_dates": 30,
     "several_phones": 15,
     "several_faces": 35,
+    "invalid_phone": 30,
+    "phone_reported": 40,
+    "phone_shared": 30,
+    "virtual_line": 20,
+    "checked_often": 15,
 }
 
 
@@ -79,4 +84,45 @@ def id_signals(format_problem: str | None, evidence: IdentityEvidence) -> list[t
     ):
         if count >= floor:
             fired.append((code, f"{count} different {what} seen with this number"))
+    return fired
+
+
+@dataclass(frozen=True)
+class PhoneEvidence:
+    """What the fraud database and the request log know about one phone number."""
+
+    reports: int = 0
+    reporting_organisations: int = 0
+    categories: tuple[tuple[str, int], ...] = ()
+    identities: int = 0  # distinct identity numbers seen with the phone
+    checks_7d: int = 0  # earlier phone checks of this number, all organisations, last 7 days
+    checking_organisations_7d: int = 0
+
+
+VIRTUAL_LINES = frozenset({"voip", "premium rate", "toll free", "shared cost", "pager", "uan"})
+
+
+def phone_signals(
+    invalid_reason: str | None, line_type: str | None, evidence: PhoneEvidence
+) -> list[tuple[str, str]]:
+    fired: list[tuple[str, str]] = []
+    if invalid_reason:
+        fired.append(("invalid_phone", f"not a valid number: {invalid_reason}"))
+    if line_type in VIRTUAL_LINES:
+        fired.append(("virtual_line", f"a {line_type} number, not a personal mobile or fixed line"))
+    if evidence.reports:
+        kinds = ", ".join(name for name, _ in evidence.categories)
+        fired.append(("phone_reported", f"{evidence.reports} fraud report(s) name it ({kinds})"))
+    if evidence.identities >= 3:
+        fired.append(
+            ("phone_shared", f"seen with {evidence.identities} different identity numbers")
+        )
+    if evidence.checking_organisations_7d >= 3:
+        fired.append(
+            (
+                "checked_often",
+                f"checked {evidence.checks_7d} times by {evidence.checking_organisations_7d} "
+                "organisations in the last 7 days",
+            )
+        )
     return fired
