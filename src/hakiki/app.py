@@ -82,6 +82,7 @@ async def _housekeeping(runtime: Runtime) -> None:
     while True:
         try:
             await runtime.media.refresh(runtime.db)
+            await runtime.faces.refresh(runtime.db)
             await release_expired_holds(runtime.db)
             await purge_idempotency(runtime.db)
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)

@@ -17,9 +17,11 @@ from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
+from hakiki.engines.face import FaceEmbedder
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.results import ScreeningResult
 from hakiki.engines.screening.subject import Subject
+from hakiki.fraud.face_bank import FaceBank
 from hakiki.media.service import MediaLibrary
 from hakiki.providers.base import IdentityProvider
 
@@ -45,8 +47,10 @@ class Runtime:
     sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
     reviews: ReviewPresence  # which organisations have reviewed hits
     media: MediaLibrary = field(default_factory=MediaLibrary)  # ingested news, live only
+    faces: FaceBank = field(default_factory=FaceBank)  # faces seen with numbers and reports
     jobs: JobWorker | None = None  # the embedded job worker, when this process runs jobs
     _outbound: httpx.AsyncClient | None = None
+    _embedder: FaceEmbedder | None = None
 
     # Screenings over the full lists run here, off the event loop, so a heavy query delays
     # only other screenings, never the server's I/O. One worker: the GIL allows no more.
@@ -75,6 +79,12 @@ class Runtime:
     async def offload(self, work: Callable[[], T]) -> T:
         """Run CPU-heavy work in the scoring thread."""
         return await asyncio.get_running_loop().run_in_executor(self.scoring, work)
+
+    def face_embedder(self) -> FaceEmbedder:
+        """dlib's models, loaded on first use (about 0.5 s), then shared."""
+        if self._embedder is None:
+            self._embedder = FaceEmbedder()
+        return self._embedder
 
     def outbound_http(self) -> httpx.AsyncClient:
         """One client for calls to customers' URLs (webhooks): its TLS context and connections

@@ -25,6 +25,7 @@ DEFAULT_PRICES: dict[str, int] = {
     "kyc.passport": 2000,
     "fraud.id_scan": 500,
     "fraud.phone": 200,
+    "fraud.face_scan": 1000,
 }
 
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+import hashlib
+
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import Response
 
 from hakiki.core.auth import Principal, require_scope
 from hakiki.core.calls import begin_call, guarded, replay_response
+from hakiki.core.errors import ApiError
 from hakiki.core.idempotency.service import Replay
 from hakiki.core.openapi import AUTHENTICATED, error_responses
-from hakiki.fraud import id_scan, phone_scan
+from hakiki.engines.face.images import DEFAULT_MAX_BYTES
+from hakiki.fraud import face_scan, id_scan, phone_scan
 from hakiki.fraud.scan_schemas import (
+    FaceScanResult,
     IdScanRequest,
     IdScanResult,
     PhoneScanRequest,
@@ -66,4 +71,41 @@ async def scan_phone(
         return replay_response(call)
     async with guarded(call):
         content = await phone_scan.scan(call, body)
+    return Response(content, media_type="application/json")
+
+
+@router.post(
+    "/face-scan",
+    response_model=FaceScanResult,
+    summary="Scan a face against the fraud bank and faces seen with other identity numbers",
+    responses=error_responses(*AUTHENTICATED, 400, 402, 409),
+)
+async def scan_face(
+    request: Request,
+    image: UploadFile = File(description="JPEG, PNG or WebP with one face; at most 10 MB."),
+    identity_numbers: list[str] = Form(
+        default=[], description="The identity numbers this face is presented with (up to 10)."
+    ),
+    principal: Principal = Depends(require_scope("fraud:read")),
+) -> Response:
+    """multipart/form-data: an `image` file part and optional `identity_numbers` fields. The one
+    face is matched against the faces of fraud reports (the fraud bank) and the faces seen with
+    other identity numbers at any organisation: one face behind many BVNs or NINs is the
+    synthetic-identity pattern. No face, or a second large face, is a 400. Live: the face is
+    remembered with the numbers sent, one charge per call."""
+    data = await image.read(DEFAULT_MAX_BYTES + 1)
+    if len(data) > DEFAULT_MAX_BYTES:
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"image: larger than {DEFAULT_MAX_BYTES // (1024 * 1024)} MB.",
+            details=[{"field": "image", "problem": "too large"}],
+        )
+    numbers = [n.strip() for n in identity_numbers if n.strip()]
+    payload = {"image_sha256": hashlib.sha256(data).hexdigest(), "identity_numbers": numbers}
+    call = await begin_call(request, principal, face_scan.ENDPOINT, payload)
+    if isinstance(call, Replay):
+        return replay_response(call)
+    async with guarded(call):
+        content = await face_scan.scan(call, data, numbers)
     return Response(content, media_type="application/json")

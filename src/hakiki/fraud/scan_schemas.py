@@ -121,3 +121,29 @@ class PhoneScanResult(BaseModel):
     fraud_reports: ReportSummary
     links: PhoneLinks
     billing: Billing
+
+
+class FaceFound(BaseModel):
+    box: dict[str, int] = Field(description="left, top, right, bottom in the image's pixels.")
+    detector_score: float
+
+
+class FaceLinks(BaseModel):
+    fraud_bank_matches: int = Field(description="Fraud reports whose subject has this face.")
+    other_identities: int = Field(
+        description="Identity numbers, besides the ones sent, seen with this face."
+    )
+    closest_distance: float | None = Field(
+        description="Distance to the closest known face (same person below 0.6)."
+    )
+
+
+class FaceScanResult(BaseModel):
+    request_id: str
+    live: bool
+    reference: str
+    face: FaceFound
+    links: FaceLinks
+    fraud_reports: ReportSummary
+    risk: RiskAssessment
+    billing: Billing

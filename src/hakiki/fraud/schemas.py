@@ -57,6 +57,12 @@ class ReportSubject(Strict):
     identifiers: list[Identifier] = Field(default_factory=list, max_length=20)
     phones: list[StrictStr] = Field(default_factory=list, max_length=10)
     emails: list[StrictStr] = Field(default_factory=list, max_length=10)
+    face_image_base64: StrictStr | None = Field(
+        None,
+        max_length=14_000_000,
+        description="A photo of the subject (JPEG, PNG or WebP, one face), base64: its face joins "
+        "the fraud bank that face scans match against. Not stored or returned itself.",
+    )
 
     @model_validator(mode="after")
     def _identifiable(self) -> ReportSubject:
@@ -123,6 +129,7 @@ class FraudReport(FraudReportRequest):
 
     id: str
     status: Status
+    face_enrolled: bool = Field(False, description="The subject's face joined the fraud bank.")
     created_at: datetime
 
 

@@ -3,6 +3,8 @@ only by the one that submitted them."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from datetime import date
 from typing import Any
 
@@ -17,6 +19,8 @@ from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.fraud import observations, repository
+from hakiki.fraud.face_bank import insert_prints
+from hakiki.fraud.face_scan import embed, print_rows
 from hakiki.fraud.keys import identifier_key, subject_keys
 from hakiki.fraud.observations import person_values
 from hakiki.fraud.schemas import FraudReport, FraudReportList, FraudReportRequest
@@ -24,10 +28,36 @@ from hakiki.fraud.schemas import FraudReport, FraudReportList, FraudReportReques
 ENDPOINT = "fraud.report"
 
 
+async def _face_rows(
+    call: Call, image_base64: str, report: FraudReport, identifier_keys: list[str]
+) -> list[dict[str, object]]:
+    try:
+        image = base64.b64decode(image_base64, validate=True)
+    except (binascii.Error, ValueError):
+        raise ApiError(
+            400,
+            "invalid_request",
+            "subject.face_image_base64 is not base64.",
+            details=[{"field": "subject.face_image_base64", "problem": "not base64"}],
+        ) from None
+    face = await embed(call, image, field="subject.face_image_base64")
+    matches = call.runtime.faces.nearest(call.principal.environment, face.vector)
+    keys: list[str | None] = [*identifier_keys] or [None]
+    return print_rows(call, face, matches, keys, (report.id, report.incident.category))
+
+
 async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
     runtime, principal = call.runtime, call.principal
+    image = body.subject.face_image_base64
+    body = body.model_copy(
+        update={"subject": body.subject.model_copy(update={"face_image_base64": None})}
+    )
     report = FraudReport(
-        id=new_id("frp"), status="submitted", created_at=utcnow(), **body.model_dump()
+        id=new_id("frp"),
+        status="submitted",
+        face_enrolled=image is not None,
+        created_at=utcnow(),
+        **body.model_dump(),
     )
     row = {
         "id": report.id,
@@ -50,12 +80,14 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
         country=subject.country,
     )
     numbers = [key for kind, key in report_keys if kind == "identifier"]
+    faces = await _face_rows(call, image, report, numbers) if image else []
 
     async def write(conn: AsyncConnection) -> None:
         await repository.insert_report(conn, row, report_keys)
         await observations.record(conn, principal.environment, principal.org_id, numbers, seen_with)
+        await insert_prints(conn, faces)
 
-    return await finish_call(
+    content = await finish_call(
         call,
         billable=False,
         response_code=None,
@@ -65,6 +97,9 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
         status_code=201,
         write=write,
     )
+    for face_row in faces:
+        runtime.faces.add(principal.environment, face_row)
+    return content
 
 
 def _decrypted(runtime: Runtime, row: dict[str, Any]) -> FraudReport:

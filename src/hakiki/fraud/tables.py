@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Date, DateTime, ForeignKey, Index, String, Table, Text
+from sqlalchemy import (
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+)
 
 from hakiki.core.tables import metadata
 
@@ -45,4 +55,22 @@ identity_observations = Table(
     Column("value_key", String(64), primary_key=True),
     Column("org_id", String(40), primary_key=True),
     Column("first_seen", DateTime(timezone=True), nullable=False),
+)
+
+# Faces seen with identity numbers (face scans) and in reports (the fraud bank): dlib's 128-d
+# descriptors as float32 bytes. ``person_key`` is the first print of the same face (distance
+# under the threshold), so distinct faces per number can be counted.
+face_prints = Table(
+    "face_prints",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("environment", String(10), nullable=False),
+    Column("org_id", String(40), nullable=False),
+    Column("identifier_key", String(64)),
+    Column("report_id", String(40), ForeignKey("fraud_reports.id")),
+    Column("category", String(40)),  # the report's category, for bank matches
+    Column("person_key", String(40), nullable=False),
+    Column("embedding", LargeBinary, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_face_prints_environment_id", "environment", "id"),
 )

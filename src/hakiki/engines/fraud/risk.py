@@ -21,6 +21,8 @@ WEIGHTS: dict[str, int] = {
     "phone_shared": 30,
     "virtual_line": 20,
     "checked_often": 15,
+    "face_in_fraud_bank": 50,
+    "face_with_other_identities": 40,
 }
 
 
@@ -123,6 +125,31 @@ def phone_signals(
                 "checked_often",
                 f"checked {evidence.checks_7d} times by {evidence.checking_organisations_7d} "
                 "organisations in the last 7 days",
+            )
+        )
+    return fired
+
+
+@dataclass(frozen=True)
+class FaceEvidence:
+    bank_matches: int = 0  # reports whose subject has this face
+    bank_categories: tuple[tuple[str, int], ...] = ()
+    bank_organisations: int = 0
+    other_identities: int = 0  # identity numbers, besides the ones given, seen with this face
+
+
+def face_signals(evidence: FaceEvidence) -> list[tuple[str, str]]:
+    fired: list[tuple[str, str]] = []
+    if evidence.bank_matches:
+        kinds = ", ".join(name for name, _ in evidence.bank_categories)
+        fired.append(
+            ("face_in_fraud_bank", f"the face of {evidence.bank_matches} fraud report(s) ({kinds})")
+        )
+    if evidence.other_identities:
+        fired.append(
+            (
+                "face_with_other_identities",
+                f"this face was seen with {evidence.other_identities} other identity number(s)",
             )
         )
     return fired

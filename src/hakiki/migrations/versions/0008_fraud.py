@@ -1,4 +1,4 @@
-"""fraud reports (the shared fraud database) and what is seen with identity numbers
+"""fraud reports (the shared fraud database), what is seen with identity numbers, face prints
 
 Revision ID: 0008
 Revises: 0007
@@ -55,6 +55,25 @@ def upgrade() -> None:
         )
 
     op.create_table(
+        "face_prints",
+        sa.Column("id", sa.String(length=40), nullable=False),
+        sa.Column("environment", sa.String(length=10), nullable=False),
+        sa.Column("org_id", sa.String(length=40), nullable=False),
+        sa.Column("identifier_key", sa.String(length=64), nullable=True),
+        sa.Column("report_id", sa.String(length=40), nullable=True),
+        sa.Column("category", sa.String(length=40), nullable=True),
+        sa.Column("person_key", sa.String(length=40), nullable=False),
+        sa.Column("embedding", sa.LargeBinary(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["report_id"], ["fraud_reports.id"], name=op.f("fk_face_prints_report_id_fraud_reports")
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_face_prints")),
+    )
+    with op.batch_alter_table("face_prints", schema=None) as batch_op:
+        batch_op.create_index("ix_face_prints_environment_id", ["environment", "id"], unique=False)
+
+    op.create_table(
         "fraud_report_keys",
         sa.Column("report_id", sa.String(length=40), nullable=False),
         sa.Column("kind", sa.String(length=16), nullable=False),
@@ -78,6 +97,10 @@ def downgrade() -> None:
         batch_op.drop_index("ix_fraud_report_keys_lookup")
 
     op.drop_table("fraud_report_keys")
+    with op.batch_alter_table("face_prints", schema=None) as batch_op:
+        batch_op.drop_index("ix_face_prints_environment_id")
+
+    op.drop_table("face_prints")
     with op.batch_alter_table("fraud_reports", schema=None) as batch_op:
         batch_op.drop_index("ix_fraud_reports_owner")
 
