@@ -26,6 +26,7 @@ DEFAULT_PRICES: dict[str, int] = {
     "fraud.id_scan": 500,
     "fraud.phone": 200,
     "fraud.face_scan": 1000,
+    "fraud.address": 300,
 }
 
 

@@ -30,9 +30,17 @@ def email_key(vault: Vault, value: str) -> str:
     return vault.lookup_hash("email", value.strip().lower())
 
 
+def address_key(vault: Vault, country: str, text: str) -> str:
+    """Addresses compare by their words, without case, punctuation or order."""
+    words = sorted(re.sub(r"[^0-9a-z]+", " ", text.casefold()).split())
+    return vault.lookup_hash("address", country.upper(), " ".join(words))
+
+
 def subject_keys(vault: Vault, subject: ReportSubject) -> list[tuple[str, str]]:
     """(kind, keyed hash) of every identifier, phone and e-mail of the subject, without repeats."""
     keys = [("identifier", identifier_key(vault, i.value)) for i in subject.identifiers]
     keys += [("phone", phone_key(vault, p, subject.country)) for p in subject.phones]
     keys += [("email", email_key(vault, e)) for e in subject.emails]
+    if subject.address and subject.country:
+        keys.append(("address", address_key(vault, subject.country, subject.address)))
     return list(dict.fromkeys(keys))

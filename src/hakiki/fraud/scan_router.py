@@ -13,8 +13,10 @@ from hakiki.core.errors import ApiError
 from hakiki.core.idempotency.service import Replay
 from hakiki.core.openapi import AUTHENTICATED, error_responses
 from hakiki.engines.face.images import DEFAULT_MAX_BYTES
-from hakiki.fraud import face_scan, id_scan, phone_scan
+from hakiki.fraud import address_scan, face_scan, id_scan, phone_scan
 from hakiki.fraud.scan_schemas import (
+    AddressScanRequest,
+    AddressScanResult,
     FaceScanResult,
     IdScanRequest,
     IdScanResult,
@@ -108,4 +110,28 @@ async def scan_face(
         return replay_response(call)
     async with guarded(call):
         content = await face_scan.scan(call, data, numbers)
+    return Response(content, media_type="application/json")
+
+
+@router.post(
+    "/address",
+    response_model=AddressScanResult,
+    summary="Verify a physical address; returns a match/risk signal",
+    responses=error_responses(*AUTHENTICATED, 400, 402, 409),
+)
+async def scan_address(
+    body: AddressScanRequest,
+    request: Request,
+    principal: Principal = Depends(require_scope("fraud:read")),
+) -> Response:
+    """The address parsed (P.O. Box, postal code, county/district/region/state, ward/LGA,
+    town) against a gazetteer of Kenya, Uganda, Tanzania and Nigeria shipped with Hakiki; a
+    match level (exact, partial, none) with typos corrected; coordinates, when sent, checked
+    against the stated area; reports in the shared fraud database giving the same address; a
+    0-100 risk score with every rule that fired. Live: one charge per call."""
+    call = await begin_call(request, principal, address_scan.ENDPOINT, body.model_dump(mode="json"))
+    if isinstance(call, Replay):
+        return replay_response(call)
+    async with guarded(call):
+        content = await address_scan.scan(call, body)
     return Response(content, media_type="application/json")

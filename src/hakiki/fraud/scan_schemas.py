@@ -147,3 +147,69 @@ class FaceScanResult(BaseModel):
     fraud_reports: ReportSummary
     risk: RiskAssessment
     billing: Billing
+
+
+class AddressScanRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "address": "P.O. Box 30126-00100, Moi Avenue, Nairobi",
+                    "country_code": "KE",
+                    "latitude": -1.2833,
+                    "longitude": 36.8167,
+                }
+            ]
+        },
+    )
+
+    address: StrictStr = Field(min_length=3, max_length=500)
+    country_code: Literal["KE", "UG", "TZ", "NG"]
+    latitude: float | None = Field(None, ge=-90, le=90)
+    longitude: float | None = Field(None, ge=-180, le=180)
+
+
+class PlaceOut(BaseModel):
+    code: str
+    name: str
+    level: str
+    latitude: float | None
+    longitude: float | None
+
+
+class ParsedAddress(BaseModel):
+    match: Literal["exact", "partial", "none"]
+    po_box: str | None
+    postal_code: str | None
+    area: PlaceOut | None = Field(
+        description="County (KE), district (UG), region (TZ), state (NG)."
+    )
+    subarea: PlaceOut | None = Field(
+        description="Ward or constituency (KE), district (TZ), LGA (NG)."
+    )
+    town: PlaceOut | None
+    corrections: list[dict[str, str]] = Field(description="Typos read as known places.")
+    conflicts: list[str]
+    unmatched: list[str]
+    other_countries: list[str]
+
+
+class GpsOut(BaseModel):
+    verdict: Literal["inside", "near", "outside", "unknown"]
+    reference: PlaceOut | None
+    distance_km: float | None
+    radius_km: float | None
+    area_verdict: Literal["inside", "near", "outside", "unknown"]
+    nearest_town: PlaceOut | None
+
+
+class AddressScanResult(BaseModel):
+    request_id: str
+    live: bool
+    reference: str
+    address: ParsedAddress
+    gps: GpsOut | None
+    fraud_reports: ReportSummary
+    risk: RiskAssessment
+    billing: Billing

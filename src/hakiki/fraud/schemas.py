@@ -57,6 +57,9 @@ class ReportSubject(Strict):
     identifiers: list[Identifier] = Field(default_factory=list, max_length=20)
     phones: list[StrictStr] = Field(default_factory=list, max_length=10)
     emails: list[StrictStr] = Field(default_factory=list, max_length=10)
+    address: StrictStr | None = Field(
+        None, max_length=500, description="Postal or physical address (with `country`)."
+    )
     face_image_base64: StrictStr | None = Field(
         None,
         max_length=14_000_000,

@@ -23,6 +23,13 @@ WEIGHTS: dict[str, int] = {
     "checked_often": 15,
     "face_in_fraud_bank": 50,
     "face_with_other_identities": 40,
+    "address_not_found": 30,
+    "address_partial": 10,
+    "address_conflict": 15,
+    "address_other_country": 25,
+    "gps_outside_area": 30,
+    "gps_near_area": 10,
+    "address_reported": 40,
 }
 
 
@@ -152,4 +159,41 @@ def face_signals(evidence: FaceEvidence) -> list[tuple[str, str]]:
                 f"this face was seen with {evidence.other_identities} other identity number(s)",
             )
         )
+    return fired
+
+
+@dataclass(frozen=True)
+class AddressEvidence:
+    match: str  # exact | partial | none
+    conflicts: tuple[str, ...] = ()
+    other_countries: tuple[str, ...] = ()
+    gps: str | None = None  # inside | near | outside | unknown; None without coordinates
+    gps_distance_km: float | None = None
+    reports: int = 0
+    categories: tuple[tuple[str, int], ...] = ()
+
+
+def address_signals(evidence: AddressEvidence) -> list[tuple[str, str]]:
+    fired: list[tuple[str, str]] = []
+    if evidence.match == "none":
+        fired.append(("address_not_found", "no place of the address is in the gazetteer"))
+    elif evidence.match == "partial":
+        fired.append(("address_partial", "only part of the address matches known places"))
+    if evidence.conflicts:
+        fired.append(
+            ("address_conflict", f"places outside the stated area: {', '.join(evidence.conflicts)}")
+        )
+    if evidence.other_countries:
+        fired.append(
+            (
+                "address_other_country",
+                f"names places of another country: {', '.join(evidence.other_countries)}",
+            )
+        )
+    if evidence.gps in ("outside", "near"):
+        code = "gps_outside_area" if evidence.gps == "outside" else "gps_near_area"
+        fired.append((code, f"the coordinates are {evidence.gps_distance_km} km from the address"))
+    if evidence.reports:
+        kinds = ", ".join(name for name, _ in evidence.categories)
+        fired.append(("address_reported", f"{evidence.reports} fraud report(s) give it ({kinds})"))
     return fired
