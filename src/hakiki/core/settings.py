@@ -27,6 +27,7 @@ DEFAULT_PRICES: dict[str, int] = {
     "fraud.phone": 200,
     "fraud.face_scan": 1000,
     "fraud.address": 300,
+    "fraud.identity_risk": 800,
 }
 
 

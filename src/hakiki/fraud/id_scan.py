@@ -58,7 +58,7 @@ def _channel(body: IdScanRequest) -> Channel:
     return channel
 
 
-async def _live_evidence(call: Call, number_key: str) -> tuple[IdentityEvidence, Seen]:
+async def live_evidence(call: Call, number_key: str) -> tuple[IdentityEvidence, Seen]:
     environment = call.principal.environment
     async with read(call.runtime.db) as conn:
         reported = await repository.signals(conn, environment, [("identifier", number_key)])
@@ -84,7 +84,7 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
     number_key = identifier_key(runtime.vault, number)
     new_values: list[tuple[str, str]] = []
     if principal.live:
-        evidence, linked = await _live_evidence(call, number_key)
+        evidence, linked = await live_evidence(call, number_key)
     else:
         evidence = SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
     risk = assess(id_signals(problem, evidence), runtime.settings.fraud_weights)

@@ -50,7 +50,7 @@ def _subject(analysis: PhoneAnalysis) -> Subject | None:
     return Subject(analysis.region or "ZZ", CHANNEL, analysis.e164)
 
 
-async def _live_evidence(call: Call, analysis: PhoneAnalysis, country: str | None) -> PhoneEvidence:
+async def live_evidence(call: Call, analysis: PhoneAnalysis, country: str | None) -> PhoneEvidence:
     runtime, environment = call.runtime, call.principal.environment
     key = phone_key(runtime.vault, analysis.e164 or analysis.input, country)
     subject = _subject(analysis)
@@ -93,7 +93,7 @@ async def scan(call: Call, body: PhoneScanRequest) -> bytes:
     country = body.country_code.upper() if body.country_code else None
     analysis = analyse(body.phone, country)
     if principal.live:
-        evidence = await _live_evidence(call, analysis, country)
+        evidence = await live_evidence(call, analysis, country)
     else:
         digits = [c for c in body.phone if c.isdigit()]
         evidence = SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())

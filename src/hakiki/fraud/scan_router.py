@@ -13,11 +13,13 @@ from hakiki.core.errors import ApiError
 from hakiki.core.idempotency.service import Replay
 from hakiki.core.openapi import AUTHENTICATED, error_responses
 from hakiki.engines.face.images import DEFAULT_MAX_BYTES
-from hakiki.fraud import address_scan, face_scan, id_scan, phone_scan
+from hakiki.fraud import address_scan, face_scan, id_scan, identity_risk, phone_scan
 from hakiki.fraud.scan_schemas import (
     AddressScanRequest,
     AddressScanResult,
     FaceScanResult,
+    IdentityRiskRequest,
+    IdentityRiskResult,
     IdScanRequest,
     IdScanResult,
     PhoneScanRequest,
@@ -134,4 +136,28 @@ async def scan_address(
         return replay_response(call)
     async with guarded(call):
         content = await address_scan.scan(call, body)
+    return Response(content, media_type="application/json")
+
+
+@router.post(
+    "/identity-risk",
+    response_model=IdentityRiskResult,
+    summary="Composite identity-risk scan from a flexible payload",
+    responses=error_responses(*AUTHENTICATED, 400, 402, 409),
+)
+async def assess_identity(
+    body: IdentityRiskRequest,
+    request: Request,
+    principal: Principal = Depends(require_scope("fraud:read")),
+) -> Response:
+    """Any of names, date of birth, identity numbers, phones, e-mails, an address and an IP:
+    each is checked with the rules of its own scan (docs/api.md), and the signals are combined
+    into one 0-100 score; a rule that fired for several items counts once, with every reason.
+    Live: one charge per call; sandbox: the single scans' test values apply."""
+    payload = body.model_dump(mode="json")
+    call = await begin_call(request, principal, identity_risk.ENDPOINT, payload)
+    if isinstance(call, Replay):
+        return replay_response(call)
+    async with guarded(call):
+        content = await identity_risk.assess_identity(call, body)
     return Response(content, media_type="application/json")

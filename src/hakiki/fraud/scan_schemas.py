@@ -213,3 +213,53 @@ class AddressScanResult(BaseModel):
     fraud_reports: ReportSummary
     risk: RiskAssessment
     billing: Billing
+
+
+class RiskIdentifier(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    channel: StrictStr = Field(description="A channel code from GET /v3/screening/channels.")
+    number: StrictStr = Field(min_length=1, max_length=64)
+    country_code: StrictStr | None = Field(None, pattern=r"^[A-Za-z]{2}$")
+
+
+class IdentityRiskRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "first_name": "Musa",
+                    "last_name": "Okonkwo",
+                    "date_of_birth": "1991-04-12",
+                    "identifiers": [{"channel": "bvn", "number": "22123456789"}],
+                    "phones": ["0803 123 4567"],
+                    "emails": ["musa.o@example.com"],
+                    "address": "12 Awolowo Road, Ikoyi, Lagos",
+                    "country_code": "NG",
+                    "ip": "102.89.1.20",
+                }
+            ]
+        },
+    )
+
+    first_name: StrictStr | None = Field(None, max_length=100)
+    last_name: StrictStr | None = Field(None, max_length=100)
+    date_of_birth: date | None = None
+    identifiers: list[RiskIdentifier] = Field(default_factory=list, max_length=10)
+    phones: list[StrictStr] = Field(default_factory=list, max_length=10)
+    emails: list[StrictStr] = Field(default_factory=list, max_length=10)
+    address: StrictStr | None = Field(None, max_length=500)
+    country_code: Literal["KE", "UG", "TZ", "NG"] | None = Field(
+        None, description="Country of the address and of national phone numbers."
+    )
+    ip: StrictStr | None = Field(None, max_length=45)
+
+
+class IdentityRiskResult(BaseModel):
+    request_id: str
+    live: bool
+    reference: str
+    risk: RiskAssessment
+    checked: dict[str, int] = Field(description="How many of each item were checked.")
+    billing: Billing

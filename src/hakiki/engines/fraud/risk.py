@@ -30,6 +30,8 @@ WEIGHTS: dict[str, int] = {
     "gps_outside_area": 30,
     "gps_near_area": 10,
     "address_reported": 40,
+    "email_reported": 40,
+    "ip_not_public": 10,
 }
 
 
@@ -197,3 +199,13 @@ def address_signals(evidence: AddressEvidence) -> list[tuple[str, str]]:
         kinds = ", ".join(name for name, _ in evidence.categories)
         fired.append(("address_reported", f"{evidence.reports} fraud report(s) give it ({kinds})"))
     return fired
+
+
+def combine(parts: list[list[tuple[str, str]]]) -> list[tuple[str, str]]:
+    """Signals of several checks as one list: a rule that fired for more than one part (two
+    reported numbers) counts once, with every reason."""
+    reasons: dict[str, list[str]] = {}
+    for fired in parts:
+        for code, reason in fired:
+            reasons.setdefault(code, []).append(reason)
+    return [(code, "; ".join(dict.fromkeys(texts))) for code, texts in reasons.items()]

@@ -1,0 +1,146 @@
+"""Composite identity risk from a flexible payload: every identifier, phone, e-mail, the
+address and the IP are checked with the same rules as the single scans, and the signals are
+combined into one explained score (a rule counts once, with every reason)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from hakiki.core.calls import Call, finish_call
+from hakiki.core.channels import find_channel
+from hakiki.core.database import read
+from hakiki.core.envelope import Billing
+from hakiki.core.errors import ApiError
+from hakiki.core.wallet.service import Charge
+from hakiki.engines.address import parse_address
+from hakiki.engines.fraud.risk import (
+    AddressEvidence,
+    IdentityEvidence,
+    PhoneEvidence,
+    address_signals,
+    assess,
+    combine,
+    id_signals,
+    phone_signals,
+)
+from hakiki.engines.phone import analyse
+from hakiki.fraud import id_scan, phone_scan, repository
+from hakiki.fraud.keys import address_key, email_key, identifier_key
+from hakiki.fraud.scan_schemas import (
+    IdentityRiskRequest,
+    IdentityRiskResult,
+    RiskAssessment,
+    RiskIdentifier,
+    RiskSignal,
+)
+
+ENDPOINT = "fraud.identity_risk"
+
+
+async def _identifier(call: Call, item: RiskIdentifier, field: str) -> list[tuple[str, str]]:
+    channel = find_channel(item.channel, item.country_code)
+    if channel is None:
+        raise ApiError(
+            400, "invalid_request", f"Unknown channel {item.channel!r}.",
+            details=[{"field": field, "problem": "unknown channel"}],
+        )  # fmt: skip
+    number = channel.normalise(item.number)
+    problem = channel.check(number)
+    if call.principal.live:
+        evidence, _ = await id_scan.live_evidence(call, identifier_key(call.runtime.vault, number))
+    else:
+        evidence = id_scan.SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
+    return id_signals(problem, evidence)
+
+
+async def _phone(call: Call, text: str, country: str | None) -> list[tuple[str, str]]:
+    analysis = analyse(text, country)
+    if call.principal.live:
+        evidence = await phone_scan.live_evidence(call, analysis, country)
+    else:
+        digits = [c for c in text if c.isdigit()]
+        evidence = phone_scan.SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
+    return phone_signals(None if analysis.valid else analysis.reason, analysis.line_type, evidence)
+
+
+async def _reported(call: Call, kind: str, key: str, code: str, what: str) -> list[tuple[str, str]]:
+    if not call.principal.live:
+        return []
+    async with read(call.runtime.db) as conn:
+        found = await repository.signals(conn, call.principal.environment, [(kind, key)])
+    if not found["reports"]:
+        return []
+    return [(code, f"{found['reports']} fraud report(s) give this {what}")]
+
+
+def _ip(text: str) -> list[tuple[str, str]]:
+    try:
+        address = ipaddress.ip_address(text.strip())
+    except ValueError:
+        raise ApiError(
+            400, "invalid_request", f"ip: {text!r} is not an IP address.",
+            details=[{"field": "ip", "problem": "not an IP address"}],
+        ) from None  # fmt: skip
+    if address.is_global:
+        return []
+    return [("ip_not_public", f"{address} is not a public address (private, loopback, ...)")]
+
+
+async def assess_identity(call: Call, body: IdentityRiskRequest) -> bytes:
+    runtime = call.runtime
+    vault, country = runtime.vault, body.country_code
+    if not (body.identifiers or body.phones or body.emails or body.address or body.ip):
+        raise ApiError(
+            400, "invalid_request", "Send at least one identifier, phone, e-mail, address or IP.",
+            details=[{"field": "identifiers", "problem": "nothing to check"}],
+        )  # fmt: skip
+    if body.address and not country:
+        raise ApiError(
+            400, "invalid_request", "An address needs its country_code (KE, UG, TZ or NG).",
+            details=[{"field": "country_code", "problem": "required with address"}],
+        )  # fmt: skip
+    parts = [
+        await _identifier(call, item, f"identifiers.{n}") for n, item in enumerate(body.identifiers)
+    ]
+    parts += [await _phone(call, phone, country) for phone in body.phones]
+    for email in body.emails:
+        key = email_key(vault, email)
+        parts.append(await _reported(call, "email", key, "email_reported", "e-mail address"))
+    if body.address and country:
+        analysis = parse_address(body.address, country)
+        reported = await _reported(
+            call, "address", address_key(vault, country, body.address), "address_reported",
+            "address",
+        )  # fmt: skip
+        evidence = AddressEvidence(analysis.match, analysis.conflicts, analysis.other_countries)
+        parts += [address_signals(evidence), reported]
+    if body.ip:
+        parts.append(_ip(body.ip))
+    risk = assess(combine(parts), runtime.settings.fraud_weights)
+    checked = {
+        "identifiers": len(body.identifiers), "phones": len(body.phones),
+        "emails": len(body.emails), "addresses": int(bool(body.address)), "ips": int(bool(body.ip)),
+    }  # fmt: skip
+
+    def render(charge: Charge | None) -> bytes:
+        return (
+            IdentityRiskResult(
+                request_id=call.request_id,
+                live=call.principal.live,
+                reference="fir_" + call.request_id.removeprefix("req_"),
+                risk=RiskAssessment(
+                    score=risk.score,
+                    level=risk.level,  # type: ignore[arg-type]
+                    signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
+                ),
+                checked=checked,
+                billing=Billing.of(charge, call.principal.currency),
+            )
+            .model_dump_json()
+            .encode()
+        )
+
+    return await finish_call(
+        call, billable=True, response_code=None, subject=None, render=render,
+        description="Fraud identity risk",
+    )  # fmt: skip
