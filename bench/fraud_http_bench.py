@@ -37,6 +37,7 @@ from hakiki.core.settings import Settings  # noqa: E402
 SCANS = {
     "id_scan": ("/v3/fraud/id-scan", {"channel": "bvn", "number": "22123456789",
                                       "first_name": "Musa", "last_name": "Okonkwo"}),
+    "phone": ("/v3/fraud/phone", {"phone": "0712 345678", "country_code": "KE"}),
 }  # fmt: skip
 
 
