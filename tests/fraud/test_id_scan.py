@@ -10,6 +10,7 @@ import pytest
 
 from hakiki.core.settings import Settings
 from tests.conftest import AccountFactory, debit_count
+from tests.providers.fake_prembly import NIN_FOUND, FakePrembly
 
 URL = "/v3/fraud/id-scan"
 PRICE = 500
@@ -120,3 +121,21 @@ async def test_live_scan_needs_funds(
 def test_unknown_fraud_weights_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown fraud signals"):
         Settings(fraud_weights={"looks_shifty": 10})
+
+
+async def test_names_given_with_kyc_calls_count_as_sightings(
+    client: httpx.AsyncClient, make_account: AccountFactory, fake_prembly: FakePrembly
+) -> None:
+    lenders = [await make_account("live", balance=10_000) for _ in range(2)]
+    for lender, (first, last) in zip(lenders, [("Emeka", "Obi"), ("John", "Smith")], strict=True):
+        response = await client.post(
+            "/v3/kyc/national-id",
+            json={"country_code": "NG", "number": NIN_FOUND, "compare": True,
+                  "first_name": first, "last_name": last},
+            headers=lender.headers,
+        )  # fmt: skip
+        assert response.status_code == 200, response.text
+    result = await scan(client, lenders[0].headers, channel="nin", number=NIN_FOUND)
+    assert result["identity_links"]["names"] == 2
+    assert result["identity_links"]["organisations"] == 2
+    assert "several_names" in [s["code"] for s in result["risk"]["signals"]]

@@ -26,6 +26,9 @@ from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet.service import Charge
+from hakiki.fraud import observations
+from hakiki.fraud.keys import identifier_key
+from hakiki.fraud.observations import person_values
 from hakiki.jobs.queue import enqueue
 from hakiki.kyc import repository
 from hakiki.kyc.completion import (
@@ -164,8 +167,22 @@ async def _finish(
         "completed_at": None if outcome is Outcome.PENDING else now,
     }
 
+    # The names the lender was given with the number feed the fraud scans' sightings.
+    told = person_values(
+        runtime.vault,
+        names=(body.first_name, body.last_name),
+        birth_date=None,
+        phones=[],
+        country=channel.country,
+    )
+    number_key = identifier_key(runtime.vault, checked.number)
+
     async def write(conn: AsyncConnection) -> None:
         inserted = await repository.insert_once(conn, row)
+        if inserted and call.principal.live and told:
+            await observations.record(
+                conn, call.principal.environment, call.principal.org_id, [number_key], told
+            )
         if inserted and outcome is Outcome.PENDING:
             delay = _job_delay(runtime, call.principal.live)
             payload = {"verification_id": row["id"]}
