@@ -22,8 +22,7 @@ from hakiki.fraud.scan_schemas import (
     ParsedAddress,
     PlaceOut,
     ReportSummary,
-    RiskAssessment,
-    RiskSignal,
+    risk_out,
 )
 
 ENDPOINT = "fraud.address"
@@ -106,11 +105,7 @@ async def scan(call: Call, body: AddressScanRequest) -> bytes:
                     organisations=int(reported["organisations"]),
                     categories=categories,
                 ),
-                risk=RiskAssessment(
-                    score=risk.score,
-                    level=risk.level,  # type: ignore[arg-type]
-                    signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
-                ),
+                risk=risk_out(risk),
                 billing=Billing.of(charge, principal.currency),
             )
             .model_dump_json()

@@ -25,8 +25,7 @@ from hakiki.fraud.scan_schemas import (
     FaceLinks,
     FaceScanResult,
     ReportSummary,
-    RiskAssessment,
-    RiskSignal,
+    risk_out,
 )
 
 ENDPOINT = "fraud.face_scan"
@@ -142,11 +141,7 @@ async def scan(call: Call, image: bytes, numbers: list[str]) -> bytes:
                     organisations=evidence.bank_organisations,
                     categories=dict(evidence.bank_categories),
                 ),
-                risk=RiskAssessment(
-                    score=risk.score,
-                    level=risk.level,  # type: ignore[arg-type]
-                    signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
-                ),
+                risk=risk_out(risk),
                 billing=Billing.of(charge, principal.currency),
             )
             .model_dump_json()

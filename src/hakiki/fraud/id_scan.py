@@ -6,15 +6,19 @@ Sandbox: no database is read; the number's last digit picks documented signals (
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.channels import Channel, find_channel
+from hakiki.core.crypto import Vault
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.core.wallet.service import Charge
-from hakiki.engines.fraud.risk import IdentityEvidence, assess, id_signals
+from hakiki.engines.fraud.risk import IdentityEvidence, Risk, assess, id_signals
 from hakiki.fraud import observations, repository
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.observations import Seen, person_values
@@ -22,12 +26,12 @@ from hakiki.fraud.scan_schemas import (
     IdentityLinks,
     IdScanRequest,
     IdScanResult,
-    ReportSummary,
-    RiskAssessment,
-    RiskSignal,
+    reports_out,
+    risk_out,
 )
 
 ENDPOINT = "fraud.id_scan"
+NO_REPORTS: dict[str, Any] = {"reports": 0, "organisations": 0, "categories": {}}
 
 # Sandbox: the last digit of the number picks what the fraud database "knows".
 SANDBOX_EVIDENCE = {
@@ -58,50 +62,109 @@ def _channel(body: IdScanRequest) -> Channel:
     return channel
 
 
-async def live_evidence(call: Call, number_key: str) -> tuple[IdentityEvidence, Seen]:
-    environment = call.principal.environment
-    async with read(call.runtime.db) as conn:
-        reported = await repository.signals(conn, environment, [("identifier", number_key)])
-        linked = await observations.seen_with(conn, environment, number_key, call.principal.org_id)
-    evidence = IdentityEvidence(
-        reports=reported["reports"],
-        reporting_organisations=reported["organisations"],
-        categories=tuple(sorted(reported["categories"].items(), key=lambda c: (-c[1], c[0]))),
-        names=linked.distinct.get("name", 0),
-        birth_dates=linked.distinct.get("birth_date", 0),
-        phones=linked.distinct.get("phone", 0),
-        faces=linked.distinct.get("face", 0),
-        linking_organisations=linked.organisations,
+@dataclass(frozen=True)
+class NumberScan:
+    """A number as scanned: normalised for its channel, its format problem, its look-up key."""
+
+    channel: Channel
+    number: str
+    problem: str | None
+    key: str
+
+
+def prepare(vault: Vault, channel: Channel, number: str) -> NumberScan:
+    normalised = channel.normalise(number)
+    return NumberScan(
+        channel, normalised, channel.check(normalised), identifier_key(vault, normalised)
     )
-    return evidence, linked
+
+
+def sandbox_evidence(number: str) -> IdentityEvidence:
+    return SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
+
+
+async def live_evidence(
+    conn: AsyncConnection, environment: str, org_id: str, number_keys: list[str]
+) -> dict[str, tuple[IdentityEvidence, Seen]]:
+    """Each number's evidence from every organisation's reports and sightings: two queries."""
+    reported = await repository.signals_by_key(conn, environment, "identifier", number_keys)
+    linked = await observations.seen_with_many(conn, environment, number_keys, org_id)
+    found: dict[str, tuple[IdentityEvidence, Seen]] = {}
+    for key in number_keys:
+        reports = reported.get(key, NO_REPORTS)
+        seen = linked[key]
+        found[key] = (
+            IdentityEvidence(
+                reports=reports["reports"],
+                reporting_organisations=reports["organisations"],
+                categories=tuple(
+                    sorted(reports["categories"].items(), key=lambda c: (-c[1], c[0]))
+                ),
+                names=seen.distinct.get("name", 0),
+                birth_dates=seen.distinct.get("birth_date", 0),
+                phones=seen.distinct.get("phone", 0),
+                faces=seen.distinct.get("face", 0),
+                linking_organisations=seen.organisations,
+            ),
+            seen,
+        )
+    return found
+
+
+def new_values(
+    vault: Vault, scan: NumberScan, body: IdScanRequest, seen: Seen
+) -> list[tuple[str, str]]:
+    """What the caller tells about the person that it has not told about this number before
+    (nothing for a number in the wrong format: it cannot be anybody's)."""
+    if scan.problem is not None:
+        return []
+    told = person_values(
+        vault,
+        names=(body.first_name, body.last_name),
+        birth_date=body.date_of_birth,
+        phones=[body.phone] if body.phone else [],
+        country=scan.channel.country,
+    )
+    return [value for value in told if value not in seen.noted_by_caller]
+
+
+def findings(scan: NumberScan, evidence: IdentityEvidence, risk: Risk) -> dict[str, Any]:
+    """The scan's answer, without the call's own fields (request id, reference, billing)."""
+    return {
+        "country": scan.channel.country,
+        "channel": scan.channel.code,
+        "number_valid": scan.problem is None,
+        "format_problem": scan.problem,
+        "risk": risk_out(risk),
+        "fraud_reports": reports_out(
+            evidence.reports, evidence.reporting_organisations, evidence.categories
+        ),
+        "identity_links": IdentityLinks(
+            names=evidence.names,
+            birth_dates=evidence.birth_dates,
+            phones=evidence.phones,
+            faces=evidence.faces,
+            organisations=evidence.linking_organisations,
+        ),
+    }
 
 
 async def scan(call: Call, body: IdScanRequest) -> bytes:
     runtime, principal = call.runtime, call.principal
-    channel = _channel(body)
-    number = channel.normalise(body.number)
-    problem = channel.check(number)
-    number_key = identifier_key(runtime.vault, number)
-    new_values: list[tuple[str, str]] = []
+    scanned = prepare(runtime.vault, _channel(body), body.number)
+    new: list[tuple[str, str]] = []
     if principal.live:
-        evidence, linked = await live_evidence(call, number_key)
+        async with read(runtime.db) as conn:
+            evidence, seen = (
+                await live_evidence(conn, principal.environment, principal.org_id, [scanned.key])
+            )[scanned.key]
+        new = new_values(runtime.vault, scanned, body, seen)
     else:
-        evidence = SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
-    risk = assess(id_signals(problem, evidence), runtime.settings.fraud_weights)
-    if principal.live and problem is None:
-        told = person_values(
-            runtime.vault,
-            names=(body.first_name, body.last_name),
-            birth_date=body.date_of_birth,
-            phones=[body.phone] if body.phone else [],
-            country=channel.country,
-        )
-        new_values = [value for value in told if value not in linked.noted_by_caller]
+        evidence = sandbox_evidence(scanned.number)
+    risk = assess(id_signals(scanned.problem, evidence), runtime.settings.fraud_weights)
 
     async def write(conn: AsyncConnection) -> None:
-        await observations.record(
-            conn, principal.environment, principal.org_id, [number_key], new_values
-        )
+        await observations.record(conn, principal.environment, principal.org_id, [scanned.key], new)
 
     def render(charge: Charge | None) -> bytes:
         return (
@@ -109,27 +172,7 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
                 request_id=call.request_id,
                 live=principal.live,
                 reference="fsc_" + call.request_id.removeprefix("req_"),
-                country=channel.country,
-                channel=channel.code,
-                number_valid=problem is None,
-                format_problem=problem,
-                risk=RiskAssessment(
-                    score=risk.score,
-                    level=risk.level,  # type: ignore[arg-type]
-                    signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
-                ),
-                fraud_reports=ReportSummary(
-                    count=evidence.reports,
-                    organisations=evidence.reporting_organisations,
-                    categories=dict(evidence.categories),
-                ),
-                identity_links=IdentityLinks(
-                    names=evidence.names,
-                    birth_dates=evidence.birth_dates,
-                    phones=evidence.phones,
-                    faces=evidence.faces,
-                    organisations=evidence.linking_organisations,
-                ),
+                **findings(scanned, evidence, risk),
                 billing=Billing.of(charge, principal.currency),
             )
             .model_dump_json()
@@ -142,6 +185,6 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
         response_code=None,
         subject=None,
         render=render,
-        description=f"Fraud ID scan ({channel.country} {channel.code})",
-        write=write if new_values else None,  # a re-scan that tells nothing new writes nothing
+        description=f"Fraud ID scan ({scanned.channel.country} {scanned.channel.code})",
+        write=write if new else None,  # a re-scan that tells nothing new writes nothing
     )

@@ -15,23 +15,19 @@ from hakiki.core.wallet.service import Charge
 from hakiki.engines.address import parse_address
 from hakiki.engines.fraud.risk import (
     AddressEvidence,
-    IdentityEvidence,
-    PhoneEvidence,
     address_signals,
     assess,
     combine,
     id_signals,
     phone_signals,
 )
-from hakiki.engines.phone import analyse
 from hakiki.fraud import id_scan, phone_scan, repository
-from hakiki.fraud.keys import address_key, email_key, identifier_key
+from hakiki.fraud.keys import address_key, email_key
 from hakiki.fraud.scan_schemas import (
     IdentityRiskRequest,
     IdentityRiskResult,
-    RiskAssessment,
     RiskIdentifier,
-    RiskSignal,
+    risk_out,
 )
 
 ENDPOINT = "fraud.identity_risk"
@@ -44,22 +40,29 @@ async def _identifier(call: Call, item: RiskIdentifier, field: str) -> list[tupl
             400, "invalid_request", f"Unknown channel {item.channel!r}.",
             details=[{"field": field, "problem": "unknown channel"}],
         )  # fmt: skip
-    number = channel.normalise(item.number)
-    problem = channel.check(number)
-    if call.principal.live:
-        evidence, _ = await id_scan.live_evidence(call, identifier_key(call.runtime.vault, number))
+    scanned = id_scan.prepare(call.runtime.vault, channel, item.number)
+    principal = call.principal
+    if principal.live:
+        async with read(call.runtime.db) as conn:
+            found = await id_scan.live_evidence(
+                conn, principal.environment, principal.org_id, [scanned.key]
+            )
+        evidence = found[scanned.key][0]
     else:
-        evidence = id_scan.SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
-    return id_signals(problem, evidence)
+        evidence = id_scan.sandbox_evidence(scanned.number)
+    return id_signals(scanned.problem, evidence)
 
 
 async def _phone(call: Call, text: str, country: str | None) -> list[tuple[str, str]]:
-    analysis = analyse(text, country)
+    lookup = phone_scan.prepare(call.runtime.vault, text, country)
     if call.principal.live:
-        evidence = await phone_scan.live_evidence(call, analysis, country)
+        async with read(call.runtime.db) as conn:
+            evidence = (await phone_scan.live_evidence(conn, call.principal.environment, [lookup]))[
+                0
+            ]
     else:
-        digits = [c for c in text if c.isdigit()]
-        evidence = phone_scan.SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
+        evidence = phone_scan.sandbox_evidence(text)
+    analysis = lookup.analysis
     return phone_signals(None if analysis.valid else analysis.reason, analysis.line_type, evidence)
 
 
@@ -128,11 +131,7 @@ async def assess_identity(call: Call, body: IdentityRiskRequest) -> bytes:
                 request_id=call.request_id,
                 live=call.principal.live,
                 reference="fir_" + call.request_id.removeprefix("req_"),
-                risk=RiskAssessment(
-                    score=risk.score,
-                    level=risk.level,  # type: ignore[arg-type]
-                    signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
-                ),
+                risk=risk_out(risk),
                 checked=checked,
                 billing=Billing.of(charge, call.principal.currency),
             )

@@ -52,6 +52,17 @@ async def record(
     values: list[tuple[str, str]],
 ) -> None:
     """Note that these values were seen with these numbers (once per organisation)."""
+    await record_many(conn, environment, org_id, [(key, values) for key in identifier_keys])
+
+
+async def record_many(
+    conn: AsyncConnection,
+    environment: str,
+    org_id: str,
+    sightings: list[tuple[str, list[tuple[str, str]]]],
+) -> None:
+    """``record`` for many numbers, each with its own values, in one statement."""
+    now = utcnow()
     rows = [
         {
             "environment": environment,
@@ -59,9 +70,9 @@ async def record(
             "kind": kind,
             "value_key": value,
             "org_id": org_id,
-            "first_seen": utcnow(),
+            "first_seen": now,
         }
-        for identifier in identifier_keys
+        for identifier, values in sightings
         for kind, value in values
     ]
     if not rows:
@@ -83,18 +94,33 @@ class Seen:
 async def seen_with(
     conn: AsyncConnection, environment: str, identifier_key: str, org_id: str
 ) -> Seen:
+    return (await seen_with_many(conn, environment, [identifier_key], org_id))[identifier_key]
+
+
+async def seen_with_many(
+    conn: AsyncConnection, environment: str, identifier_keys: list[str], org_id: str
+) -> dict[str, Seen]:
+    """``Seen`` for each number, in one query."""
     rows = (
         await conn.execute(
-            select(seen.c.kind, seen.c.value_key, seen.c.org_id).where(
-                seen.c.environment == environment, seen.c.identifier_key == identifier_key
+            select(seen.c.identifier_key, seen.c.kind, seen.c.value_key, seen.c.org_id).where(
+                seen.c.environment == environment,
+                seen.c.identifier_key.in_(sorted(set(identifier_keys))),
             )
         )
     ).all()
+    by_key: dict[str, list[Any]] = {key: [] for key in identifier_keys}
+    for key, kind, value, org in rows:
+        by_key[str(key)].append((str(kind), str(value), str(org)))
+    return {key: _seen(found, org_id) for key, found in by_key.items()}
+
+
+def _seen(rows: list[tuple[str, str, str]], org_id: str) -> Seen:
     values: dict[str, set[str]] = {}
     for kind, value, _org in rows:
-        values.setdefault(str(kind), set()).add(str(value))
+        values.setdefault(kind, set()).add(value)
     return Seen(
         distinct={kind: len(found) for kind, found in values.items()},
         organisations=len({org for _kind, _value, org in rows}),
-        noted_by_caller=frozenset((str(k), str(v)) for k, v, org in rows if org == org_id),
+        noted_by_caller=frozenset((k, v) for k, v, org in rows if org == org_id),
     )

@@ -5,28 +5,32 @@ signals (docs/sandbox.md)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.calls import Call, Subject, finish_call
 from hakiki.core.clock import utcnow
+from hakiki.core.crypto import Vault
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.tables import request_logs
 from hakiki.core.wallet.service import Charge
-from hakiki.engines.fraud.risk import PhoneEvidence, assess, phone_signals
+from hakiki.engines.fraud.risk import PhoneEvidence, Risk, assess, phone_signals
 from hakiki.engines.phone import PhoneAnalysis, analyse
 from hakiki.fraud import repository
+from hakiki.fraud.id_scan import NO_REPORTS
 from hakiki.fraud.keys import phone_key
 from hakiki.fraud.scan_schemas import (
     PhoneDetails,
     PhoneLinks,
     PhoneScanRequest,
     PhoneScanResult,
-    ReportSummary,
-    RiskAssessment,
-    RiskSignal,
+    reports_out,
+    risk_out,
 )
 from hakiki.fraud.tables import identity_observations as seen
 
@@ -51,61 +55,142 @@ def _subject(analysis: PhoneAnalysis) -> Subject | None:
     return Subject(analysis.region or "ZZ", CHANNEL, analysis.e164)
 
 
-async def live_evidence(call: Call, analysis: PhoneAnalysis, country: str | None) -> PhoneEvidence:
-    runtime, environment = call.runtime, call.principal.environment
-    key = phone_key(runtime.vault, analysis.e164 or analysis.input, country)
+@dataclass(frozen=True)
+class PhoneLookup:
+    """A phone as analysed, with its fraud-database key and its request-log look-up hash."""
+
+    analysis: PhoneAnalysis
+    key: str
+    log_hash: str | None
+
+
+def prepare(vault: Vault, phone: str, country: str | None) -> PhoneLookup:
+    analysis = analyse(phone, country)
     subject = _subject(analysis)
-    since = utcnow() - timedelta(days=7)
-    async with read(runtime.db) as conn:
-        reported = await repository.signals(conn, environment, [("phone", key)])
-        identities = (
+    return PhoneLookup(
+        analysis,
+        phone_key(vault, analysis.e164 or analysis.input, country),
+        vault.lookup_hash(subject.country, subject.channel, subject.number) if subject else None,
+    )
+
+
+def sandbox_evidence(phone: str) -> PhoneEvidence:
+    digits = [c for c in phone if c.isdigit()]
+    return SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
+
+
+async def _recent_checks(
+    conn: AsyncConnection, environment: str, log_hashes: list[str]
+) -> dict[str, tuple[int, int]]:
+    """(checks, organisations) in the last 7 days per phone; counted up to MAX_COUNTED_CHECKS
+    for a single phone (a hot number must not make every check slower)."""
+    if not log_hashes:
+        return {}
+    logs = request_logs.c
+    recent = [logs.environment == environment, logs.created_at >= utcnow() - timedelta(days=7)]
+    if len(log_hashes) == 1:
+        capped = (
+            select(logs.org_id)
+            .where(logs.subject_hash == log_hashes[0], *recent)
+            .limit(MAX_COUNTED_CHECKS)
+            .subquery()
+        )
+        found = (
+            await conn.execute(select(func.count(), func.count(capped.c.org_id.distinct())))
+        ).one()
+        return {log_hashes[0]: (int(found[0]), int(found[1]))}
+    rows = await conn.execute(
+        select(logs.subject_hash, func.count(), func.count(logs.org_id.distinct()))
+        .where(logs.subject_hash.in_(sorted(set(log_hashes))), *recent)
+        .group_by(logs.subject_hash)
+    )
+    return {str(h): (min(int(n), MAX_COUNTED_CHECKS), int(orgs)) for h, n, orgs in rows}
+
+
+async def live_evidence(
+    conn: AsyncConnection, environment: str, lookups: list[PhoneLookup]
+) -> list[PhoneEvidence]:
+    """Each phone's evidence: reports, identity numbers seen with it, recent checks (3 queries)."""
+    keys = sorted({lookup.key for lookup in lookups})
+    reported = await repository.signals_by_key(conn, environment, "phone", keys)
+    identities: dict[str, int] = dict(
+        (
             await conn.execute(
-                select(func.count(seen.c.identifier_key.distinct())).where(
+                select(seen.c.value_key, func.count(seen.c.identifier_key.distinct()))
+                .where(
                     seen.c.environment == environment,
                     seen.c.kind == "phone",
-                    seen.c.value_key == key,
+                    seen.c.value_key.in_(keys),
                 )
+                .group_by(seen.c.value_key)
             )
-        ).scalar_one()
-        checks, organisations = 0, 0
-        if subject is not None:
-            lookup = runtime.vault.lookup_hash(subject.country, subject.channel, subject.number)
-            recent = (
-                select(request_logs.c.org_id)
-                .where(
-                    request_logs.c.subject_hash == lookup,
-                    request_logs.c.environment == environment,
-                    request_logs.c.created_at >= since,
-                )
-                .limit(MAX_COUNTED_CHECKS)  # a hot number must not make every check slower
-                .subquery()
-            )
-            checks, organisations = (
-                await conn.execute(select(func.count(), func.count(recent.c.org_id.distinct())))
-            ).one()
-    return PhoneEvidence(
-        reports=reported["reports"],
-        reporting_organisations=reported["organisations"],
-        categories=tuple(sorted(reported["categories"].items(), key=lambda c: (-c[1], c[0]))),
-        identities=int(identities),
-        checks_7d=int(checks),
-        checking_organisations_7d=int(organisations),
+        ).all()
     )
+    hashes = [lookup.log_hash for lookup in lookups if lookup.log_hash]
+    checks = await _recent_checks(conn, environment, hashes)
+    found = []
+    for lookup in lookups:
+        reports = reported.get(lookup.key, NO_REPORTS)
+        checked, organisations = checks.get(lookup.log_hash or "", (0, 0))
+        found.append(
+            PhoneEvidence(
+                reports=reports["reports"],
+                reporting_organisations=reports["organisations"],
+                categories=tuple(
+                    sorted(reports["categories"].items(), key=lambda c: (-c[1], c[0]))
+                ),
+                identities=int(identities.get(lookup.key, 0)),
+                checks_7d=checked,
+                checking_organisations_7d=organisations,
+            )
+        )
+    return found
+
+
+def findings(lookup: PhoneLookup, evidence: PhoneEvidence, risk: Risk) -> dict[str, Any]:
+    """The scan's answer, without the call's own fields (request id, reference, billing)."""
+    analysis = lookup.analysis
+    return {
+        "phone": PhoneDetails(
+            valid=analysis.valid,
+            reason=None if analysis.valid else analysis.reason,
+            e164=analysis.e164,
+            national=analysis.national,
+            international=analysis.international,
+            region=analysis.region,
+            line_type=analysis.line_type,
+            original_carrier=analysis.original_carrier,
+            location=analysis.location,
+        ),
+        "risk": risk_out(risk),
+        "fraud_reports": reports_out(
+            evidence.reports, evidence.reporting_organisations, evidence.categories
+        ),
+        "links": PhoneLinks(
+            identities=evidence.identities,
+            checks_last_7_days=evidence.checks_7d,
+            checking_organisations_last_7_days=evidence.checking_organisations_7d,
+        ),
+    }
+
+
+def assess_phone(lookup: PhoneLookup, evidence: PhoneEvidence, weights: dict[str, int]) -> Risk:
+    analysis = lookup.analysis
+    reason = None if analysis.valid else analysis.reason
+    return assess(phone_signals(reason, analysis.line_type, evidence), weights)
 
 
 async def scan(call: Call, body: PhoneScanRequest) -> bytes:
     runtime, principal = call.runtime, call.principal
     country = body.country_code.upper() if body.country_code else None
-    analysis = analyse(body.phone, country)
+    lookup = prepare(runtime.vault, body.phone, country)
+    analysis = lookup.analysis
     if principal.live:
-        evidence = await live_evidence(call, analysis, country)
+        async with read(runtime.db) as conn:
+            evidence = (await live_evidence(conn, principal.environment, [lookup]))[0]
     else:
-        digits = [c for c in body.phone if c.isdigit()]
-        evidence = SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
-    reason = None if analysis.valid else analysis.reason
-    risk = assess(
-        phone_signals(reason, analysis.line_type, evidence), runtime.settings.fraud_weights
-    )
+        evidence = sandbox_evidence(body.phone)
+    risk = assess_phone(lookup, evidence, runtime.settings.fraud_weights)
 
     def render(charge: Charge | None) -> bytes:
         return (
@@ -113,32 +198,7 @@ async def scan(call: Call, body: PhoneScanRequest) -> bytes:
                 request_id=call.request_id,
                 live=principal.live,
                 reference="fph_" + call.request_id.removeprefix("req_"),
-                phone=PhoneDetails(
-                    valid=analysis.valid,
-                    reason=reason,
-                    e164=analysis.e164,
-                    national=analysis.national,
-                    international=analysis.international,
-                    region=analysis.region,
-                    line_type=analysis.line_type,
-                    original_carrier=analysis.original_carrier,
-                    location=analysis.location,
-                ),
-                risk=RiskAssessment(
-                    score=risk.score,
-                    level=risk.level,  # type: ignore[arg-type]
-                    signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
-                ),
-                fraud_reports=ReportSummary(
-                    count=evidence.reports,
-                    organisations=evidence.reporting_organisations,
-                    categories=dict(evidence.categories),
-                ),
-                links=PhoneLinks(
-                    identities=evidence.identities,
-                    checks_last_7_days=evidence.checks_7d,
-                    checking_organisations_last_7_days=evidence.checking_organisations_7d,
-                ),
+                **findings(lookup, evidence, risk),
                 billing=Billing.of(charge, principal.currency),
             )
             .model_dump_json()

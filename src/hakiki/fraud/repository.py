@@ -87,13 +87,25 @@ async def get_report(
     return dict(row._mapping) if row else None
 
 
+def _summary(rows: list[Any]) -> dict[str, Any]:
+    """(category, organisation, count) rows as counts, categories and organisations."""
+    categories: dict[str, int] = {}
+    for category, _org, count in rows:
+        categories[str(category)] = categories.get(str(category), 0) + int(count)
+    return {
+        "reports": sum(categories.values()),
+        "organisations": len({org for _category, org, _count in rows}),
+        "categories": categories,
+    }
+
+
 async def signals(
     conn: AsyncConnection, environment: str, lookups: list[tuple[str, str]]
 ) -> dict[str, Any]:
-    """What every organisation's reports say about these keys: how many reports, from how
-    many organisations, in which categories (never which organisations). One query."""
+    """What every organisation's reports say about these keys together: how many reports, from
+    how many organisations, in which categories (never which organisations). One query."""
     if not lookups:
-        return {"reports": 0, "organisations": 0, "categories": {}}
+        return _summary([])
     matched = (
         select(keys.c.report_id)
         .where(keys.c.environment == environment)
@@ -106,11 +118,28 @@ async def signals(
             .group_by(reports.c.category, reports.c.org_id)
         )
     ).all()
-    categories: dict[str, int] = {}
-    for category, _org, count in rows:
-        categories[str(category)] = categories.get(str(category), 0) + int(count)
-    return {
-        "reports": sum(categories.values()),
-        "organisations": len({org for _category, org, _count in rows}),
-        "categories": categories,
-    }
+    return _summary(list(rows))
+
+
+async def signals_by_key(
+    conn: AsyncConnection, environment: str, kind: str, key_hashes: list[str]
+) -> dict[str, dict[str, Any]]:
+    """``signals`` of each key on its own (keys without reports are left out). One query."""
+    if not key_hashes:
+        return {}
+    rows = (
+        await conn.execute(
+            select(keys.c.key_hash, reports.c.category, reports.c.org_id, func.count())
+            .select_from(keys.join(reports, reports.c.id == keys.c.report_id))
+            .where(
+                keys.c.environment == environment,
+                keys.c.kind == kind,
+                keys.c.key_hash.in_(sorted(set(key_hashes))),
+            )
+            .group_by(keys.c.key_hash, reports.c.category, reports.c.org_id)
+        )
+    ).all()
+    by_key: dict[str, list[Any]] = {}
+    for key, category, org, count in rows:
+        by_key.setdefault(str(key), []).append((category, org, count))
+    return {key: _summary(found) for key, found in by_key.items()}

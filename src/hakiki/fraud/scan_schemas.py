@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hakiki.core.envelope import Billing
+from hakiki.engines.fraud.risk import Risk
 
 
 class IdScanRequest(BaseModel):
@@ -52,6 +53,20 @@ class ReportSummary(BaseModel):
     count: int
     organisations: int
     categories: dict[str, int]
+
+
+def risk_out(risk: Risk) -> RiskAssessment:
+    return RiskAssessment(
+        score=risk.score,
+        level=risk.level,  # type: ignore[arg-type]
+        signals=[RiskSignal(**vars(signal)) for signal in risk.signals],
+    )
+
+
+def reports_out(
+    count: int, organisations: int, categories: tuple[tuple[str, int], ...]
+) -> ReportSummary:
+    return ReportSummary(count=count, organisations=organisations, categories=dict(categories))
 
 
 class IdentityLinks(BaseModel):
