@@ -29,6 +29,7 @@ from hakiki.core.settings import Settings, get_settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
 from hakiki.fraud.scan_router import router as fraud_scan_router
 from hakiki.jobs.worker import job_worker
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(kyc_router)
     app.include_router(fraud_router)
     app.include_router(fraud_scan_router)
+    app.include_router(bulk_scan_router)
     app.include_router(account_router)
     app.include_router(lists_router)
     app.include_router(review_router)

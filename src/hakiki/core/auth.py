@@ -37,6 +37,11 @@ class Principal:
     def live(self) -> bool:
         return self.environment == "live"
 
+    @property
+    def owner(self) -> tuple[str, str]:
+        """(environment, organisation): what the caller's records belong to."""
+        return self.environment, self.org_id
+
 
 class KeyCache:
     """Key look-ups, cached for ``ttl_seconds``: a revocation or approval reaches every

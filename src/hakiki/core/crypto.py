@@ -43,6 +43,16 @@ class Vault:
         raw = base64.urlsafe_b64decode(payload)
         return self._aead.decrypt(raw[:12], raw[12:], None).decode()
 
+    def seal(self, data: bytes) -> bytes:
+        """``encrypt`` for bytes (large inputs: no base64)."""
+        nonce = os.urandom(12)
+        return b"v1" + nonce + self._aead.encrypt(nonce, data, None)
+
+    def unseal(self, sealed: bytes) -> bytes:
+        if sealed[:2] != b"v1":
+            raise ValueError("unknown ciphertext version")
+        return self._aead.decrypt(sealed[2:14], sealed[14:], None)
+
     def lookup_hash(self, *parts: str) -> str:
         """Keyed digest of normalised parts, e.g. ("NG", "bvn", "22222222222")."""
         message = "\x1f".join(parts).encode()

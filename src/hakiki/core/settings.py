@@ -28,6 +28,10 @@ DEFAULT_PRICES: dict[str, int] = {
     "fraud.face_scan": 1000,
     "fraud.address": 300,
     "fraud.identity_risk": 800,
+    # Bulk scans: per scanned row (rows that end in an error are not charged).
+    "fraud.bulk_scan.id": 500,
+    "fraud.bulk_scan.phone": 200,
+    "fraud.bulk_scan.face": 1000,
 }
 
 
@@ -117,6 +121,36 @@ class Settings(BaseSettings):
         ge=0,
         description="After a secret rotation, how long the old secret keeps signing beside the "
         "new one.",
+    )
+    bulk_max_rows: int = Field(
+        default=100_000, ge=1, description="Rows one bulk scan file may hold."
+    )
+    bulk_max_bytes: int = Field(
+        default=32 * 1024 * 1024, ge=1024, description="Size limit of a bulk scan file upload."
+    )
+    bulk_chunk_rows: int = Field(
+        default=500,
+        ge=1,
+        description="Rows a bulk scan commits at a time (their results, charges and progress "
+        "together); face scans use at most 16.",
+    )
+    bulk_hold_hours: float = Field(
+        default=48.0,
+        gt=0,
+        description="How long a live bulk scan's reservation of its whole price lasts.",
+    )
+    bulk_fetch_allow_private: bool = Field(
+        default=False,
+        description="Let face bulk scans fetch image URLs on private, loopback, link-local and "
+        "other non-public addresses (an image store on the operator's own network).",
+    )
+    bulk_fetch_allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="JSON: when set, the only hosts face bulk scans fetch images from, e.g. "
+        '["images.example.com", ".cdn.example.com"] (a leading dot allows subdomains).',
+    )
+    bulk_fetch_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="How long fetching one image of a face bulk scan may take."
     )
     name_match_threshold: float = Field(
         default=0.85, description="Score from which `compare` counts the names as matching."

@@ -69,19 +69,20 @@ def evidence_from(matches: list[tuple[Print, float]], own_keys: set[str]) -> Fac
 
 
 def print_rows(
-    call: Call,
+    owner: tuple[str, str],
     face: FaceEmbedding,
     matches: list[tuple[Print, float]],
     identifier_keys: Sequence[str | None],
     report: tuple[str, str] | None = None,
 ) -> list[dict[str, object]]:
-    """face_prints rows: the face with each identity number (and report: id, category)."""
+    """face_prints rows of ``owner`` (environment, organisation): the face with each identity
+    number (and report: id, category)."""
     person = matches[0][0].person_key if matches else new_id("face")
     vector = np.asarray(face.vector, dtype=np.float32).tobytes()
     return [
         {
-            "id": new_id("fpr"), "environment": call.principal.environment,
-            "org_id": call.principal.org_id, "identifier_key": key,
+            "id": new_id("fpr"), "environment": owner[0], "org_id": owner[1],
+            "identifier_key": key,
             "report_id": report[0] if report else None,
             "category": report[1] if report else None,
             "person_key": person, "embedding": vector, "created_at": utcnow(),
@@ -106,7 +107,7 @@ async def scan(call: Call, image: bytes, numbers: list[str]) -> bytes:
         matches = runtime.faces.nearest(principal.environment, face.vector)
         evidence = evidence_from(matches, own_keys)
         closest = round(matches[0][1], 4) if matches else None
-        rows = print_rows(call, face, matches, sorted(own_keys))
+        rows = print_rows(principal.owner, face, matches, sorted(own_keys))
     else:
         first = "".join(c for c in numbers[0] if c.isdigit())[-1:] if numbers else ""
         evidence = SANDBOX_EVIDENCE.get(first, FaceEvidence())

@@ -112,20 +112,21 @@ async def live_evidence(
 
 
 def new_values(
-    vault: Vault, scan: NumberScan, body: IdScanRequest, seen: Seen
+    vault: Vault, scan: NumberScan, seen: Seen, told: IdScanRequest
 ) -> list[tuple[str, str]]:
-    """What the caller tells about the person that it has not told about this number before
-    (nothing for a number in the wrong format: it cannot be anybody's)."""
-    if scan.problem is not None:
-        return []
-    told = person_values(
-        vault,
-        names=(body.first_name, body.last_name),
-        birth_date=body.date_of_birth,
-        phones=[body.phone] if body.phone else [],
-        country=scan.channel.country,
-    )
-    return [value for value in told if value not in seen.noted_by_caller]
+    """What the caller tells about the person (names, date of birth, phone) that it has not
+    told about this number before (nothing for a number in the wrong format: it cannot be
+    anybody's)."""
+    if scan.problem is None:
+        values = person_values(
+            vault,
+            names=(told.first_name, told.last_name),
+            birth_date=told.date_of_birth,
+            phones=[told.phone] if told.phone else [],
+            country=scan.channel.country,
+        )
+        return [value for value in values if value not in seen.noted_by_caller]
+    return []
 
 
 def findings(scan: NumberScan, evidence: IdentityEvidence, risk: Risk) -> dict[str, Any]:
@@ -158,7 +159,7 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
             evidence, seen = (
                 await live_evidence(conn, principal.environment, principal.org_id, [scanned.key])
             )[scanned.key]
-        new = new_values(runtime.vault, scanned, body, seen)
+        new = new_values(runtime.vault, scanned, seen, body)
     else:
         evidence = sandbox_evidence(scanned.number)
     risk = assess(id_signals(scanned.problem, evidence), runtime.settings.fraud_weights)

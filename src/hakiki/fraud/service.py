@@ -43,7 +43,9 @@ async def _face_rows(
     face = await embed(call, image, field="subject.face_image_base64")
     matches = call.runtime.faces.nearest(call.principal.environment, face.vector)
     keys: list[str | None] = [*identifier_keys] or [None]
-    return print_rows(call, face, matches, keys, (report.id, report.incident.category))
+    return print_rows(
+        call.principal.owner, face, matches, keys, (report.id, report.incident.category)
+    )
 
 
 async def submit_report(call: Call, body: FraudReportRequest) -> bytes:

@@ -2,4 +2,5 @@
 
 from __future__ import annotations
 
+from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.webhooks import tasks as _webhook_tasks  # noqa: F401

@@ -44,8 +44,9 @@ def _public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
-async def check_public_host(host: str) -> None:
-    """Refuse a host that is, or resolves to, any non-public address."""
+async def check_public_host(host: str, setting: str = "HAKIKI_WEBHOOKS_ALLOW_PRIVATE") -> None:
+    """Refuse a host that is, or resolves to, any non-public address; the message names the
+    ``setting`` that allows them."""
     try:
         addresses = [str(ipaddress.ip_address(host))]
     except ValueError:
@@ -60,7 +61,7 @@ async def check_public_host(host: str) -> None:
     if private:
         raise UrlRefused(
             f"host {host!r} is a private or reserved address ({', '.join(private)}); "
-            "the operator can allow these with HAKIKI_WEBHOOKS_ALLOW_PRIVATE=true"
+            f"the operator can allow these with {setting}=true"
         )
 
 

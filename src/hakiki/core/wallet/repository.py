@@ -112,6 +112,19 @@ async def delete_holds(conn: AsyncConnection, hold_ids: list[str]) -> set[str]:
     return {row[0] for row in rows}
 
 
+async def hold_amount(conn: AsyncConnection, hold_id: str) -> int | None:
+    row = (
+        await conn.execute(select(wallet_holds.c.amount).where(wallet_holds.c.id == hold_id))
+    ).first()
+    return int(row[0]) if row else None
+
+
+async def set_hold_amount(conn: AsyncConnection, hold_id: str, amount: int) -> None:
+    await conn.execute(
+        update(wallet_holds).where(wallet_holds.c.id == hold_id).values(amount=amount)
+    )
+
+
 async def release_reserved(conn: AsyncConnection, org_id: str, amount: int) -> None:
     await conn.execute(
         update(wallets)

@@ -76,6 +76,44 @@ def _ledger_row(
     }
 
 
+async def reserve_in(
+    conn: AsyncConnection,
+    org_id: str,
+    amount: int,
+    currency: str,
+    request_id: str,
+    hold_seconds: int,
+) -> Hold:
+    """``reserve`` inside the caller's transaction."""
+    hold = Hold(new_id("hold"), org_id, amount, currency)
+    if not await repository.try_reserve(conn, org_id, amount):
+        raise insufficient_funds(amount, currency)
+    expires = utcnow() + timedelta(seconds=hold_seconds)
+    await repository.insert_hold(conn, hold.id, org_id, amount, request_id, expires)
+    return hold
+
+
+async def draw_from_hold(conn: AsyncConnection, hold_id: str, org_id: str, amount: int) -> None:
+    """Give back up to ``amount`` of a long-lived hold (a bulk scan's) so that the rows it
+    covered can be debited from the available balance, in the caller's transaction. A hold
+    that expired meanwhile gives nothing: the debits then need available funds."""
+    held = await repository.hold_amount(conn, hold_id)
+    if not held:
+        return
+    taken = min(held, amount)
+    await repository.set_hold_amount(conn, hold_id, held - taken)
+    await repository.release_reserved(conn, org_id, taken)
+
+
+async def close_hold(conn: AsyncConnection, hold_id: str, org_id: str) -> None:
+    """Release what is left of a hold and delete it, in the caller's transaction."""
+    held = await repository.hold_amount(conn, hold_id)
+    if held is None:
+        return
+    if await repository.delete_hold(conn, hold_id) and held:
+        await repository.release_reserved(conn, org_id, held)
+
+
 async def reserve(
     db: Database,
     org_id: str,
@@ -84,13 +122,8 @@ async def reserve(
     request_id: str,
     hold_seconds: int,
 ) -> Hold:
-    hold = Hold(new_id("hold"), org_id, amount, currency)
     async with transaction(db) as conn:
-        if not await repository.try_reserve(conn, org_id, amount):
-            raise insufficient_funds(amount, currency)
-        expires = utcnow() + timedelta(seconds=hold_seconds)
-        await repository.insert_hold(conn, hold.id, org_id, amount, request_id, expires)
-    return hold
+        return await reserve_in(conn, org_id, amount, currency, request_id, hold_seconds)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,119 @@
+"""The results file of a bulk scan: one line per row of the upload, flat columns per scan type,
+as CSV (streamed) or XLSX."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+
+from hakiki.core.database import read
+from hakiki.core.runtime import Runtime
+from hakiki.fraud.bulk import repository
+from hakiki.fraud.bulk.schemas import BulkRowResult
+from hakiki.fraud.bulk.service import row_result
+
+BATCH = 1000
+COMMON = ["row", "reference", "status", "risk_score", "risk_level", "signals"]
+TAIL = ["error_code", "error_message", "transaction_id"]
+COLUMNS = {
+    "id": ["number", "channel", "country_code", "number_valid", "format_problem", "reports",
+           "reporting_organisations", "names", "birth_dates", "phones", "faces"],
+    "phone": ["phone", "e164", "valid", "reason", "line_type", "original_carrier", "region",
+              "reports", "identities", "checks_last_7_days"],
+    "face": ["image_url", "identity_numbers", "fraud_bank_matches", "other_identities",
+             "closest_distance", "reports"],
+}  # fmt: skip
+
+
+def header(scan_type: str) -> list[str]:
+    return COMMON + COLUMNS[scan_type] + TAIL
+
+
+def _type_values(scan_type: str, result: BulkRowResult) -> dict[str, Any]:
+    found, given = result.findings or {}, result.input
+    reports = found.get("fraud_reports") or {}
+    if scan_type == "id":
+        links = found.get("identity_links") or {}
+        return {
+            **given,
+            "number_valid": found.get("number_valid"),
+            "format_problem": found.get("format_problem"),
+            "reports": reports.get("count"),
+            "reporting_organisations": reports.get("organisations"),
+            **{k: links.get(k) for k in ("names", "birth_dates", "phones", "faces")},
+        }
+    if scan_type == "phone":
+        phone, links = found.get("phone") or {}, found.get("links") or {}
+        details = ("e164", "valid", "reason", "line_type", "original_carrier", "region")
+        return {
+            **given,
+            **{k: phone.get(k) for k in details},
+            "reports": reports.get("count"),
+            "identities": links.get("identities"),
+            "checks_last_7_days": links.get("checks_last_7_days"),
+        }
+    links = found.get("links") or {}
+    return {
+        "image_url": given.get("image_url"),
+        "identity_numbers": ";".join(given.get("identity_numbers", [])),
+        **{k: links.get(k) for k in ("fraud_bank_matches", "other_identities", "closest_distance")},
+        "reports": reports.get("count"),
+    }
+
+
+def flat(scan_type: str, result: BulkRowResult) -> list[Any]:
+    values: dict[str, Any] = {
+        "row": result.row,
+        "reference": result.reference,
+        "status": result.status,
+        "risk_score": result.risk.score if result.risk else None,
+        "risk_level": result.risk.level if result.risk else None,
+        "signals": ";".join(s.code for s in result.risk.signals) if result.risk else None,
+        "error_code": result.error.code if result.error else None,
+        "error_message": result.error.message if result.error else None,
+        "transaction_id": result.transaction_id,
+        **_type_values(scan_type, result),
+    }
+    return ["" if values.get(name) is None else values[name] for name in header(scan_type)]
+
+
+async def results(runtime: Runtime, bulk_id: str) -> AsyncIterator[list[BulkRowResult]]:
+    """Every row's result, in sheet order, a batch at a time."""
+    after = 0
+    while True:
+        async with read(runtime.db) as conn:
+            rows = await repository.list_results(conn, bulk_id, after_row=after, limit=BATCH)
+        if not rows:
+            return
+        yield [row_result(runtime, row) for row in rows]
+        after = rows[-1]["row_number"]
+
+
+def _csv_lines(rows: Iterable[list[Any]]) -> bytes:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue().encode()
+
+
+async def csv_stream(runtime: Runtime, scan: dict[str, Any]) -> AsyncIterator[bytes]:
+    scan_type = scan["scan_type"]
+    yield b"\xef\xbb\xbf" + _csv_lines([header(scan_type)])  # the BOM: Excel reads UTF-8
+    async for batch in results(runtime, scan["id"]):
+        yield _csv_lines(flat(scan_type, result) for result in batch)
+
+
+async def xlsx_bytes(runtime: Runtime, scan: dict[str, Any]) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("results")
+    scan_type = scan["scan_type"]
+    sheet.append(header(scan_type))
+    async for batch in results(runtime, scan["id"]):
+        for result in batch:
+            sheet.append(flat(scan_type, result))
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()

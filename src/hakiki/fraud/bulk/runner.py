@@ -1,0 +1,215 @@
+"""The bulk scan job: the file's rows in chunks; each chunk's results, charges, sightings and
+progress are committed in one transaction that first checks the chunk is still to do. A worker
+killed midway loses at most its uncommitted chunk, which the next attempt scans again: no row is
+recorded or charged twice."""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from typing import Any
+
+import orjson
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from hakiki.core.clock import utcnow
+from hakiki.core.crypto import Vault
+from hakiki.core.database import read, transaction
+from hakiki.core.runtime import Runtime
+from hakiki.core.wallet import service as wallet
+from hakiki.core.wallet.service import Charge, ChargeRequest
+from hakiki.fraud.bulk import repository
+from hakiki.fraud.bulk.scanners import SCANNERS, BulkOwner, ChunkScan, RowResult
+from hakiki.jobs.registry import JobContext, PermanentError, task
+from hakiki.webhooks.service import emit
+
+logger = logging.getLogger("hakiki.bulk")
+
+BULK_TASK = "fraud.bulk_scan"
+FACE_CHUNK_ROWS = 16
+
+
+def encode_rows(vault: Vault, rows: list[dict[str, Any]]) -> bytes:
+    return vault.seal(zlib.compress(orjson.dumps(rows), 6))
+
+
+def decode_rows(vault: Vault, sealed: bytes) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = orjson.loads(zlib.decompress(vault.unseal(sealed)))
+    return rows
+
+
+def price_key(scan_type: str) -> str:
+    return f"fraud.bulk_scan.{scan_type}"
+
+
+def event_data(scan: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "bulk_id": scan["id"],
+        "scan_type": scan["scan_type"],
+        "status": scan["status"],
+        "total_records": scan["total_records"],
+        "processed_records": scan["processed_records"],
+        "success_count": scan["success_count"],
+        "error_count": scan["error_count"],
+    }
+
+
+async def _give_up(runtime: Runtime, payload: dict[str, Any], error: str) -> None:
+    await fail_scan(runtime, str(payload["bulk_id"]), f"the scan stopped: {error}")
+
+
+@task(BULK_TASK, max_attempts=5, backoff=(5, 30, 120, 600), on_give_up=_give_up)
+async def run_bulk_scan(context: JobContext, payload: dict[str, Any]) -> None:
+    runtime, bulk_id = context.runtime, str(payload["bulk_id"])
+    try:
+        await _run(runtime, bulk_id)
+    except PermanentError as error:
+        await fail_scan(runtime, bulk_id, str(error))
+        raise
+    except Exception as error:
+        if context.final_attempt:
+            await fail_scan(runtime, bulk_id, f"the scan failed on every attempt: {error!r}")
+        raise
+
+
+async def _run(runtime: Runtime, bulk_id: str) -> None:
+    async with read(runtime.db) as conn:
+        scan = await repository.get_scan(conn, bulk_id)
+    if scan is None:
+        raise PermanentError(f"no bulk scan {bulk_id}")
+    if scan["status"] in repository.FINAL_STATES:
+        return
+    try:
+        rows = decode_rows(runtime.vault, scan["input_encrypted"])
+    except Exception as error:
+        raise PermanentError("the stored file could not be read back") from error
+    async with transaction(runtime.db) as conn:
+        await repository.start(conn, bulk_id, utcnow())
+    owner = BulkOwner(bulk_id, scan["environment"], scan["org_id"], scan["scan_type"])
+    step = runtime.settings.bulk_chunk_rows
+    if owner.scan_type == "face":
+        step = min(step, FACE_CHUNK_ROWS)
+    done = int(scan["processed_records"])
+    while done < len(rows):
+        chunk = rows[done : done + step]
+        scanned = await SCANNERS[owner.scan_type](runtime, owner, chunk)
+        async with transaction(runtime.db) as conn:
+            committed = await _commit(conn, runtime, scan, done, scanned)
+        if not committed:  # another worker got there first: carry on from where it is
+            async with read(runtime.db) as conn:
+                latest = await repository.get_summary(conn, bulk_id)
+            if latest is None or latest["status"] in repository.FINAL_STATES:
+                return
+            done = int(latest["processed_records"])
+            continue
+        done += len(chunk)
+
+
+def _charge_request(scan: dict[str, Any], result: RowResult) -> ChargeRequest:
+    return ChargeRequest(
+        org_id=scan["org_id"],
+        amount=int(scan["price"]),
+        currency=scan["currency"],
+        hold_id=None,
+        charge=True,
+        endpoint=price_key(scan["scan_type"]),
+        request_id=f"{scan['id']}:{result.row}",
+        description=f"Bulk {scan['scan_type']} scan {scan['id']}, row {result.row}",
+    )
+
+
+async def _charge(
+    conn: AsyncConnection, scan: dict[str, Any], results: list[RowResult]
+) -> dict[int, Charge]:
+    """Debit each scanned row once (live); a row the wallet cannot pay becomes an error."""
+    price = int(scan["price"])
+    if price <= 0 or scan["environment"] != "live":
+        return {}
+    if scan["hold_id"]:
+        await wallet.draw_from_hold(conn, scan["hold_id"], scan["org_id"], price * len(results))
+    billable = [r for r in results if r.ok]
+    outcomes = await wallet.charge_many(conn, [_charge_request(scan, r) for r in billable])
+    charges: dict[int, Charge] = {}
+    for result, outcome in zip(billable, outcomes, strict=True):
+        if isinstance(outcome, Charge):
+            charges[result.row] = outcome
+        else:
+            result.error_code = "insufficient_funds"
+            result.body["error"] = "the wallet could not pay for this row"
+    return charges
+
+
+async def _commit(
+    conn: AsyncConnection,
+    runtime: Runtime,
+    scan: dict[str, Any],
+    done: int,
+    scanned: ChunkScan,
+) -> bool:
+    if not await repository.claim_chunk(conn, scan["id"], done):
+        return False
+    results = scanned.results
+    charges = await _charge(conn, scan, results)
+    vault = runtime.vault
+    await repository.insert_results(
+        conn,
+        [
+            {
+                "bulk_id": scan["id"],
+                "row_number": result.row,
+                "status": "success" if result.ok else "error",
+                "risk_score": result.risk.score if result.ok and result.risk else None,
+                "risk_level": result.risk.level if result.ok and result.risk else None,
+                "error_code": result.error_code,
+                "transaction_id": charges[result.row].transaction_id
+                if result.row in charges
+                else None,
+                "body_encrypted": vault.encrypt(orjson.dumps(result.body).decode()),
+            }
+            for result in results
+        ],
+    )
+    if scanned.write is not None:
+        await scanned.write(conn)
+    finished = done + len(results) >= int(scan["total_records"])
+    now = utcnow()
+    successes = sum(1 for r in results if r.ok)
+    await repository.advance(
+        conn,
+        scan["id"],
+        processed=len(results),
+        successes=successes,
+        errors=len(results) - successes,
+        charged=sum(charge.amount for charge in charges.values()),
+        finished_at=now if finished else None,
+    )
+    if finished:
+        await _close(conn, scan, "bulk_scan.completed")
+    return True
+
+
+async def _close(conn: AsyncConnection, scan: dict[str, Any], event_type: str) -> None:
+    """Release what is left of the reservation and tell the customer, in the transaction that
+    ends the scan."""
+    if scan["hold_id"]:
+        await wallet.close_hold(conn, scan["hold_id"], scan["org_id"])
+    ended = await repository.get_summary(conn, scan["id"])
+    assert ended is not None
+    await emit(
+        conn,
+        org_id=scan["org_id"],
+        environment=scan["environment"],
+        event_type=event_type,
+        resource_id=scan["id"],
+        data=event_data(ended),
+    )
+
+
+async def fail_scan(runtime: Runtime, bulk_id: str, reason: str) -> None:
+    """End a scan as failed (what was scanned and charged stays), once."""
+    async with transaction(runtime.db) as conn:
+        scan = await repository.get_scan(conn, bulk_id)
+        if scan is None or not await repository.fail(conn, bulk_id, reason):
+            return
+        await _close(conn, scan, "bulk_scan.failed")
+    logger.warning("bulk scan %s failed: %s", bulk_id, reason)

@@ -1,0 +1,68 @@
+"""Models of bulk scans."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from hakiki.core.pagination import Pagination
+from hakiki.fraud.scan_schemas import RiskAssessment
+
+ScanType = Literal["id", "phone", "face"]
+BulkStatus = Literal["pending", "processing", "completed", "failed"]
+
+
+class BulkScan(BaseModel):
+    bulk_id: str
+    live: bool
+    scan_type: ScanType
+    status: BulkStatus = Field(description="pending -> processing -> completed | failed")
+    file_name: str
+    file_format: Literal["csv", "xlsx"]
+    total_records: int
+    processed_records: int
+    success_count: int = Field(description="Rows scanned (charged in live mode).")
+    error_count: int = Field(description="Rows that could not be scanned (not charged).")
+    price_per_row: int = Field(description="Minor units per scanned row; 0 in sandbox.")
+    charged_amount: int
+    currency: str
+    failure_reason: str | None
+    results_file: str = Field(
+        description="Where to download every row's result: ?format=csv or ?format=xlsx."
+    )
+    created_at: datetime
+    started_at: datetime | None
+    completed_at: datetime | None
+
+
+class RowError(BaseModel):
+    code: str = Field(
+        description="url_refused, fetch_failed, image_too_large, no_face, several_faces, "
+        "invalid_image, insufficient_funds, ..."
+    )
+    message: str
+
+
+class BulkRowResult(BaseModel):
+    row: int = Field(description="The row in the uploaded sheet (the header is row 1).")
+    reference: str | None = Field(description="The row's reference column, if it had one.")
+    status: Literal["success", "error"]
+    input: dict[str, Any] = Field(description="The row's scanned values.")
+    risk: RiskAssessment | None
+    findings: dict[str, Any] | None = Field(
+        description="What the single scan of the same type answers (validity, reports, links)."
+    )
+    error: RowError | None
+    transaction_id: str | None = Field(description="The row's wallet debit (live).")
+
+
+class BulkScanDetail(BulkScan):
+    results: list[BulkRowResult] = Field(description="One page of rows, in sheet order.")
+    pagination: Pagination
+
+
+class BulkScanList(BaseModel):
+    data: list[BulkScan]
+    pagination: Pagination
