@@ -64,7 +64,11 @@ async def upload(
 
 
 async def finished(
-    client: httpx.AsyncClient, headers: dict[str, str], bulk_id: str, within: float = 60, **params: Any
+    client: httpx.AsyncClient,
+    headers: dict[str, str],
+    bulk_id: str,
+    within: float = 60,
+    **params: Any,
 ) -> dict[str, Any]:
     deadline = time.monotonic() + within
     while True:

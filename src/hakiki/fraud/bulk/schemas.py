@@ -39,8 +39,8 @@ class BulkScan(BaseModel):
 
 class RowError(BaseModel):
     code: str = Field(
-        description="url_refused, fetch_failed, image_too_large, no_face, several_faces, "
-        "invalid_image, insufficient_funds, ..."
+        description="url_refused, fetch_failed, image_too_large, no_face, multiple_faces, "
+        "invalid_image, unsupported_image_format, corrupt_image, insufficient_funds"
     )
     message: str
 
