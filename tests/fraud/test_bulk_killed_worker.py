@@ -1,0 +1,120 @@
+"""A worker killed in the middle of a live bulk scan: the next worker carries on from the last
+committed chunk. Every row is recorded once and debited once; the reservation ends at zero.
+Real processes, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from hakiki.account import service as accounts
+from hakiki.app import create_app
+from hakiki.core.database import Database, read
+from hakiki.core.settings import Settings
+from hakiki.core.tables import wallet_transactions as ledger
+from hakiki.core.wallet import service as wallet
+from hakiki.fraud.bulk.tables import bulk_scan_results
+from hakiki.jobs import repository as jobs
+from tests.fraud.bulk.conftest import URL, csv_bytes, upload
+from tests.support.databases import isolated_settings
+from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
+
+ROWS, PRICE = 10_000, 500
+
+
+@asynccontextmanager
+async def api(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, Database]]:
+    """The API in this process, with no job worker of its own."""
+    app = create_app(settings.model_copy(update={"jobs_in_server": False}))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
+            yield http, app.state.runtime.db
+
+
+async def progress(http: httpx.AsyncClient, headers: dict[str, str], bulk_id: str) -> dict:
+    response = await http.get(f"{URL}/{bulk_id}", params={"page_size": 1}, headers=headers)
+    assert response.status_code == 200, response.text
+    found: dict = response.json()
+    return found
+
+
+async def wait_until(
+    http: httpx.AsyncClient, headers: dict[str, str], bulk_id: str, done: int, within: float
+) -> dict:
+    deadline = time.monotonic() + within
+    while (found := await progress(http, headers, bulk_id))["processed_records"] < done:
+        assert found["status"] != "failed", found
+        assert time.monotonic() < deadline, found
+        await asyncio.sleep(0.02)
+    return found
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+)
+async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
+    backend: str, tmp_path: Path
+) -> None:
+    settings = await isolated_settings(backend, tmp_path / "data", "bulk_kill")
+    async with api(settings) as (http, db):
+        org = await accounts.create_org(db, "lender", approved=True, currency="KES")
+        key = await accounts.create_key(db, "lender", "live", None)
+        await wallet.credit(db, org.id, ROWS * PRICE, "top-up")
+        headers = {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
+        sheet = [["number", "first_name"]] + [[f"2290{i:07d}", f"N{i}"] for i in range(ROWS)]
+        started = await upload(http, headers, csv_bytes(sheet), "id", channel="bvn")
+        bulk_id = started["bulk_id"]
+
+        first = start(settings, "worker", HAKIKI_BULK_CHUNK_ROWS="100")
+        try:
+            wait_for_line(first, "worker started")
+            await wait_until(http, headers, bulk_id, 1000, within=120)
+        finally:
+            stop(first, signal.SIGKILL)
+        at_kill = await progress(http, headers, bulk_id)
+        assert 0 < at_kill["processed_records"] < ROWS, at_kill  # killed midway
+
+        second = start(settings, "worker", HAKIKI_BULK_CHUNK_ROWS="100")
+        try:
+            wait_for_line(second, "worker started")
+            await wait_until(http, headers, bulk_id, ROWS, within=240)
+            async with read(db) as conn:
+                [job] = await jobs.list_jobs(conn, None, "fraud.bulk_scan", 10)
+            await wait_for_status(settings, [job["id"]])
+        finally:
+            stop(second)
+        done = await progress(http, headers, bulk_id)
+        assert done["status"] == "completed"
+        assert (done["success_count"], done["error_count"]) == (ROWS, 0)
+        assert done["charged_amount"] == ROWS * PRICE
+
+        async with read(db) as conn:
+            recorded = (
+                await conn.execute(
+                    select(
+                        func.count(), func.count(bulk_scan_results.c.transaction_id.distinct())
+                    ).where(bulk_scan_results.c.bulk_id == bulk_id)
+                )
+            ).one()
+            debits = (
+                await conn.execute(
+                    select(func.count(), func.count(ledger.c.request_id.distinct())).where(
+                        ledger.c.org_id == org.id, ledger.c.kind == "debit"
+                    )
+                )
+            ).one()
+            job = await jobs.get(conn, job["id"])
+            summary = await wallet.wallet_summary(conn, org.id)
+        assert tuple(recorded) == (ROWS, ROWS)  # every row once, each with its own debit
+        assert tuple(debits) == (ROWS, ROWS)  # one debit per row, none twice
+        assert (summary["balance"], summary["reserved"]) == (0, 0)
+        assert job is not None and (job["status"], job["attempts"]) == ("succeeded", 2)
