@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
-from PIL import Image
+from PIL import Image, ImageOps
 
 from hakiki.fraud.bulk.fetch import host_allowed
 from tests.conftest import AccountFactory
@@ -30,7 +30,7 @@ class Quiet(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         if self.path == "/moved.jpg":
             self.send_response(302)
-            self.send_header("Location", "/obama.jpg")
+            self.send_header("Location", "/a.jpg")
             self.end_headers()
             return
         super().do_GET()
@@ -38,8 +38,12 @@ class Quiet(SimpleHTTPRequestHandler):
 
 @pytest.fixture
 def image_server(tmp_path: Path) -> Iterator[str]:
-    for name in ("obama.jpg", "obama2.jpg", "biden.jpg"):
-        (tmp_path / name).write_bytes((FACES / name).read_bytes())
+    # Faces no other live test uses (the fraud database is shared by the whole session): the
+    # astronaut, the same photo mirrored (one face presented twice), and Tom Hanks.
+    astronaut = Image.open(FACES / "astronaut.png").convert("RGB")
+    astronaut.save(tmp_path / "a.jpg", quality=90)
+    ImageOps.mirror(astronaut).save(tmp_path / "a-mirrored.jpg", quality=90)
+    (tmp_path / "t.png").write_bytes((FACES / "Tom_Hanks_54745.png").read_bytes())
     Image.new("RGB", (300, 300), (200, 180, 160)).save(tmp_path / "wall.png")
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -56,9 +60,9 @@ async def test_faces_by_url_with_errors_per_row(
     lender = await make_account("live", balance=10 * FACE_PRICE)
     sheet = [
         ["image_url", "identity_numbers", "reference"],
-        [f"{image_server}/obama.jpg", "22100000001", "a"],
-        [f"{image_server}/obama2.jpg", "22100000002;22100000003", "b"],  # same man, new numbers
-        [f"{image_server}/biden.jpg", "22100000004", "c"],
+        [f"{image_server}/a.jpg", "22100000001", "a"],
+        [f"{image_server}/a-mirrored.jpg", "22100000002;22100000003", "b"],  # same face
+        [f"{image_server}/t.png", "22100000004", "c"],
         [f"{image_server}/missing.jpg", "", "d"],
         [f"{image_server}/wall.png", "", "e"],
         [f"{image_server}/moved.jpg", "", "f"],
@@ -96,7 +100,7 @@ async def test_private_addresses_and_unlisted_hosts_are_refused(
     client: httpx.AsyncClient, make_account: AccountFactory, app: FastAPI, image_server: str
 ) -> None:
     account = await make_account("sandbox")
-    sheet = csv_bytes([["image_url"], [f"{image_server}/obama.jpg"], ["http://10.1.2.3/a.jpg"]])
+    sheet = csv_bytes([["image_url"], [f"{image_server}/t.png"], ["http://10.1.2.3/a.jpg"]])
     started = await upload(client, account.headers, sheet, "face")
     done = await finished(client, account.headers, started["bulk_id"])
     assert [r["error"]["code"] for r in done["results"]] == ["url_refused", "url_refused"]
