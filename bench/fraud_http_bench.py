@@ -39,16 +39,22 @@ SCANS = {
                                       "first_name": "Musa", "last_name": "Okonkwo"}),
     "phone": ("/v3/fraud/phone", {"phone": "0712 345678", "country_code": "KE"}),
 }  # fmt: skip
+# --vary: a new number on every request (a look-up of its own, sightings recorded for it)
+VARY = {"id_scan": {"number": "22%09d"}, "phone": {"phone": "07%08d"}}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--vary", action="store_true", help="a new number on every request")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
     options = parser.parse_args()
     results: dict[str, Any] = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "runs": {}}
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     databases = {"sqlite": None} | ({"postgresql": POSTGRES_URL} if postgres_reachable() else {})
+    databases = {k: v for k, v in databases.items() if k in options.databases}
     with tempfile.TemporaryDirectory() as tmp:
         for db_name, db_url in databases.items():
             settings = Settings(
@@ -63,17 +69,19 @@ def main() -> None:
                 "HAKIKI_RATE_LIMIT": "1000000/second",
                 **({"HAKIKI_DATABASE_URL": db_url} if db_url else {}),
             }
-            for workers in (1, 2):
+            for workers in options.workers:
                 port = free_port()
                 args = ["--factory", "hakiki.app:create_app"]
                 with server(args, server_env, port, "/docs", workers=workers) as url:
                     for name, (path, body) in SCANS.items():
                         run = wrk(url + path, body, live_headers, options.duration,
-                                  options.connections, pin=workers == 1)  # fmt: skip
+                                  options.connections, pin=workers == 1,
+                                  vary=VARY[name] if options.vary else None)  # fmt: skip
                         key = f"{name}_live_{db_name}_{workers}_worker{'s' * (workers > 1)}"
+                        key += "_varied" if options.vary else ""
                         results["runs"][key] = run
                         print(key, run, flush=True)
-    out = ROOT / "bench" / "results" / "fraud_http.json"
+    out = ROOT / "bench" / "results" / f"fraud_http{'_varied' * options.vary}.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
 
 

@@ -103,11 +103,21 @@ def wrk(
     connections: int,
     *,
     pin: bool = True,
+    vary: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    """``vary``: body fields given a new random value on every request, as a Lua
+    ``string.format`` pattern of one random integer (``{"number": "22%09d"}``)."""
     lines = ['wrk.method = "POST"', f"wrk.body = {json.dumps(json.dumps(body))}"]
     lines.append('wrk.headers["Content-Type"] = "application/json"')
     for name, value in headers.items():
         lines.append(f'wrk.headers["{name}"] = "{value}"')
+    if vary:
+        template = json.dumps({**body, **{field: f"@@{field}" for field in vary}})
+        lines += ["request = function()", f"  local body = {json.dumps(template)}"]
+        for field, pattern in vary.items():
+            value = f'string.format("{pattern}", math.random(0, 999999999))'
+            lines.append(f'  body = body:gsub("@@{field}", {value})')
+        lines += ["  return wrk.format(nil, nil, nil, body)", "end"]
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write("\n".join(lines) + "\n")
     base = ["wrk", "-t1", f"-c{connections}", "--latency", "-s", script.name]

@@ -104,6 +104,14 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
     __slots__ = ()
     _cursor_cls = OneHopCursor
 
+    def rollback(self) -> None:
+        # The pool rolls back every connection it takes back; with no transaction open (a
+        # reader's autocommit statements) that would be a thread hop for nothing.
+        connection = self._connection._connection
+        if connection is not None and not connection.in_transaction:
+            return
+        super().rollback()
+
 
 class OneHopDbapi(AsyncAdapt_aiosqlite_dbapi):
     def connect(self, *arg: Any, **kw: Any) -> OneHopConnection:

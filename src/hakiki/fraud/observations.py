@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -97,18 +97,36 @@ async def seen_with(
     return (await seen_with_many(conn, environment, [identifier_key], org_id))[identifier_key]
 
 
+_SEEN_WITH = select(seen.c.identifier_key, seen.c.kind, seen.c.value_key, seen.c.org_id).where(
+    seen.c.environment == bindparam("environment"),
+    seen.c.identifier_key.in_(bindparam("keys", expanding=True)),
+)  # built once: it runs on every ID scan
+# Distinct identity numbers seen with each of some values (phones), by the value index.
+_NUMBERS_SEEN_WITH = (
+    select(seen.c.value_key, func.count(seen.c.identifier_key.distinct()))
+    .where(
+        seen.c.environment == bindparam("environment"),
+        seen.c.kind == bindparam("kind"),
+        seen.c.value_key.in_(bindparam("values", expanding=True)),
+    )
+    .group_by(seen.c.value_key)
+)
+
+
+async def numbers_seen_with(
+    conn: AsyncConnection, environment: str, kind: str, value_keys: list[str]
+) -> dict[str, int]:
+    """How many distinct identity numbers each value (of ``kind``) was seen with."""
+    values = {"environment": environment, "kind": kind, "values": sorted(set(value_keys))}
+    return {str(v): int(n) for v, n in await conn.execute(_NUMBERS_SEEN_WITH, values)}
+
+
 async def seen_with_many(
     conn: AsyncConnection, environment: str, identifier_keys: list[str], org_id: str
 ) -> dict[str, Seen]:
     """``Seen`` for each number, in one query."""
-    rows = (
-        await conn.execute(
-            select(seen.c.identifier_key, seen.c.kind, seen.c.value_key, seen.c.org_id).where(
-                seen.c.environment == environment,
-                seen.c.identifier_key.in_(sorted(set(identifier_keys))),
-            )
-        )
-    ).all()
+    values = {"environment": environment, "keys": sorted(set(identifier_keys))}
+    rows = (await conn.execute(_SEEN_WITH, values)).all()
     by_key: dict[str, list[Any]] = {key: [] for key in identifier_keys}
     for key, kind, value, org in rows:
         by_key[str(key)].append((str(kind), str(value), str(org)))

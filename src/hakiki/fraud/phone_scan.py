@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.calls import Call, Subject, finish_call
@@ -21,7 +21,7 @@ from hakiki.core.tables import request_logs
 from hakiki.core.wallet.service import Charge
 from hakiki.engines.fraud.risk import PhoneEvidence, Risk, assess, phone_signals
 from hakiki.engines.phone import PhoneAnalysis, analyse
-from hakiki.fraud import repository
+from hakiki.fraud import observations, repository
 from hakiki.fraud.id_scan import NO_REPORTS
 from hakiki.fraud.keys import phone_key
 from hakiki.fraud.scan_schemas import (
@@ -32,7 +32,6 @@ from hakiki.fraud.scan_schemas import (
     reports_out,
     risk_out,
 )
-from hakiki.fraud.tables import identity_observations as seen
 
 ENDPOINT = "fraud.phone"
 CHANNEL = "phone"  # the request log's subject channel for phone checks
@@ -79,6 +78,25 @@ def sandbox_evidence(phone: str) -> PhoneEvidence:
     return SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
 
 
+_RECENT = [
+    request_logs.c.environment == bindparam("environment"),
+    request_logs.c.created_at >= bindparam("since"),
+]
+_CAPPED = (
+    select(request_logs.c.org_id)
+    .where(request_logs.c.subject_hash == bindparam("hash"), *_RECENT)
+    .limit(MAX_COUNTED_CHECKS)
+    .subquery()
+)
+# Built once: they run on every phone scan (a statement costs more to build than to run).
+_CHECKS_OF_ONE = select(func.count(), func.count(_CAPPED.c.org_id.distinct()))
+_CHECKS_OF_MANY = (
+    select(request_logs.c.subject_hash, func.count(), func.count(request_logs.c.org_id.distinct()))
+    .where(request_logs.c.subject_hash.in_(bindparam("hashes", expanding=True)), *_RECENT)
+    .group_by(request_logs.c.subject_hash)
+)
+
+
 async def _recent_checks(
     conn: AsyncConnection, environment: str, log_hashes: list[str]
 ) -> dict[str, tuple[int, int]]:
@@ -86,24 +104,11 @@ async def _recent_checks(
     for a single phone (a hot number must not make every check slower)."""
     if not log_hashes:
         return {}
-    logs = request_logs.c
-    recent = [logs.environment == environment, logs.created_at >= utcnow() - timedelta(days=7)]
+    values: dict[str, Any] = {"environment": environment, "since": utcnow() - timedelta(days=7)}
     if len(log_hashes) == 1:
-        capped = (
-            select(logs.org_id)
-            .where(logs.subject_hash == log_hashes[0], *recent)
-            .limit(MAX_COUNTED_CHECKS)
-            .subquery()
-        )
-        found = (
-            await conn.execute(select(func.count(), func.count(capped.c.org_id.distinct())))
-        ).one()
+        found = (await conn.execute(_CHECKS_OF_ONE, values | {"hash": log_hashes[0]})).one()
         return {log_hashes[0]: (int(found[0]), int(found[1]))}
-    rows = await conn.execute(
-        select(logs.subject_hash, func.count(), func.count(logs.org_id.distinct()))
-        .where(logs.subject_hash.in_(sorted(set(log_hashes))), *recent)
-        .group_by(logs.subject_hash)
-    )
+    rows = await conn.execute(_CHECKS_OF_MANY, values | {"hashes": sorted(set(log_hashes))})
     return {str(h): (min(int(n), MAX_COUNTED_CHECKS), int(orgs)) for h, n, orgs in rows}
 
 
@@ -113,19 +118,7 @@ async def live_evidence(
     """Each phone's evidence: reports, identity numbers seen with it, recent checks (3 queries)."""
     keys = sorted({lookup.key for lookup in lookups})
     reported = await repository.signals_by_key(conn, environment, "phone", keys)
-    identities: dict[str, int] = dict(
-        (
-            await conn.execute(
-                select(seen.c.value_key, func.count(seen.c.identifier_key.distinct()))
-                .where(
-                    seen.c.environment == environment,
-                    seen.c.kind == "phone",
-                    seen.c.value_key.in_(keys),
-                )
-                .group_by(seen.c.value_key)
-            )
-        ).all()
-    )
+    identities = await observations.numbers_seen_with(conn, environment, "phone", keys)
     hashes = [lookup.log_hash for lookup in lookups if lookup.log_hash]
     checks = await _recent_checks(conn, environment, hashes)
     found = []
@@ -139,7 +132,7 @@ async def live_evidence(
                 categories=tuple(
                     sorted(reports["categories"].items(), key=lambda c: (-c[1], c[0]))
                 ),
-                identities=int(identities.get(lookup.key, 0)),
+                identities=identities.get(lookup.key, 0),
                 checks_7d=checked,
                 checking_organisations_7d=organisations,
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, insert, select, tuple_
+from sqlalchemy import bindparam, func, insert, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.scoping import owned_by
@@ -121,25 +121,28 @@ async def signals(
     return _summary(list(rows))
 
 
+# Built once: a scan runs these on every call, and building a statement costs more than
+# running it (values are bound per call; `keys` expands to the list given).
+_SIGNALS_BY_KEY = (
+    select(keys.c.key_hash, reports.c.category, reports.c.org_id, func.count())
+    .select_from(keys.join(reports, reports.c.id == keys.c.report_id))
+    .where(
+        keys.c.environment == bindparam("environment"),
+        keys.c.kind == bindparam("kind"),
+        keys.c.key_hash.in_(bindparam("keys", expanding=True)),
+    )
+    .group_by(keys.c.key_hash, reports.c.category, reports.c.org_id)
+)
+
+
 async def signals_by_key(
     conn: AsyncConnection, environment: str, kind: str, key_hashes: list[str]
 ) -> dict[str, dict[str, Any]]:
     """``signals`` of each key on its own (keys without reports are left out). One query."""
     if not key_hashes:
         return {}
-    rows = (
-        await conn.execute(
-            select(keys.c.key_hash, reports.c.category, reports.c.org_id, func.count())
-            .select_from(keys.join(reports, reports.c.id == keys.c.report_id))
-            .where(
-                keys.c.environment == environment,
-                keys.c.kind == kind,
-                keys.c.key_hash.in_(sorted(set(key_hashes))),
-            )
-            .group_by(keys.c.key_hash, reports.c.category, reports.c.org_id)
-        )
-    ).all()
+    values = {"environment": environment, "kind": kind, "keys": sorted(set(key_hashes))}
     by_key: dict[str, list[Any]] = {}
-    for key, category, org, count in rows:
+    for key, category, org, count in await conn.execute(_SIGNALS_BY_KEY, values):
         by_key.setdefault(str(key), []).append((category, org, count))
     return {key: _summary(found) for key, found in by_key.items()}

@@ -55,6 +55,8 @@ identity_observations = Table(
     Column("value_key", String(64), primary_key=True),
     Column("org_id", String(40), primary_key=True),
     Column("first_seen", DateTime(timezone=True), nullable=False),
+    # The phone scan's "identity numbers seen with this phone": by value, not by number.
+    Index("ix_identity_observations_value", "environment", "kind", "value_key"),
 )
 
 # Faces seen with identity numbers (face scans) and in reports (the fraud bank): dlib's 128-d
