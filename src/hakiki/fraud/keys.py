@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from hakiki.core.crypto import Vault
-from hakiki.engines.phone import SUPPORTED_REGIONS, lookup_key
+from hakiki.engines.phone import SUPPORTED_REGIONS, PhoneAnalysis, analyse
 from hakiki.fraud.schemas import ReportSubject
 
 _NOT_ALNUM = re.compile(r"[^0-9A-Z]")
@@ -21,9 +21,16 @@ def identifier_key(vault: Vault, value: str) -> str:
 
 def phone_key(vault: Vault, value: str, country: str | None) -> str:
     """Phones compare in international form (E.164 from libphonenumber's metadata), so
-    0803 123 4567 (NG) and +234 803 123 4567 meet; an unparsable text compares by its digits."""
-    e164 = lookup_key(value, country if country in SUPPORTED_REGIONS else None)
-    return vault.lookup_hash("phone", e164.lstrip("+") if e164 else _NOT_DIGIT.sub("", value))
+    0803 123 4567 (NG) and +234 803 123 4567 meet; an invalid number compares by its digits."""
+    return phone_key_of(vault, analyse(value, country if country in SUPPORTED_REGIONS else None))
+
+
+def phone_key_of(vault: Vault, analysis: PhoneAnalysis) -> str:
+    """``phone_key`` of a phone already analysed (libphonenumber's parse is the costly part)."""
+    e164 = analysis.lookup_key
+    return vault.lookup_hash(
+        "phone", e164.lstrip("+") if e164 else _NOT_DIGIT.sub("", analysis.input)
+    )
 
 
 def email_key(vault: Vault, value: str) -> str:

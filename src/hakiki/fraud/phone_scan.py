@@ -23,7 +23,7 @@ from hakiki.engines.fraud.risk import PhoneEvidence, Risk, assess, phone_signals
 from hakiki.engines.phone import PhoneAnalysis, analyse
 from hakiki.fraud import observations, repository
 from hakiki.fraud.id_scan import NO_REPORTS
-from hakiki.fraud.keys import phone_key
+from hakiki.fraud.keys import phone_key_of
 from hakiki.fraud.scan_schemas import (
     PhoneDetails,
     PhoneLinks,
@@ -68,7 +68,7 @@ def prepare(vault: Vault, phone: str, country: str | None) -> PhoneLookup:
     subject = _subject(analysis)
     return PhoneLookup(
         analysis,
-        phone_key(vault, analysis.e164 or analysis.input, country),
+        phone_key_of(vault, analysis),
         vault.lookup_hash(subject.country, subject.channel, subject.number) if subject else None,
     )
 
