@@ -22,7 +22,7 @@ from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions as ledger
 from hakiki.core.wallet import service as wallet
 from hakiki.fraud.bulk.tables import bulk_scan_results
-from hakiki.jobs import repository as jobs
+from hakiki.jobs import service as jobs
 from tests.fraud.bulk.conftest import URL, csv_bytes, upload
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
@@ -58,13 +58,22 @@ async def wait_until(
     return found
 
 
-@pytest.mark.parametrize(
-    "backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
-)
+# (database, job backend)
+MODES = [
+    pytest.param(("sqlite", "embedded"), id="sqlite"),
+    pytest.param(("postgresql", "embedded"), id="postgresql", marks=pytest.mark.postgresql),
+    pytest.param(("postgresql", "procrastinate"), id="procrastinate", marks=pytest.mark.postgresql),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
 async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
-    backend: str, tmp_path: Path
+    mode: tuple[str, str], tmp_path: Path
 ) -> None:
-    settings = await isolated_settings(backend, tmp_path / "data", "bulk_kill")
+    backend, jobs_backend = mode
+    settings = await isolated_settings(
+        backend, tmp_path / "data", "bulk_kill", jobs_backend=jobs_backend
+    )
     async with api(settings) as (http, db):
         org = await accounts.create_org(db, "lender", approved=True, currency="KES")
         key = await accounts.create_key(db, "lender", "live", None)
@@ -87,8 +96,7 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
         try:
             wait_for_line(second, "worker started")
             await wait_until(http, headers, bulk_id, ROWS, within=240)
-            async with read(db) as conn:
-                [job] = await jobs.list_jobs(conn, None, "fraud.bulk_scan", 10)
+            [job] = await jobs.list_jobs(db, task="fraud.bulk_scan")
             await wait_for_status(settings, [job["id"]])
         finally:
             stop(second)
@@ -112,9 +120,9 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
                     )
                 )
             ).one()
-            job = await jobs.get(conn, job["id"])
             summary = await wallet.wallet_summary(conn, org.id)
         assert tuple(recorded) == (ROWS, ROWS)  # every row once, each with its own debit
         assert tuple(debits) == (ROWS, ROWS)  # one debit per row, none twice
         assert (summary["balance"], summary["reserved"]) == (0, 0)
+        job = await jobs.get_job(db, job["id"])
         assert job is not None and (job["status"], job["attempts"]) == ("succeeded", 2)
