@@ -18,6 +18,7 @@ from hakiki.core.settlement import Settlement, SettlementWriter
 from hakiki.core.tables import request_logs, screening_reviews, wallet_transactions, wallets
 from hakiki.core.wallet import service as wallet
 from hakiki.core.wallet.service import Charge, ChargeRequest
+from hakiki.fraud import observations
 from tests.conftest import AccountFactory, unique
 
 PRICE = 100
@@ -115,6 +116,34 @@ async def test_a_failing_write_does_not_sink_the_batch(
     assert isinstance(outcomes[0], Exception)
     assert outcomes[1].endswith(f" {PRICE}".encode())
     assert await balance(db, account.org_id) == (PRICE, 0)  # only the good call paid
+
+
+async def test_a_refused_call_writes_nothing_and_a_failed_write_is_not_charged(
+    db: Database, make_account: AccountFactory, writer: SettlementWriter
+) -> None:
+    account = await make_account("live", balance=PRICE)
+
+    def sighting(number: str) -> Any:
+        async def write(conn: AsyncConnection) -> None:
+            await observations.record(conn, "live", account.org_id, [number], [("name", "n")])
+
+        return write
+
+    async def broken(conn: AsyncConnection) -> None:
+        await conn.execute(screening_reviews.insert().values(id="only-an-id"))  # NOT NULLs fail
+
+    failing, paid, refused = (settlement(account.org_id) for _ in range(3))
+    failing.write, paid.write, refused.write = broken, sighting("paid"), sighting("refused")
+    outcomes = await asyncio.gather(
+        *(writer.submit(s) for s in (failing, paid, refused)), return_exceptions=True
+    )
+    assert isinstance(outcomes[0], Exception) and not isinstance(outcomes[0], ApiError)
+    assert outcomes[1].endswith(b" 0")  # the failed call was not charged: this one could pay
+    assert isinstance(outcomes[2], ApiError) and outcomes[2].status_code == 402
+    async with db.reader.connect() as conn:
+        found = await observations.seen_with_many(conn, "live", ["paid", "refused"], "x")
+    assert found["paid"].distinct == {"name": 1}
+    assert found["refused"].distinct == {}  # refused with 402: its write was not kept
 
 
 async def test_holds_are_settled_or_released(

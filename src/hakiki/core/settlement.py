@@ -98,14 +98,38 @@ class SettlementWriter:
                 settlement.done.set_result(outcome)
 
     async def _write(self, batch: list[Settlement]) -> list[bytes | Exception]:
+        failed: dict[int, Exception] = {}
+        while True:
+            try:
+                return await self._write_once(batch, failed)
+            except _OwnWriteFailed:
+                continue  # the whole batch again, without the call whose write failed
+
+    async def _write_once(
+        self, batch: list[Settlement], failed: dict[int, Exception]
+    ) -> list[bytes | Exception]:
+        """One transaction: the charges first, then each charged (or free) call's own rows, so
+        a call refused with 402 writes nothing and a call whose own write fails is not charged
+        (its exception is noted and the transaction rolled back, to be run again without it:
+        no savepoint per call, which on PostgreSQL cost two round trips each)."""
         async with transaction(self._db) as conn:
-            failed = await _run_own_writes(conn, batch)
-            charging = [s for s in batch if s.charge is not None and id(s) not in failed]
+            live = [s for s in batch if id(s) not in failed]
+            charging = [s for s in live if s.charge is not None]
             charges = await charge_many(conn, [s.charge for s in charging if s.charge])
             outcome_of: dict[int, Charge | Exception | None] = {
                 **failed,
                 **{id(s): c for s, c in zip(charging, charges, strict=True)},
             }
+            for settlement in live:
+                if settlement.write is None or isinstance(
+                    outcome_of.get(id(settlement)), Exception
+                ):
+                    continue
+                try:
+                    await settlement.write(conn)
+                except Exception as error:
+                    failed[id(settlement)] = error
+                    raise _OwnWriteFailed from error
             outcomes: list[bytes | Exception] = []
             rows, completions = [], []
             for settlement in batch:
@@ -123,15 +147,5 @@ class SettlementWriter:
         return outcomes
 
 
-async def _run_own_writes(conn: AsyncConnection, batch: list[Settlement]) -> dict[int, Exception]:
-    """Each call's own writes in a savepoint, so one failing call does not sink the batch."""
-    failed: dict[int, Exception] = {}
-    for settlement in batch:
-        if settlement.write is None:
-            continue
-        try:
-            async with conn.begin_nested():
-                await settlement.write(conn)
-        except Exception as error:
-            failed[id(settlement)] = error
-    return failed
+class _OwnWriteFailed(Exception):
+    """A call's own write raised: the batch's transaction is rolled back and run again."""
