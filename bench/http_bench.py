@@ -42,7 +42,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.providers.fake_prembly import BVN_FOUND, run_fake_prembly  # noqa: E402
+from tests.identity.providers.fake_prembly import BVN_FOUND, run_fake_prembly  # noqa: E402
 
 from hakiki.account import service as accounts  # noqa: E402
 from hakiki.core.database import create_database  # noqa: E402

@@ -41,16 +41,16 @@ from tests.support.databases import process_env  # noqa: E402
 from tests.webhooks.receiver import run_receiver  # noqa: E402
 
 from hakiki.account import service as accounts  # noqa: E402
-from hakiki.app import started  # noqa: E402
 from hakiki.core.auth import authenticate  # noqa: E402
 from hakiki.core.clock import as_utc  # noqa: E402
 from hakiki.core.database import read, transaction  # noqa: E402
+from hakiki.core.jobs.queue import enqueue  # noqa: E402
+from hakiki.core.jobs.registry import JobContext, task  # noqa: E402
+from hakiki.core.jobs.tables import jobs  # noqa: E402
+from hakiki.core.jobs.worker import job_worker  # noqa: E402
 from hakiki.core.migrate import upgrade_async  # noqa: E402
 from hakiki.core.settings import Settings  # noqa: E402
-from hakiki.jobs.queue import enqueue  # noqa: E402
-from hakiki.jobs.registry import JobContext, task  # noqa: E402
-from hakiki.jobs.tables import jobs  # noqa: E402
-from hakiki.jobs.worker import job_worker  # noqa: E402
+from hakiki.runtime import started  # noqa: E402
 from hakiki.webhooks.schemas import EndpointRequest  # noqa: E402
 from hakiki.webhooks.service import create_endpoint, emit  # noqa: E402
 

@@ -31,8 +31,8 @@ from hakiki.core.migrate import upgrade
 from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
+from tests.identity.providers.fake_prembly import FakePrembly, run_fake_prembly
 from tests.jobs import sample_tasks as _sample_tasks  # noqa: F401  (registers test tasks)
-from tests.providers.fake_prembly import FakePrembly, run_fake_prembly
 
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 import sys
 from dataclasses import asdict
 from typing import Any
@@ -11,12 +13,12 @@ import click
 from pydantic import ValidationError
 
 from hakiki.account import service as accounts
-from hakiki.cli_support import run_with_db
+from hakiki.core.cli_support import run_with_db
 from hakiki.core.database import Database
+from hakiki.core.jobs.cli import jobs_group
 from hakiki.core.migrate import pending, upgrade
 from hakiki.core.settings import get_settings
 from hakiki.core.wallet import service as wallet
-from hakiki.jobs.cli import jobs_group, worker
 from hakiki.media.cli import media_group
 
 
@@ -323,6 +325,25 @@ def screen(
         outputs = process_lines(sys.stdin, handle)
     for out in outputs:
         click.echo(json.dumps(out, ensure_ascii=False))
+
+
+@click.command("worker")
+def worker() -> None:
+    """Run jobs (pending verifications, webhook deliveries, ...) until stopped (SIGTERM or
+    Ctrl-C). Any number of workers may share one database; set HAKIKI_JOBS_IN_SERVER=false to
+    keep the servers out of it (with HAKIKI_JOBS_BACKEND=procrastinate only workers run jobs)."""
+    asyncio.run(_work_until_stopped())
+
+
+async def _work_until_stopped() -> None:
+    from hakiki.runtime import work
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await work(get_settings(), stop, lambda: click.echo("worker started", err=True))
+    click.echo("worker stopped", err=True)
 
 
 main.add_command(media_group)

@@ -14,10 +14,10 @@ from sqlalchemy import make_url
 from hakiki.account import service as accounts
 from hakiki.app import create_app
 from hakiki.core.database import transaction
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.wallet import service as wallet
-from hakiki.jobs.queue import enqueue
 from tests.jobs.sample_tasks import lines
 from tests.support.databases import isolated_settings
 from tests.support.tcp_proxy import tcp_proxy

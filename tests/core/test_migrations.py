@@ -8,10 +8,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from hakiki.core.database import Database
-from hakiki.core.tables import metadata
+from hakiki.core.jobs import tables as _jobs_tables  # noqa: F401  (registers its tables)
 from hakiki.fraud import tables as _fraud_tables  # noqa: F401  (registers its tables)
-from hakiki.jobs import tables as _jobs_tables  # noqa: F401  (registers its tables)
 from hakiki.media import tables as _media_tables  # noqa: F401  (registers its tables)
+from hakiki.tables import metadata
 from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401  (registers its tables)
 
 

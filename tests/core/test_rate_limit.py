@@ -16,7 +16,7 @@ from hakiki.core.database import Database
 from hakiki.core.rate_limit import RateLimiter, WindowCounters
 from hakiki.core.settings import Settings
 from tests.conftest import REDIS_URL, Account, AccountFactory, debit_count, require_redis
-from tests.providers.fake_prembly import BVN_FOUND, FakePrembly
+from tests.identity.providers.fake_prembly import BVN_FOUND, FakePrembly
 
 CHANNELS = "/v3/screening/channels"
 AML_WITH_ID = "/v3/screening/aml-with-id"

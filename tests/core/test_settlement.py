@@ -15,10 +15,11 @@ from hakiki.core.database import Database
 from hakiki.core.errors import ApiError
 from hakiki.core.request_log.service import log_row
 from hakiki.core.settlement import Settlement, SettlementWriter
-from hakiki.core.tables import request_logs, screening_reviews, wallet_transactions, wallets
+from hakiki.core.tables import request_logs, wallet_transactions, wallets
 from hakiki.core.wallet import service as wallet
 from hakiki.core.wallet.service import Charge, ChargeRequest
 from hakiki.fraud import observations
+from hakiki.screening.tables import screening_reviews
 from tests.conftest import AccountFactory, unique
 
 PRICE = 100

@@ -18,11 +18,11 @@ from sqlalchemy import func, select
 from hakiki.account import service as accounts
 from hakiki.app import create_app
 from hakiki.core.database import Database, read
+from hakiki.core.jobs import service as jobs
 from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions as ledger
 from hakiki.core.wallet import service as wallet
 from hakiki.fraud.bulk.tables import bulk_scan_results
-from hakiki.jobs import service as jobs
 from tests.fraud.bulk.conftest import URL, csv_bytes, upload
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status

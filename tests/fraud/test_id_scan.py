@@ -10,7 +10,7 @@ import pytest
 
 from hakiki.core.settings import Settings
 from tests.conftest import AccountFactory, debit_count
-from tests.providers.fake_prembly import NIN_FOUND, FakePrembly
+from tests.identity.providers.fake_prembly import NIN_FOUND, FakePrembly
 
 URL = "/v3/fraud/id-scan"
 PRICE = 500

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hakiki.jobs.registry import JobContext, PermanentError, task
+from hakiki.core.jobs.registry import JobContext, PermanentError, task
 
 
 def record(context: JobContext, payload: dict[str, Any], outcome: str) -> None:

@@ -15,15 +15,15 @@ import pytest
 import pytest_asyncio
 from pydantic import ValidationError
 
-from hakiki.app import started
 from hakiki.core.database import create_database, read, transaction
+from hakiki.core.jobs import repository, service
+from hakiki.core.jobs.queue import enqueue
+from hakiki.core.jobs.registry import TASKS, PermanentError
+from hakiki.core.jobs.scaled.schema import ensure_schema
+from hakiki.core.jobs.scaled.worker import Backoff
 from hakiki.core.migrate import pending
 from hakiki.core.settings import Settings
-from hakiki.jobs import repository, service
-from hakiki.jobs.queue import enqueue
-from hakiki.jobs.registry import TASKS, PermanentError
-from hakiki.jobs.scaled.schema import ensure_schema
-from hakiki.jobs.scaled.worker import Backoff
+from hakiki.runtime import started
 from tests.jobs.sample_tasks import lines
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import (

@@ -13,10 +13,10 @@ import pytest
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.errors import ApiError
+from hakiki.core.jobs import repository, service
+from hakiki.core.jobs.queue import enqueue
+from hakiki.core.jobs.worker import JobWorker
 from hakiki.core.runtime import Runtime
-from hakiki.jobs import repository, service
-from hakiki.jobs.queue import enqueue
-from hakiki.jobs.worker import JobWorker
 from tests.jobs.sample_tasks import lines
 
 

@@ -10,9 +10,9 @@ from sqlalchemy import func, select, update
 
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
+from hakiki.core.jobs.tables import jobs
 from hakiki.core.tables import wallet_transactions
 from hakiki.engines.mrz.td3 import check_digit
-from hakiki.jobs.tables import jobs
 from hakiki.kyc.completion import COMPLETE_TASK
 from hakiki.kyc.tables import verifications
 

@@ -8,13 +8,22 @@ import pytest
 
 from hakiki.core.database import Database, transaction
 from hakiki.core.envelope import Outcome
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet import service as wallet
-from hakiki.jobs.queue import enqueue
+from hakiki.identity.verify import Verified
 from hakiki.kyc import repository
 from hakiki.kyc.completion import COMPLETE_TASK, finalise
-from hakiki.screening.service import Verified
 from tests.conftest import AccountFactory, debit_count
+from tests.identity.providers.fake_prembly import (
+    DL_FOUND,
+    DL_NAMES,
+    NIN_FOUND,
+    PASSPORT_FOUND,
+    PASSPORT_LAST_NAME,
+    FakePrembly,
+    FaultMode,
+)
 from tests.kyc.helpers import (
     completion_job,
     events_for,
@@ -23,15 +32,6 @@ from tests.kyc.helpers import (
     run_job_now,
     status,
     wait_final,
-)
-from tests.providers.fake_prembly import (
-    DL_FOUND,
-    DL_NAMES,
-    NIN_FOUND,
-    PASSPORT_FOUND,
-    PASSPORT_LAST_NAME,
-    FakePrembly,
-    FaultMode,
 )
 
 PRICE = 2000

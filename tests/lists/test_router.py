@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.service import reload, update_lists
 from hakiki.lists.sources import ListsConfig
 from tests.conftest import AccountFactory
@@ -48,7 +49,8 @@ async def test_lists_status_endpoint(
     [failed] = await update_lists(mine, db, config=cfg)
     assert ok.status == "ok" and failed.status == "failed"
 
-    original = runtime.screening
+    engines = runtime.part(ScreeningEngines)
+    original = engines.live
     try:
         await reload(runtime, mine)
         live = await make_account("live")
@@ -62,4 +64,4 @@ async def test_lists_status_endpoint(
         assert un["last_attempt"]["status"] == "failed"
         assert "HTTP 503" in un["last_error"] and un["last_error_at"]
     finally:
-        runtime.screening = original
+        engines.live = original

@@ -15,6 +15,7 @@ from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.engines.screening.subject import Subject
 from hakiki.lists import repository, store
+from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.service import (
     describe_engine,
     list_status,
@@ -88,9 +89,10 @@ async def test_good_update_is_stored_swapped_in_and_shown(
 
     # reload() swaps the runtime's engine with one attribute assignment
     old = load_current_engine(settings.model_copy(update={"data_dir": tmp_path / "empty"}))
-    runtime = cast(Runtime, SimpleNamespace(settings=mine, screening=old))
+    engines = ScreeningEngines(live=old, sandbox=old)
+    runtime = cast(Runtime, SimpleNamespace(settings=mine, part=lambda kind: engines))
     engine = await reload(runtime)
-    assert runtime.screening is engine and engine is not old
+    assert engines.live is engine and engine is not old
     versions = {v.code: v.version for v in engine.lists}
     assert versions["us_ofac_sdn"] == "2024-05-03" and versions["un_sc_consolidated"] == NEW_UN_DATE
     assert versions["gb_hmt_sanctions"] == "2020-02-20" and "us_ofac_consolidated" in versions

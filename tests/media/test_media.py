@@ -8,7 +8,7 @@ import httpx
 from fastapi import FastAPI
 
 from hakiki.core.database import Database
-from hakiki.media.service import ingest
+from hakiki.media.service import MediaLibrary, ingest
 from tests.conftest import AccountFactory
 
 FEED = Path(__file__).resolve().parents[1] / "engines/adverse_media/data/east_africa_rss.xml"
@@ -26,7 +26,7 @@ async def test_live_screening_finds_adverse_media_with_evidence(
     app: FastAPI, client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     await ingest(db, FEED.read_bytes(), source="test-wire")
-    await app.state.runtime.media.refresh(db)
+    await app.state.runtime.part(MediaLibrary).refresh(db)
     account = await make_account("live", balance=10_000)
     response = await client.post(
         "/v3/screening/individual",

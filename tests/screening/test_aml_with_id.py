@@ -9,7 +9,7 @@ import pytest
 
 from hakiki.core.database import Database
 from tests.conftest import AccountFactory, debit_count
-from tests.providers.fake_prembly import (
+from tests.identity.providers.fake_prembly import (
     BVN_FOUND,
     BVN_SANCTIONED,
     CAC_FOUND,

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from hakiki.core.database import create_database, transaction
+from hakiki.core.jobs import service
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.settings import Settings
-from hakiki.jobs import service
-from hakiki.jobs.queue import enqueue
 from tests.jobs.sample_tasks import lines
 from tests.support.databases import process_env
 

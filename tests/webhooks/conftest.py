@@ -14,8 +14,8 @@ from sqlalchemy import update
 
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
+from hakiki.core.jobs import repository as jobs
 from hakiki.core.runtime import Runtime
-from hakiki.jobs import repository as jobs
 from hakiki.webhooks.service import emit
 from hakiki.webhooks.tables import webhook_deliveries, webhook_endpoints
 from tests.conftest import Account

@@ -13,8 +13,8 @@ from sqlalchemy import update
 
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.database import Database, transaction
+from hakiki.core.jobs import repository as jobs
 from hakiki.core.runtime import Runtime
-from hakiki.jobs import repository as jobs
 from hakiki.webhooks.delivery import BACKOFF, MAX_ATTEMPTS
 from hakiki.webhooks.signing import signed_headers
 from tests.conftest import AccountFactory

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 
 from hakiki.account.schemas import Wallet, WalletTransaction, WalletTransactionList
-from hakiki.core.auth import Principal, authenticate_request
+from hakiki.core.auth import Principal, any_key
 from hakiki.core.database import read
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import PageRequest, page_params
@@ -13,11 +13,6 @@ from hakiki.core.wallet import repository as wallet_repository
 from hakiki.core.wallet.service import wallet_summary
 
 router = APIRouter(prefix="/v3/account", tags=["Account"])
-
-
-async def any_key(request: Request) -> Principal:
-    """Account reads need a valid key of the organisation, of either environment."""
-    return await authenticate_request(request)
 
 
 @router.get(

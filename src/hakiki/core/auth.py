@@ -1,4 +1,5 @@
-"""Bearer keypair authentication, the key's rate limit, and scope checks (DESIGN §4).
+"""Bearer keypair authentication, the key's rate limit, and scope checks
+([docs/api.md](../../../docs/api.md#authentication)).
 
 Key look-ups are cached for ``HAKIKI_KEY_CACHE_SECONDS`` (5 s by default): the hot path then
 costs one SHA-256 and a dict read. A revoked key therefore stops working within that time on
@@ -13,7 +14,7 @@ from typing import Any
 
 from fastapi import Request
 
-from hakiki.account.repository import find_key_with_org
+from hakiki.core.auth_repository import find_key_with_org
 from hakiki.core.cache import RefreshingCache
 from hakiki.core.crypto import secret_matches
 from hakiki.core.database import Database, read
@@ -129,3 +130,8 @@ def require_scope(scope: str) -> Callable[[Request], Awaitable[Principal]]:
         return principal
 
     return dependency
+
+
+async def any_key(request: Request) -> Principal:
+    """Account reads need a valid key of the organisation, of either environment."""
+    return await authenticate_request(request)

@@ -26,7 +26,7 @@ def upgrade(settings: Settings) -> None:
     own). Safe to run again."""
     command.upgrade(alembic_config(settings), "head")
     if settings.jobs_backend == "procrastinate":
-        from hakiki.jobs.scaled.schema import ensure_schema
+        from hakiki.core.jobs.scaled.schema import ensure_schema
 
         asyncio.run(ensure_schema(settings))
 

@@ -34,6 +34,20 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 AUTHENTICATED = (401, 403, 500)
 
+# Read from the request by the route mechanism rather than declared as a parameter: FastAPI's
+# per-parameter resolution costs more than the header is worth on the hot path.
+IDEMPOTENCY_HEADER = {
+    "parameters": [
+        {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string", "maxLength": 255},
+            "description": "Makes retries safe: the first response is replayed for 24 h.",
+        }
+    ]
+}
+
 
 def _integer_header(description: str) -> dict[str, Any]:
     return {"description": description, "schema": {"type": "integer"}}

@@ -1,4 +1,9 @@
-"""Everything a running service holds: built once at start-up, shared by all requests."""
+"""Everything a running service holds: built once at start-up, shared by all requests.
+
+The plumbing every endpoint shares is typed here; each domain's own state (identity providers,
+screening engines, the face bank, ...) is a *part*, added by the composition root
+(``hakiki/runtime.py``) and read by the domain with ``runtime.part(FaceBank)``, so core never
+imports a domain."""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import httpx
 
@@ -21,13 +26,10 @@ from hakiki.engines.face import FaceEmbedder
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.results import ScreeningResult
 from hakiki.engines.screening.subject import Subject
-from hakiki.fraud.face_bank import FaceBank
-from hakiki.media.service import MediaLibrary
-from hakiki.providers.base import IdentityProvider
 
 if TYPE_CHECKING:
-    from hakiki.jobs.worker import JobWorker
-    from hakiki.screening.review_service import ReviewPresence
+    from hakiki.core.jobs.worker import JobWorker
+
 
 T = TypeVar("T")
 SMALL_ENGINE = 1000  # entities; below this a screening takes microseconds
@@ -42,13 +44,8 @@ class Runtime:
     rate_limiter: RateLimiter
     request_log: RequestLogWriter
     settlements: SettlementWriter  # finished calls' writes, committed in groups
-    providers: list[IdentityProvider]
-    screening: ScreeningEngine  # the official lists, for live keys
-    sandbox_screening: ScreeningEngine  # the sandbox's fictional lists, for sandbox keys
-    reviews: ReviewPresence  # which organisations have reviewed hits
-    media: MediaLibrary = field(default_factory=MediaLibrary)  # ingested news, live only
-    faces: FaceBank = field(default_factory=FaceBank)  # faces seen with numbers and reports
     jobs: JobWorker | None = None  # the embedded job worker, when this process runs jobs
+    parts: dict[type, Any] = field(default_factory=dict)  # each domain's state, by its type
     _outbound: httpx.AsyncClient | None = None
     _embedder: FaceEmbedder | None = None
 
@@ -57,6 +54,16 @@ class Runtime:
     scoring: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="scoring")
     )
+
+    def add_part(self, part: object) -> None:
+        self.parts[type(part)] = part
+
+    def part(self, kind: type[T]) -> T:
+        """The domain state of type ``kind`` that the composition root added."""
+        try:
+            return cast(T, self.parts[kind])
+        except KeyError:
+            raise LookupError(f"this runtime holds no {kind.__name__}") from None
 
     async def screen(
         self,

@@ -9,30 +9,9 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from hakiki.core.endpoints import price_of
 from hakiki.core.rate_limit import parse_limit
 from hakiki.engines.fraud.risk import WEIGHTS
-
-DEFAULT_PRICES: dict[str, int] = {
-    "screening.aml_with_id": 5000,
-    "screening.aml": 1000,
-    "screening.individual": 1000,
-    "screening.business": 1000,
-    "screening.pep": 1000,
-    "screening.sanction": 1000,
-    "screening.pep_and_sanction": 1000,
-    "kyc.national_id": 2000,
-    "kyc.drivers_license": 2000,
-    "kyc.passport": 2000,
-    "fraud.id_scan": 500,
-    "fraud.phone": 200,
-    "fraud.face_scan": 1000,
-    "fraud.address": 300,
-    "fraud.identity_risk": 800,
-    # Bulk scans: per scanned row (rows that end in an error are not charged).
-    "fraud.bulk_scan.id": 500,
-    "fraud.bulk_scan.phone": 200,
-    "fraud.bulk_scan.face": 1000,
-}
 
 
 class Settings(BaseSettings):
@@ -64,7 +43,8 @@ class Settings(BaseSettings):
     prices: dict[str, int] = Field(
         default_factory=dict,
         description="Prices per billable endpoint in minor units, as JSON, e.g. "
-        '{"screening.aml_with_id": 5000}; endpoints not named keep DEFAULT_PRICES.',
+        '{"screening.aml_with_id": 5000}; endpoints not named keep the default price of '
+        "their entry in the endpoint catalogue (docs/api.md#prices).",
     )
     rate_limit: str = Field(
         default="100/second",
@@ -207,8 +187,8 @@ class Settings(BaseSettings):
             )
         return self
 
-    def price(self, endpoint: str) -> int:
-        return int(self.prices.get(endpoint, DEFAULT_PRICES.get(endpoint, 0)))
+    def price(self, key: str) -> int:
+        return price_of(key, self.prices)
 
     @property
     def resolved_database_url(self) -> str:

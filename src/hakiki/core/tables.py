@@ -133,39 +133,3 @@ request_logs = Table(
     Column("transaction_id", String(40)),
     Column("created_at", DateTime(timezone=True), nullable=False, index=True),
 )
-
-# The analysts' decisions on screening hits: append-only (the audit trail); the newest row per
-# (organisation, environment, subject, list entry) is the one in force.
-screening_reviews = Table(
-    "screening_reviews",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False),
-    Column("environment", String(10), nullable=False),
-    Column("subject_key", String(64), nullable=False),
-    Column("list_code", String(80), nullable=False),
-    Column("entity_id", String(120), nullable=False),
-    Column("entity_fingerprint", String(40), nullable=False),
-    Column("decision", String(20), nullable=False),  # false_positive | true_match
-    Column("reason", Text, nullable=False),
-    Column("reviewer", String(200), nullable=False),
-    Column("api_key_id", String(40), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Index("ix_screening_reviews_subject", "org_id", "environment", "subject_key"),
-)
-
-# Every attempt to update an official list (hakiki lists update): good versions and failures,
-# append-only. The files of good versions live under <data_dir>/lists/<code>/<version>/.
-list_versions = Table(
-    "list_versions",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("code", String(80), nullable=False),
-    Column("version", String(80)),  # null when the download or parse failed before a version
-    Column("fetched_at", DateTime(timezone=True), nullable=False),
-    Column("entity_count", Integer),
-    Column("sha256", String(64)),
-    Column("status", String(10), nullable=False),  # ok | failed
-    Column("error", Text),
-    Index("ix_list_versions_code_fetched", "code", "fetched_at"),
-)

@@ -25,8 +25,6 @@ from hakiki.fraud.scan_schemas import (
     risk_out,
 )
 
-ENDPOINT = "fraud.address"
-
 
 def _place(place: Place | None) -> PlaceOut | None:
     if place is None:

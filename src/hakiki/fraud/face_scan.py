@@ -18,7 +18,7 @@ from hakiki.core.ids import new_id
 from hakiki.core.wallet.service import Charge
 from hakiki.engines.face import FaceEmbedding, FaceImageError
 from hakiki.engines.fraud.risk import FaceEvidence, assess, face_signals
-from hakiki.fraud.face_bank import Print, insert_prints
+from hakiki.fraud.face_bank import FaceBank, Print, insert_prints
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.scan_schemas import (
     FaceFound,
@@ -28,7 +28,6 @@ from hakiki.fraud.scan_schemas import (
     risk_out,
 )
 
-ENDPOINT = "fraud.face_scan"
 MAX_NUMBERS = 10
 SANDBOX_EVIDENCE = {
     "5": FaceEvidence(1, (("identity_theft", 1),), 1),
@@ -103,8 +102,8 @@ async def scan(call: Call, image: bytes, numbers: list[str]) -> bytes:
     closest = None
     rows: list[dict[str, object]] = []
     if principal.live:
-        await runtime.faces.refresh(runtime.db)
-        matches = runtime.faces.nearest(principal.environment, face.vector)
+        await runtime.part(FaceBank).refresh(runtime.db)
+        matches = runtime.part(FaceBank).nearest(principal.environment, face.vector)
         evidence = evidence_from(matches, own_keys)
         closest = round(matches[0][1], 4) if matches else None
         rows = print_rows(principal.owner, face, matches, sorted(own_keys))
@@ -159,5 +158,5 @@ async def scan(call: Call, image: bytes, numbers: list[str]) -> bytes:
         write=write if rows else None,
     )
     for row in rows:  # this process sees its own prints at once; others at their next refresh
-        runtime.faces.add(principal.environment, row)
+        runtime.part(FaceBank).add(principal.environment, row)
     return body

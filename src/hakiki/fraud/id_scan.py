@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.calls import Call, finish_call
-from hakiki.core.channels import Channel, find_channel
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
@@ -29,8 +28,8 @@ from hakiki.fraud.scan_schemas import (
     reports_out,
     risk_out,
 )
+from hakiki.identity.channels import Channel, find_channel
 
-ENDPOINT = "fraud.id_scan"
 NO_REPORTS: dict[str, Any] = {"reports": 0, "organisations": 0, "categories": {}}
 
 # Sandbox: the last digit of the number picks what the fraud database "knows".

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ipaddress
 
 from hakiki.core.calls import Call, finish_call
-from hakiki.core.channels import find_channel
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
@@ -29,8 +28,7 @@ from hakiki.fraud.scan_schemas import (
     RiskIdentifier,
     risk_out,
 )
-
-ENDPOINT = "fraud.identity_risk"
+from hakiki.identity.channels import find_channel
 
 
 async def _identifier(call: Call, item: RiskIdentifier, field: str) -> list[tuple[str, str]]:

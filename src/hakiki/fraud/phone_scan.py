@@ -33,7 +33,6 @@ from hakiki.fraud.scan_schemas import (
     risk_out,
 )
 
-ENDPOINT = "fraud.phone"
 CHANNEL = "phone"  # the request log's subject channel for phone checks
 MAX_COUNTED_CHECKS = 1000  # recent checks are counted up to this
 

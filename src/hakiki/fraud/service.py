@@ -19,13 +19,11 @@ from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.fraud import observations, repository
-from hakiki.fraud.face_bank import insert_prints
+from hakiki.fraud.face_bank import FaceBank, insert_prints
 from hakiki.fraud.face_scan import embed, print_rows
 from hakiki.fraud.keys import identifier_key, subject_keys
 from hakiki.fraud.observations import person_values
 from hakiki.fraud.schemas import FraudReport, FraudReportList, FraudReportRequest
-
-ENDPOINT = "fraud.report"
 
 
 async def _face_rows(
@@ -41,7 +39,7 @@ async def _face_rows(
             details=[{"field": "subject.face_image_base64", "problem": "not base64"}],
         ) from None
     face = await embed(call, image, field="subject.face_image_base64")
-    matches = call.runtime.faces.nearest(call.principal.environment, face.vector)
+    matches = call.runtime.part(FaceBank).nearest(call.principal.environment, face.vector)
     keys: list[str | None] = [*identifier_keys] or [None]
     return print_rows(
         call.principal.owner, face, matches, keys, (report.id, report.incident.category)
@@ -100,7 +98,7 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
         write=write,
     )
     for face_row in faces:
-        runtime.faces.add(principal.environment, face_row)
+        runtime.part(FaceBank).add(principal.environment, face_row)
     return content
 
 

@@ -21,10 +21,10 @@ from hakiki.core.database import read, transaction
 from hakiki.core.envelope import OUTCOMES, Outcome, envelope_fields
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet import service as wallet
+from hakiki.identity.providers.base import LookupOutcome, LookupResult
+from hakiki.identity.verify import Verified, compare_record, identity_of, verified_from
 from hakiki.kyc import repository
 from hakiki.kyc.schemas import DocumentRef, KycBilling, KycData, KycResult, MrzSummary, State
-from hakiki.providers.base import LookupOutcome, LookupResult
-from hakiki.screening.service import Verified, compare_record, identity_of, verified_from
 from hakiki.webhooks.service import emit
 
 logger = logging.getLogger("hakiki.kyc")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hakiki.core.channels import Channel
 from hakiki.core.errors import ApiError
 from hakiki.engines.mrz.td3 import MrzFormatError, parse_td3
+from hakiki.identity.channels import Channel
 from hakiki.kyc.schemas import MrzSummary
 
 # ICAO 9303 codes of the issuing states served.

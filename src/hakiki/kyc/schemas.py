@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 
 from hakiki.core.envelope import Billing, Envelope
-from hakiki.screening.schemas import Identity, NameComparison
+from hakiki.identity.schemas import Identity, NameComparison
 
 Country = Literal["NG", "KE", "UG", "TZ"]
 Document = Literal["national_id", "drivers_license", "passport"]

@@ -18,18 +18,20 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
-from hakiki.core.channels import Channel, document_channel
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read
 from hakiki.core.envelope import OUTCOMES, Outcome, envelope_fields
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet.service import Charge
 from hakiki.fraud import observations
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.observations import person_values
-from hakiki.jobs.queue import enqueue
+from hakiki.identity.channels import Channel, document_channel
+from hakiki.identity.providers.base import LookupResult
+from hakiki.identity.verify import Verified, check_number, live_provider, sandbox_verify
 from hakiki.kyc import repository
 from hakiki.kyc.completion import (
     COMPLETE_TASK,
@@ -50,14 +52,6 @@ from hakiki.kyc.schemas import (
     MrzSummary,
     PassportRequest,
 )
-from hakiki.providers.base import LookupResult
-from hakiki.screening.service import Verified, check_number, live_provider, sandbox_verify
-
-ENDPOINTS: dict[Document, str] = {
-    "national_id": "kyc.national_id",
-    "drivers_license": "kyc.drivers_license",
-    "passport": "kyc.passport",
-}
 
 
 @dataclass(frozen=True)
@@ -90,7 +84,7 @@ class Answer:
 
 
 async def _live(call: Call, checked: Checked, body: KycRequest) -> Answer:
-    provider = live_provider(call, checked.channel)
+    provider = live_provider(call.runtime, checked.channel)
     await hold_price(call)
     reference = f"ref_{call.request_id.removeprefix('req_')}"
     lookup = asyncio.create_task(

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from hakiki.core.channels import find_channel
 from hakiki.core.database import read
 from hakiki.core.envelope import Outcome
-from hakiki.core.sandbox import engine as sandbox
-from hakiki.jobs.registry import JobContext, PermanentError, task
+from hakiki.core.jobs.registry import JobContext, PermanentError, task
+from hakiki.identity import sandbox
+from hakiki.identity.channels import find_channel
+from hakiki.identity.providers.base import LookupOutcome
+from hakiki.identity.providers.registry import Providers
+from hakiki.identity.verify import Verified, sandbox_record
 from hakiki.kyc import repository
 from hakiki.kyc.completion import COMPLETE_TASK, finalise, from_lookup, stored_request
-from hakiki.providers.base import LookupOutcome
-from hakiki.providers.registry import find_provider
-from hakiki.screening.service import Verified
 
 
 class RegistryUnavailable(Exception):
@@ -35,13 +35,11 @@ async def complete_verification(context: JobContext, payload: dict[str, Any]) ->
         raise PermanentError(f"unknown channel {row['country']} {row['channel']}")
     number, names = stored_request(runtime, row)
     if row["environment"] != "live":
-        record = sandbox.mock_identity(channel, number)
-        if names.compare and names.first_name and names.last_name:
-            record = sandbox.confirm_names(record, names.first_name, names.last_name)
+        record = sandbox_record(channel, number, names)
         verified = Verified(Outcome.VERIFIED, sandbox.PROVIDER, row["reference"], record)
         await finalise(runtime, row, verified, None)
         return
-    provider = find_provider(runtime.providers, channel.country, channel.code)
+    provider = runtime.part(Providers).find(channel.country, channel.code)
     if provider is None:  # the operator removed it since: the verification cannot finish
         unavailable = Verified(Outcome.SOURCE_UNAVAILABLE, row["provider"], row["reference"], None)
         await finalise(runtime, row, unavailable, None)

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import as_utc
 from hakiki.core.ids import new_id
-from hakiki.core.tables import list_versions
+from hakiki.lists.tables import list_versions
 
 
 async def record_attempt(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 
-from hakiki.account.router import any_key
-from hakiki.core.auth import Principal
+from hakiki.core.auth import Principal, any_key
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import Pagination
+from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.schemas import ListStatus, ListStatusList
 from hakiki.lists.service import list_status
 
@@ -22,7 +22,9 @@ router = APIRouter(prefix="/v3/account", tags=["Account"])
 )
 async def get_lists(request: Request, principal: Principal = Depends(any_key)) -> ListStatusList:
     runtime = request.app.state.runtime
-    rows = await list_status(runtime.settings, runtime.db, engine=runtime.screening)
+    rows = await list_status(
+        runtime.settings, runtime.db, engine=runtime.part(ScreeningEngines).live
+    )
     items = [ListStatus(**row) for row in rows]
     total = len(items)
     return ListStatusList(

@@ -5,7 +5,8 @@
   in ``list_versions``.
 * :func:`load_current_engine` builds the :class:`ScreeningEngine` the API and ``hakiki screen``
   use: the newest good downloaded version of each list, else the bundled snapshot.
-* :func:`reload` builds that engine in a thread and swaps ``runtime.screening``.
+* :func:`reload` builds that engine in a thread and swaps it into the runtime's
+  ``ScreeningEngines``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from hakiki.engines.screening.bundled import (
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.lists import repository, store
+from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.fetch import DownloadError, download, make_client
 from hakiki.lists.sources import (
     ListsConfig,
@@ -159,7 +161,7 @@ async def reload(runtime: Runtime, settings: Settings | None = None) -> Screenin
     one. Call it after :func:`update_lists` reported a changed list.
     """
     engine = await asyncio.to_thread(load_current_engine, settings or runtime.settings)
-    runtime.screening = engine
+    runtime.part(ScreeningEngines).live = engine
     logger.info(
         "screening lists reloaded: %s",
         ", ".join(f"{v.code} {v.version}" for v in engine.lists),

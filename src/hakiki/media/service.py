@@ -5,16 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.database import Database, read, transaction
-from hakiki.engines.adverse_media import Article, LocalFeedProvider, MediaHit, parse_feed
-from hakiki.engines.screening.subject import Subject
+from hakiki.engines.adverse_media import Article, LocalFeedProvider, parse_feed
 from hakiki.media import repository
-from hakiki.screening.schemas import AmlHit, AmlResult, ListUsed, MediaDetails
-
-LIST_CODE = "news_feeds"
 
 
 @dataclass(frozen=True)
@@ -79,64 +74,6 @@ class MediaLibrary:
         self.last_ingested_at = max(as_utc(row["ingested_at"]) for row in rows)
         return added
 
-    def wanted(self, aml: AmlResult) -> bool:
-        """Whether a screening asked for adverse media and there are articles to search."""
-        return "adverse_media" in aml.checks and self.size > 0
-
     @property
     def size(self) -> int:
         return len(self.provider)
-
-    def list_used(self) -> ListUsed:
-        stamp = self.last_ingested_at.isoformat(timespec="seconds") if self.last_ingested_at else ""
-        return ListUsed(
-            code=LIST_CODE,
-            title=f"Ingested news feeds ({self.size} articles)",
-            version=stamp,
-            checks=["adverse_media"],
-        )
-
-
-def _aml_hit(hit: MediaHit) -> AmlHit:
-    categories = [
-        {
-            "category": str(c.category),
-            "terms": list(c.terms),
-            "negated_terms": list(c.negated_terms),
-        }
-        for c in hit.categories
-    ]
-    explanation: dict[str, Any] = {k: dict(v) for k, v in hit.explanation.items()}
-    return AmlHit(
-        check="adverse_media",
-        list_code=LIST_CODE,
-        list_version=hit.published or "",
-        programs=[str(c.category) for c in hit.categories],
-        entity_id=hit.article_id,
-        entity_name=hit.title,
-        entity_schema="Article",
-        matched_name=hit.matched_text,
-        matched_name_kind="mention",
-        score=round(hit.score, 4),
-        explanation=explanation,
-        entity_fingerprint=hit.article_id[:20],
-        media=MediaDetails(
-            url=hit.url, source=hit.source, published=hit.published, categories=categories
-        ),
-    )
-
-
-def with_media(
-    library: MediaLibrary, aml: AmlResult, subject: Subject, threshold: float, limit: int
-) -> AmlResult:
-    """Add adverse-media hits when that check was asked for and articles are loaded."""
-    if not library.wanted(aml):
-        return aml
-    hits = [_aml_hit(h) for h in library.provider.search(subject, threshold=threshold, limit=limit)]
-    return aml.model_copy(
-        update={
-            "hits": [*aml.hits, *hits],
-            "lists": [*aml.lists, library.list_used()],
-            "unavailable": [u for u in aml.unavailable if u.check != "adverse_media"],
-        }
-    )

@@ -9,13 +9,7 @@ from sqlalchemy.engine import Connection
 
 from hakiki.core.database import create_engine
 from hakiki.core.settings import Settings
-from hakiki.core.tables import metadata
-from hakiki.fraud import tables as _fraud_tables  # noqa: F401  (registers its tables)
-from hakiki.fraud.bulk import tables as _bulk_tables  # noqa: F401  (registers its tables)
-from hakiki.jobs import tables as _jobs_tables  # noqa: F401  (registers its tables)
-from hakiki.kyc import tables as _kyc_tables  # noqa: F401  (registers its tables)
-from hakiki.media import tables as _media_tables  # noqa: F401  (registers its tables)
-from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401  (registers its tables)
+from hakiki.tables import metadata
 
 config = context.config
 

@@ -11,7 +11,8 @@ from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.core.wallet.service import Charge
 from hakiki.engines.screening.subject import Subject
-from hakiki.media.service import with_media
+from hakiki.lists.engines import ScreeningEngines
+from hakiki.media.service import MediaLibrary
 from hakiki.screening.aml_schemas import (
     SCHEMA_BY_TYPE,
     BusinessScreeningRequest,
@@ -20,8 +21,9 @@ from hakiki.screening.aml_schemas import (
     ScreeningData,
     ScreeningResult,
 )
+from hakiki.screening.aml_with_id import aml_result
+from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.review_service import apply_reviews, name_subject_key
-from hakiki.screening.service import aml_result
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def business_screening(body: BusinessScreeningRequest, checks: list[str]) -> Scr
 
 async def screen(call: Call, screening: Screening) -> bytes:
     runtime = call.runtime
-    engine = runtime.screening if call.principal.live else runtime.sandbox_screening
+    engine = runtime.part(ScreeningEngines).for_environment(call.principal.live)
     threshold = screening.threshold or runtime.settings.aml_threshold
     subject = screening.subject
     result = await runtime.screen(
@@ -87,8 +89,9 @@ async def screen(call: Call, screening: Screening) -> bytes:
         result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name
     )
     aml.subject_key = name_subject_key(runtime.vault, subject)
-    if call.principal.live and runtime.media.wanted(aml):
-        media, aml_so_far = runtime.media, aml
+    media = runtime.part(MediaLibrary)
+    if call.principal.live and media_wanted(media, aml):
+        aml_so_far = aml
         aml = await runtime.offload(
             lambda: with_media(media, aml_so_far, subject, threshold, screening.limit)
         )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hakiki.core.channels import CHANNELS
 from hakiki.core.pagination import Pagination
-from hakiki.core.sandbox import engine as sandbox
-from hakiki.providers.base import IdentityProvider
-from hakiki.providers.registry import find_provider
+from hakiki.identity import sandbox
+from hakiki.identity.channels import CHANNELS
+from hakiki.identity.providers.base import IdentityProvider
+from hakiki.identity.providers.registry import find_provider
 from hakiki.screening.schemas import ChannelInfo, ChannelList, TestValue
 
 SANDBOX_RULES = {

@@ -8,7 +8,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.scoping import owned_by
-from hakiki.core.tables import screening_reviews as t
+from hakiki.screening.tables import screening_reviews as t
 
 
 async def insert_review(conn: AsyncConnection, values: dict[str, Any]) -> None:

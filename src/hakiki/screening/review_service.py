@@ -91,7 +91,7 @@ class ReviewPresence:
 
 async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) -> AmlResult:
     """Leave out the subject's reviewed false positives; annotate other reviewed hits."""
-    if not aml.hits or not await runtime.reviews.any(principal):
+    if not aml.hits or not await runtime.part(ReviewPresence).any(principal):
         return aml  # nothing to review: spare the query
     async with read(runtime.db) as conn:
         rows = await repository.reviews_for_subject(
@@ -147,7 +147,7 @@ async def create_review(call: Call, body: ReviewRequest) -> bytes:
         status_code=201,
         write=write,
     )
-    call.runtime.reviews.mark(call.principal)
+    call.runtime.part(ReviewPresence).mark(call.principal)
     return body_bytes
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_
 
 from hakiki.core.envelope import Envelope
 from hakiki.core.pagination import Pagination
+from hakiki.identity.schemas import ChannelRef, Identity, NameComparison
 from hakiki.screening.review_schemas import HitReview, SuppressedHit
 
 Check = Literal["sanction", "pep"]
@@ -67,19 +68,6 @@ class AmlWithIdRequest(BaseModel):
     @classmethod
     def _unique_checks(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(value))
-
-
-class Identity(BaseModel):
-    """The identity as the registry holds it. Persons carry names, businesses business_name."""
-
-    first_name: str | None = None
-    middle_name: str | None = None
-    last_name: str | None = None
-    business_name: str | None = None
-    date_of_birth: str | None = None
-    gender: str | None = None
-    phone: str | None = None
-    nationality: str | None = None
 
 
 class MediaDetails(BaseModel):
@@ -153,26 +141,6 @@ class AmlResult(BaseModel):
         description="Hits left out because an analyst marked them false positives for this "
         "subject (until the list entry changes).",
     )
-
-
-class NameScore(BaseModel):
-    supplied: str
-    on_record: str | None
-    score: float
-
-
-class NameComparison(BaseModel):
-    match: bool
-    score: float
-    threshold: float
-    first_name: NameScore
-    last_name: NameScore
-    reason: str
-
-
-class ChannelRef(BaseModel):
-    code: str
-    country: str
 
 
 class AmlWithIdData(BaseModel):

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from hakiki.account.router import any_key
-from hakiki.core.auth import Principal
+from hakiki.core.auth import Principal, any_key
 from hakiki.core.calls import runtime_of
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import PageRequest, page_params

@@ -16,9 +16,9 @@ from hakiki.core.clock import utcnow
 from hakiki.core.database import read, transaction
 from hakiki.core.errors import ApiError, invalid_request
 from hakiki.core.ids import new_id
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
-from hakiki.jobs.queue import enqueue
 from hakiki.webhooks import repository
 from hakiki.webhooks.schemas import (
     EVENT_TYPES,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hakiki.core.jobs.registry import JobContext, task
 from hakiki.core.runtime import Runtime
-from hakiki.jobs.registry import JobContext, task
 from hakiki.webhooks.delivery import BACKOFF, MAX_ATTEMPTS, attempt_delivery, give_up
 
 DELIVER = "webhooks.deliver"

@@ -7,7 +7,7 @@ import httpx
 from hakiki.core.database import Database
 from hakiki.core.wallet import service as wallet
 from tests.conftest import AccountFactory, debit_count, unique
-from tests.providers.fake_prembly import BVN_FOUND, FakePrembly
+from tests.identity.providers.fake_prembly import BVN_FOUND, FakePrembly
 
 URL = "/v3/screening/aml-with-id"
 PRICE = 5000

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from hakiki.core.tables import request_logs
 from tests.conftest import AccountFactory
-from tests.providers.fake_prembly import BVN_FOUND, FakePrembly
+from tests.identity.providers.fake_prembly import BVN_FOUND, FakePrembly
 
 URL = "/v3/screening/aml-with-id"
 

@@ -11,7 +11,7 @@ from hakiki.core.database import Database
 from hakiki.core.tables import wallet_holds, wallet_transactions, wallets
 from hakiki.core.wallet import service as wallet
 from tests.conftest import AccountFactory
-from tests.providers.fake_prembly import BVN_FOUND, FakePrembly
+from tests.identity.providers.fake_prembly import BVN_FOUND, FakePrembly
 
 URL = "/v3/screening/aml-with-id"
 PRICE = 5000

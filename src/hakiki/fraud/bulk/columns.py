@@ -9,9 +9,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
-from hakiki.core.channels import find_channel
 from hakiki.fraud.bulk.files import Problem, Sheet, SheetError, column_letter
 from hakiki.fraud.scan_schemas import IdScanRequest, PhoneScanRequest
+from hakiki.identity.channels import find_channel
 from hakiki.webhooks.urls import UrlRefused, check_shape
 
 ScanType = Literal["id", "phone", "face"]

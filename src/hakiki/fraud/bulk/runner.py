@@ -15,12 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read, transaction
+from hakiki.core.jobs.registry import JobContext, PermanentError, task
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet import service as wallet
 from hakiki.core.wallet.service import Charge, ChargeRequest
 from hakiki.fraud.bulk import repository
 from hakiki.fraud.bulk.scanners import SCANNERS, BulkOwner, ChunkScan, RowResult
-from hakiki.jobs.registry import JobContext, PermanentError, task
 from hakiki.webhooks.service import emit
 
 logger = logging.getLogger("hakiki.bulk")

@@ -14,16 +14,16 @@ from typing import Any
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hakiki.core.channels import find_channel
 from hakiki.core.database import read
 from hakiki.core.runtime import Runtime
 from hakiki.engines.face import FaceImageError
 from hakiki.engines.fraud.risk import FaceEvidence, Risk, assess, face_signals, id_signals
 from hakiki.fraud import face_scan, id_scan, observations, phone_scan
 from hakiki.fraud.bulk.fetch import FetchFailed, fetch_image
-from hakiki.fraud.face_bank import insert_prints
+from hakiki.fraud.face_bank import FaceBank, insert_prints
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.scan_schemas import FaceLinks, IdScanRequest, reports_out, risk_out
+from hakiki.identity.channels import find_channel
 
 FACE_FETCHES_AT_ONCE = 4
 
@@ -140,7 +140,7 @@ async def scan_faces(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, An
         *(_face_bytes(runtime, row["image_url"], gate) for row in rows), return_exceptions=True
     )
     if owner.live:
-        await runtime.faces.refresh(runtime.db)
+        await runtime.part(FaceBank).refresh(runtime.db)
     results: list[RowResult] = []
     prints: list[dict[str, object]] = []
     for row, image in zip(rows, fetched, strict=True):
@@ -160,14 +160,14 @@ async def scan_faces(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, An
         own_keys = {identifier_key(runtime.vault, n) for n in numbers}
         closest = None
         if owner.live:
-            matches = runtime.faces.nearest(owner.environment, face.vector)
+            matches = runtime.part(FaceBank).nearest(owner.environment, face.vector)
             evidence = face_scan.evidence_from(matches, own_keys)
             closest = round(matches[0][1], 4) if matches else None
             new = face_scan.print_rows(
                 (owner.environment, owner.org_id), face, matches, sorted(own_keys)
             )
             for print_row in new:  # later rows of the file see this face at once
-                runtime.faces.add(owner.environment, print_row)
+                runtime.part(FaceBank).add(owner.environment, print_row)
             prints += new
         else:
             first = "".join(c for c in numbers[0] if c.isdigit())[-1:] if numbers else ""

@@ -14,6 +14,7 @@ from hakiki.core.clock import utcnow
 from hakiki.core.database import read
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.core.wallet import service as wallet
@@ -30,9 +31,7 @@ from hakiki.fraud.bulk.schemas import (
     RowError,
 )
 from hakiki.fraud.scan_schemas import RiskAssessment
-from hakiki.jobs.queue import enqueue
 
-ENDPOINT = "fraud.bulk_scan.upload"
 ECHOED = ("row", "reference", "input", "risk", "error")
 
 

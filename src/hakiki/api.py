@@ -1,0 +1,27 @@
+"""The router registry: every domain's routers, in the order the application includes them."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from hakiki.account.router import router as account_router
+from hakiki.fraud.bulk.router import router as bulk_scan_router
+from hakiki.fraud.router import router as fraud_router
+from hakiki.fraud.scan_router import router as fraud_scan_router
+from hakiki.kyc.router import router as kyc_router
+from hakiki.lists.router import router as lists_router
+from hakiki.screening.review_router import router as review_router
+from hakiki.screening.router import router as screening_router
+from hakiki.webhooks.router import router as webhooks_router
+
+ROUTERS: tuple[APIRouter, ...] = (
+    screening_router,
+    kyc_router,
+    fraud_router,
+    fraud_scan_router,
+    bulk_scan_router,
+    account_router,
+    lists_router,
+    review_router,
+    webhooks_router,
+)

@@ -1,0 +1,98 @@
+"""The endpoint catalogue: one declaration per endpoint, read by the route mechanism
+(``core/routing.py``), billing, the OpenAPI document and ``GET /v3/sandbox/test-values``.
+
+A domain declares its endpoints in its ``endpoints.py``; declaring registers them here, so the
+catalogue holds every endpoint whose router the application includes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from hakiki.core.scopes import ALL_SCOPES
+
+Method = Literal["GET", "POST", "DELETE"]
+
+
+@dataclass(frozen=True)
+class Multipart:
+    """A multipart/form-data test input: form fields and files (their bytes base64-encoded)."""
+
+    fields: Mapping[str, Any]
+    files: Mapping[str, Mapping[str, str]]  # NAME: {filename, content_type, content_base64}
+
+
+@dataclass(frozen=True)
+class TestValue:
+    """A documented sandbox input and the outcome it gives. ``expect`` keys other than
+    ``http_status`` are dotted paths into the response body."""
+
+    description: str
+    expect: Mapping[str, Any]
+    body: Mapping[str, Any] | None = None
+    query: Mapping[str, Any] | None = None
+    multipart: Multipart | None = None
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    key: str  # names the endpoint in prices, the ledger and the request log
+    method: Method
+    path: str
+    scope: str | None  # None: any key of the organisation (the account surface)
+    summary: str
+    price: int = 0  # default price in minor units; HAKIKI_PRICES overrides it by key
+    status_code: int = 200
+    errors: tuple[int, ...] = ()  # beyond 401, 403, 429 and 500, which every endpoint has
+    # Prices of the units a job of this endpoint charges (bulk scan rows), by price key.
+    unit_prices: Mapping[str, int] = field(default_factory=dict)
+    # The documented sandbox inputs and outcomes; a callable so heavy ones (images) load late.
+    test_values: Callable[[], Sequence[TestValue]] | None = None
+
+    @property
+    def billable(self) -> bool:
+        return self.price > 0 or bool(self.unit_prices)
+
+    @property
+    def idempotent(self) -> bool:
+        """Every POST takes an Idempotency-Key."""
+        return self.method == "POST"
+
+    @property
+    def has_path_parameter(self) -> bool:
+        return "{" in self.path
+
+
+CATALOGUE: dict[str, Endpoint] = {}
+_DEFAULT_PRICES: dict[str, int] = {}
+
+
+def declare(endpoint: Endpoint) -> Endpoint:
+    """Add ``endpoint`` to the catalogue (once: a key or a method and path is never reused)."""
+    if endpoint.scope is not None and endpoint.scope not in ALL_SCOPES:
+        raise ValueError(f"{endpoint.key}: unknown scope {endpoint.scope!r}")
+    known = CATALOGUE.get(endpoint.key)
+    if known is not None and known != endpoint:
+        raise ValueError(f"endpoint {endpoint.key!r} is declared twice")
+    for other in CATALOGUE.values():
+        if other.key != endpoint.key and (other.method, other.path) == (
+            endpoint.method,
+            endpoint.path,
+        ):
+            raise ValueError(f"{endpoint.method} {endpoint.path} is declared twice")
+    CATALOGUE[endpoint.key] = endpoint
+    _DEFAULT_PRICES[endpoint.key] = endpoint.price
+    _DEFAULT_PRICES.update(endpoint.unit_prices)
+    return endpoint
+
+
+def default_prices() -> dict[str, int]:
+    """Every price key the catalogue knows, with its default price."""
+    return dict(_DEFAULT_PRICES)
+
+
+def price_of(key: str, overrides: Mapping[str, int]) -> int:
+    """The price of ``key`` (an endpoint or a unit): the setting if given, else the default."""
+    return int(overrides.get(key, _DEFAULT_PRICES.get(key, 0)))

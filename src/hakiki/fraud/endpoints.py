@@ -1,0 +1,139 @@
+"""The fraud category's entries in the endpoint catalogue (docs/api.md)."""
+
+from __future__ import annotations
+
+from hakiki.core.endpoints import Endpoint, declare
+from hakiki.fraud import sandbox
+
+REPORT = declare(
+    Endpoint(
+        key="fraud.report",
+        method="POST",
+        path="/v3/fraud/reports",
+        scope="fraud:write",
+        summary="Submit a fraud report to the shared fraud database",
+        status_code=201,
+        errors=(400, 409),
+        test_values=sandbox.report_values,
+    )
+)
+REPORTS = declare(
+    Endpoint(
+        key="fraud.reports",
+        method="GET",
+        path="/v3/fraud/reports",
+        scope="fraud:read",
+        summary="Your organisation's fraud reports, newest first",
+        errors=(400,),
+        test_values=sandbox.report_list_values,
+    )
+)
+REPORT_READ = declare(
+    Endpoint(
+        key="fraud.report_read",
+        method="GET",
+        path="/v3/fraud/reports/{report_id}",
+        scope="fraud:read",
+        summary="One of your organisation's fraud reports",
+        errors=(404,),
+    )
+)
+ID_SCAN = declare(
+    Endpoint(
+        key="fraud.id_scan",
+        method="POST",
+        path="/v3/fraud/id-scan",
+        scope="fraud:read",
+        summary="Scan an identity number for fraud signals",
+        price=500,
+        errors=(400, 402, 409),
+        test_values=sandbox.id_scan_values,
+    )
+)
+PHONE = declare(
+    Endpoint(
+        key="fraud.phone",
+        method="POST",
+        path="/v3/fraud/phone",
+        scope="fraud:read",
+        summary="Verify and enrich a phone number (carrier, line type, risk)",
+        price=200,
+        errors=(400, 402, 409),
+        test_values=sandbox.phone_values,
+    )
+)
+FACE_SCAN = declare(
+    Endpoint(
+        key="fraud.face_scan",
+        method="POST",
+        path="/v3/fraud/face-scan",
+        scope="fraud:read",
+        summary="Scan a face against the fraud bank and faces seen with other identity numbers",
+        price=1000,
+        errors=(400, 402, 409),
+        test_values=sandbox.face_scan_values,
+    )
+)
+ADDRESS = declare(
+    Endpoint(
+        key="fraud.address",
+        method="POST",
+        path="/v3/fraud/address",
+        scope="fraud:read",
+        summary="Verify a physical address; returns a match/risk signal",
+        price=300,
+        errors=(400, 402, 409),
+        test_values=sandbox.address_values,
+    )
+)
+IDENTITY_RISK = declare(
+    Endpoint(
+        key="fraud.identity_risk",
+        method="POST",
+        path="/v3/fraud/identity-risk",
+        scope="fraud:read",
+        summary="Composite identity-risk scan from a flexible payload",
+        price=800,
+        errors=(400, 402, 409),
+        test_values=sandbox.identity_risk_values,
+    )
+)
+BULK_UPLOAD = declare(
+    Endpoint(
+        key="fraud.bulk_scan.upload",
+        method="POST",
+        path="/v3/fraud/bulk-scan/upload",
+        scope="fraud:read",
+        summary="Start a bulk fraud scan of a CSV or XLSX file",
+        status_code=202,
+        errors=(400, 402, 409),
+        # Per scanned row; rows that end in an error are not charged.
+        unit_prices={
+            "fraud.bulk_scan.id": 500,
+            "fraud.bulk_scan.phone": 200,
+            "fraud.bulk_scan.face": 1000,
+        },
+        test_values=sandbox.bulk_upload_values,
+    )
+)
+BULK_LIST = declare(
+    Endpoint(
+        key="fraud.bulk_scans",
+        method="GET",
+        path="/v3/fraud/bulk-scan",
+        scope="fraud:read",
+        summary="Your bulk scans, newest first",
+        errors=(400,),
+        test_values=sandbox.bulk_list_values,
+    )
+)
+BULK_READ = declare(
+    Endpoint(
+        key="fraud.bulk_scan",
+        method="GET",
+        path="/v3/fraud/bulk-scan/{bulk_id}",
+        scope="fraud:read",
+        summary="Status, progress and results of a bulk scan",
+        errors=(400, 404),
+    )
+)

@@ -1,0 +1,1 @@
+"""Identity numbers: channels and formats, sandbox identities, provider adapters, verify."""

@@ -1,0 +1,53 @@
+"""Which identity providers this deployment has credentials for, and which one serves a channel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hakiki.core.settings import Settings
+from hakiki.identity.providers.base import IdentityProvider
+from hakiki.identity.providers.prembly import PremblyProvider
+
+
+def build_providers(settings: Settings) -> list[IdentityProvider]:
+    """The providers configured in ``settings``; empty when no upstream credentials are set.
+
+    The caller owns the returned providers and must ``await provider.aclose()`` on shutdown.
+    """
+    providers: list[IdentityProvider] = []
+    app_id = (settings.prembly_app_id or "").strip()
+    api_key = (settings.prembly_api_key or "").strip()
+    if app_id and api_key:
+        providers.append(
+            PremblyProvider(
+                app_id=app_id,
+                api_key=api_key,
+                base_url=settings.prembly_base_url,
+                timeout=settings.provider_timeout_seconds,
+            )
+        )
+    return providers
+
+
+def find_provider(
+    providers: Iterable[IdentityProvider], country: str, channel: str
+) -> IdentityProvider | None:
+    """The first provider that supports ``channel`` in ``country``, else None."""
+    for provider in providers:
+        if provider.supports(country, channel):
+            return provider
+    return None
+
+
+class Providers:
+    """The identity providers of a running service, held by its runtime."""
+
+    def __init__(self, items: list[IdentityProvider]) -> None:
+        self.items = items
+
+    def find(self, country: str, channel: str) -> IdentityProvider | None:
+        return find_provider(self.items, country, channel)
+
+    async def aclose(self) -> None:
+        for provider in self.items:
+            await provider.aclose()

@@ -1,0 +1,120 @@
+"""The composition root of a running service: builds the core runtime, adds every domain's
+state to it as a part, and runs the background work (writers, housekeeping, the job worker).
+
+This module and ``app.py``, ``cli.py``, ``tasks.py`` and ``tables.py`` are the only ones that
+know every domain (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
+from hakiki.core.auth import KeyCache
+from hakiki.core.crypto import Vault, load_master_key
+from hakiki.core.database import create_database
+from hakiki.core.idempotency.service import purge_expired as purge_idempotency
+from hakiki.core.jobs.worker import job_worker
+from hakiki.core.rate_limit import RateLimiter
+from hakiki.core.request_log.service import RequestLogWriter
+from hakiki.core.request_log.service import purge_expired as purge_request_log
+from hakiki.core.runtime import Runtime
+from hakiki.core.settings import Settings
+from hakiki.core.settlement import SettlementWriter
+from hakiki.core.wallet.service import release_expired_holds
+from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.fraud.face_bank import FaceBank
+from hakiki.identity.providers.registry import Providers, build_providers
+from hakiki.lists.engines import ScreeningEngines
+from hakiki.lists.sandbox import sandbox_snapshots
+from hakiki.lists.service import load_current_engine
+from hakiki.media.service import MediaLibrary
+from hakiki.screening.review_service import ReviewPresence
+
+logger = logging.getLogger("hakiki")
+
+HOUSEKEEPING_SECONDS = 60.0
+
+
+async def build_runtime(settings: Settings) -> Runtime:
+    db = create_database(settings)
+    official = await asyncio.to_thread(load_current_engine, settings)
+    runtime = Runtime(
+        settings=settings,
+        db=db,
+        vault=Vault(load_master_key(settings)),
+        key_cache=KeyCache(db, settings.key_cache_seconds),
+        rate_limiter=RateLimiter.from_settings(settings),
+        request_log=RequestLogWriter(db),
+        settlements=SettlementWriter(db),
+    )
+    runtime.add_part(Providers(build_providers(settings)))
+    runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
+    runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
+    runtime.add_part(MediaLibrary())  # ingested news, live only
+    runtime.add_part(FaceBank())  # faces seen with numbers and reports
+    return runtime
+
+
+async def _housekeeping(runtime: Runtime) -> None:
+    """Release holds left by crashed calls; drop expired idempotency keys and old logs."""
+    while True:
+        try:
+            await runtime.part(MediaLibrary).refresh(runtime.db)
+            await runtime.part(FaceBank).refresh(runtime.db)
+            await release_expired_holds(runtime.db)
+            await purge_idempotency(runtime.db)
+            await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
+        except Exception:
+            logger.exception("housekeeping failed; retrying later")
+        await asyncio.sleep(HOUSEKEEPING_SECONDS)
+
+
+@asynccontextmanager
+async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtime]:
+    """A running service without HTTP: the runtime, its writers, housekeeping and (when
+    ``run_jobs``, in embedded mode) the job worker; all stopped in order when the block ends.
+    In procrastinate mode only `hakiki worker` processes run jobs."""
+    runtime = await build_runtime(settings)
+    # The screening index is millions of long-lived objects: move them out of the garbage
+    # collector's sight, or every full collection pauses the server for hundreds of ms.
+    gc.collect()
+    gc.freeze()
+    await runtime.request_log.start()
+    await runtime.settlements.start()
+    if run_jobs and settings.jobs_backend == "embedded":
+        runtime.jobs = job_worker(runtime)
+        await runtime.jobs.start()
+    housekeeping = asyncio.create_task(_housekeeping(runtime))
+    try:
+        yield runtime
+    finally:
+        housekeeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await housekeeping
+        if runtime.jobs is not None:
+            await runtime.jobs.stop()
+        await runtime.settlements.stop()
+        await runtime.request_log.stop()
+        await runtime.part(Providers).aclose()
+        await runtime.rate_limiter.aclose()
+        await runtime.aclose_outbound()
+        await runtime.db.dispose()
+        runtime.scoring.shutdown(wait=False)
+
+
+async def work(settings: Settings, stop: asyncio.Event, on_ready: Callable[[], None]) -> None:
+    """Run jobs without HTTP until ``stop`` is set: the embedded worker, or procrastinate's."""
+    scaled_mode = settings.jobs_backend == "procrastinate"
+    async with started(settings, run_jobs=not scaled_mode) as runtime:
+        if scaled_mode:
+            from hakiki.core.jobs.scaled.worker import run
+
+            await run(runtime, stop, on_ready)
+        else:
+            on_ready()
+            await stop.wait()

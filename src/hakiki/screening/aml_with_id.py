@@ -1,0 +1,174 @@
+"""The combined AML-with-ID screening: verify an identity number, then screen who it belongs to.
+
+One call, one wallet transaction (live), deterministic mock data (sandbox).
+"""
+
+from __future__ import annotations
+
+from hakiki.core.calls import Call, Subject, finish_call, hold_price
+from hakiki.core.envelope import OUTCOMES, Billing, Outcome, envelope_fields
+from hakiki.core.wallet.service import Charge
+from hakiki.engines.screening.engine import Subject as ScreeningSubject
+from hakiki.engines.screening.results import ScreeningResult as EngineResult
+from hakiki.identity import sandbox
+from hakiki.identity.channels import Channel
+from hakiki.identity.providers.base import IdentityRecord
+from hakiki.identity.schemas import ChannelRef
+from hakiki.identity.verify import (
+    Verified,
+    channel_or_400,
+    check_number,
+    compare_record,
+    full_name,
+    identity_of,
+    live_provider,
+    sandbox_verify,
+    verified_from,
+)
+from hakiki.lists.engines import ScreeningEngines
+from hakiki.media.service import MediaLibrary
+from hakiki.screening.media_hits import media_wanted, with_media
+from hakiki.screening.review_service import apply_reviews, id_subject_key
+from hakiki.screening.schemas import (
+    AmlHit,
+    AmlResult,
+    AmlWithIdData,
+    AmlWithIdRequest,
+    AmlWithIdResult,
+    ListUsed,
+    UnavailableCheck,
+)
+
+
+async def _live_verify(
+    call: Call, channel: Channel, number: str, body: AmlWithIdRequest
+) -> Verified:
+    provider = live_provider(call.runtime, channel)
+    await hold_price(call)
+    result = await provider.lookup(channel.country, channel.code, number, last_name=body.last_name)
+    return verified_from(result, f"ref_{call.request_id.removeprefix('req_')}")
+
+
+_UNAVAILABLE_REASONS = {
+    "adverse_media": "No adverse-media source is configured on this server.",
+}
+
+
+def aml_result(
+    result: EngineResult,
+    *,
+    checks: list[str],
+    threshold: float,
+    screened_name: str,
+) -> AmlResult:
+    """The API's view of an engine result, naming every asked-for check that could not run."""
+    return AmlResult(
+        checks=checks,
+        threshold=threshold,
+        screened_name=screened_name,
+        hits=[AmlHit(**hit.to_dict()) for hit in result.hits],
+        lists=[
+            ListUsed(code=lv.code, title=lv.title, version=lv.version, checks=sorted(lv.checks))
+            for lv in result.lists
+        ],
+        unavailable=[
+            UnavailableCheck(
+                check=c,
+                reason=_UNAVAILABLE_REASONS.get(c, f"No {c} list is loaded on this server."),
+            )
+            for c in result.checks_without_lists
+        ],
+    )
+
+
+async def _screen(
+    call: Call, channel: Channel, number: str, body: AmlWithIdRequest, record: IdentityRecord
+) -> AmlResult:
+    threshold = body.threshold or call.runtime.settings.aml_threshold
+    name = full_name(record)
+    checks: list[str] = [*body.checks, *(["adverse_media"] if body.adverse_media else [])]
+    if not call.principal.live:
+        hits = [AmlHit(**h) for h in sandbox.mock_hits(channel, number, name, set(checks))]
+        lists = [
+            ListUsed(code=f"sandbox_{c}", title=f"Sandbox {c} list", version="sandbox", checks=[c])
+            for c in sorted(checks)
+        ]
+        return AmlResult(
+            checks=checks,
+            threshold=threshold,
+            screened_name=name,
+            hits=hits,
+            lists=lists,
+            unavailable=[],
+        )
+    subject = ScreeningSubject(
+        name=name,
+        first_name=record.first_name,
+        middle_name=record.middle_name,
+        last_name=record.last_name,
+        schema="Organization" if channel.subject == "business" else "Person",
+        birth_date=record.date_of_birth,
+        countries=(record.nationality.lower(),) if record.nationality else (),
+        gender=record.gender,
+    )
+    runtime = call.runtime
+    engine = runtime.part(ScreeningEngines).live
+    result = await runtime.screen(engine, subject, checks=checks, threshold=threshold)
+    aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name)
+    media = runtime.part(MediaLibrary)
+    if not media_wanted(media, aml):
+        return aml
+    return await runtime.offload(lambda: with_media(media, aml, subject, threshold, 10))
+
+
+async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
+    channel = channel_or_400(body.channel, body.country_code)
+    number = check_number(channel, body.number, body)
+    if call.principal.live:
+        verified = await _live_verify(call, channel, number, body)
+    else:
+        verified = sandbox_verify(channel, number, body)
+
+    outcome = verified.outcome
+    identity = aml = comparison = None
+    if verified.record is not None:
+        record = verified.record
+        identity = identity_of(record)
+        if body.compare:
+            comparison = compare_record(body, record, call.runtime.settings.name_match_threshold)
+            if not comparison.match:
+                outcome = Outcome.MISMATCH
+        aml = await _screen(call, channel, number, body, record)
+        aml.subject_key = id_subject_key(call.runtime.vault, channel.country, channel.code, number)
+        aml = await apply_reviews(call.runtime, call.principal, aml)
+
+    row = OUTCOMES[outcome]
+    data = AmlWithIdData(
+        status="FOUND" if verified.record is not None else "NOT_FOUND",
+        channel=ChannelRef(code=channel.code, country=channel.country),
+        identity=identity,
+        aml=aml,
+        comparison=comparison,
+    )
+
+    def render(charge: Charge | None) -> bytes:
+        billing = Billing.of(charge, call.principal.currency)
+        result = AmlWithIdResult(
+            request_id=call.request_id,
+            live=call.principal.live,
+            reference=verified.reference,
+            provider=verified.provider,
+            billing=billing,
+            data=data,
+            **envelope_fields(outcome),
+        )
+        return result.model_dump_json().encode()
+
+    return await finish_call(
+        call,
+        billable=row.billable,
+        response_code=row.response_code,
+        subject=Subject(channel.country, channel.code, number),
+        render=render,
+        description=f"AML with ID: {channel.country} {channel.code} ({outcome.value})",
+    )

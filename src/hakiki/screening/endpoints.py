@@ -1,0 +1,82 @@
+"""The screening category's entries in the endpoint catalogue (docs/api.md)."""
+
+from __future__ import annotations
+
+from hakiki.core.endpoints import Endpoint, declare
+from hakiki.screening import sandbox
+
+AML_WITH_ID = declare(
+    Endpoint(
+        key="screening.aml_with_id",
+        method="POST",
+        path="/v3/screening/aml-with-id",
+        scope="identity:read",
+        summary="Verify an ID, then screen the identity for sanctions and PEP",
+        price=5000,
+        errors=(400, 402, 409, 503),
+        test_values=sandbox.aml_with_id_values,
+    )
+)
+CHANNELS = declare(
+    Endpoint(
+        key="screening.channels",
+        method="GET",
+        path="/v3/screening/channels",
+        scope="identity:read",
+        summary="The ID channels usable in the combined screening, with sandbox test values",
+        test_values=sandbox.channels_values,
+    )
+)
+
+
+def _name_screening(key: str, path: str, summary: str) -> Endpoint:
+    return declare(
+        Endpoint(
+            key=f"screening.{key}",
+            method="POST",
+            path=f"/v3/screening/{path}",
+            scope="screening:read",
+            summary=summary,
+            price=1000,
+            errors=(400, 402, 409, 503),
+            test_values=lambda: sandbox.name_screening_values(key),
+        )
+    )
+
+
+AML = _name_screening("aml", "aml", "Screen any subject for the checks you choose")
+INDIVIDUAL = _name_screening(
+    "individual", "individual", "PEP and sanctions screening of a natural person"
+)
+BUSINESS = _name_screening(
+    "business", "business", "Sanctions and watchlist screening of a business"
+)
+PEP = _name_screening("pep", "pep", "Screen a person against PEP lists")
+SANCTION = _name_screening(
+    "sanction", "sanction", "Screen a person or entity against sanctions lists"
+)
+PEP_AND_SANCTION = _name_screening(
+    "pep_and_sanction", "pep-and-sanction", "Combined PEP and sanctions screening of a person"
+)
+
+REVIEW = declare(
+    Endpoint(
+        key="screening.review",
+        method="POST",
+        path="/v3/account/screening-reviews",
+        scope="screening:write",
+        summary="Mark a screening hit as a false positive or a true match",
+        status_code=201,
+        errors=(400, 409),
+    )
+)
+REVIEWS = declare(
+    Endpoint(
+        key="screening.reviews",
+        method="GET",
+        path="/v3/account/screening-reviews",
+        scope="screening:read",
+        summary="The audit trail of reviews, newest first",
+        errors=(400,),
+    )
+)

@@ -1,0 +1,16 @@
+"""The table registry: every domain's tables, registered on the one ``metadata`` that the
+migrations compare against. Only the composition root and the migrations import it."""
+
+from __future__ import annotations
+
+from hakiki.core.jobs import tables as _jobs_tables  # noqa: F401
+from hakiki.core.tables import metadata
+from hakiki.fraud import tables as _fraud_tables  # noqa: F401
+from hakiki.fraud.bulk import tables as _bulk_tables  # noqa: F401
+from hakiki.kyc import tables as _kyc_tables  # noqa: F401
+from hakiki.lists import tables as _lists_tables  # noqa: F401
+from hakiki.media import tables as _media_tables  # noqa: F401
+from hakiki.screening import tables as _screening_tables  # noqa: F401
+from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401
+
+__all__ = ["metadata"]

@@ -1,0 +1,35 @@
+"""Fixtures around the fake Prembly server for the adapter's own tests.
+
+The session's fake server itself (`fake_prembly_server`, reset per test as `fake_prembly`) comes
+from tests/conftest.py, which also points the app's live settings at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from hakiki.identity.providers.prembly import PremblyProvider
+from tests.identity.providers.fake_prembly import FakePrembly
+
+#: Adapter timeout used against the fake; `FaultMode.SLOW` answers well after it.
+TEST_TIMEOUT_SECONDS = 0.5
+
+
+@pytest.fixture
+def fake_prembly_url(fake_prembly: FakePrembly) -> str:
+    return fake_prembly.base_url
+
+
+@pytest.fixture
+async def prembly_provider(fake_prembly: FakePrembly) -> AsyncIterator[PremblyProvider]:
+    """A `PremblyProvider` with its own HTTP client, pointed at the fake, with valid credentials."""
+    provider = PremblyProvider(
+        app_id=fake_prembly.app_id,
+        api_key=fake_prembly.api_key,
+        base_url=fake_prembly.base_url,
+        timeout=TEST_TIMEOUT_SECONDS,
+    )
+    yield provider
+    await provider.aclose()
