@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from hakiki.account.router import router as account_router
+from hakiki.core.test_values import router as sandbox_router
 from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
 from hakiki.fraud.scan_router import router as fraud_scan_router
@@ -24,4 +25,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     lists_router,
     review_router,
     webhooks_router,
+    sandbox_router,
 )

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 
-from hakiki.account.schemas import Wallet, WalletTransaction, WalletTransactionList
+from hakiki.account import service
+from hakiki.account.schemas import Wallet, WalletTransactionList
 from hakiki.core.auth import Principal, any_key
-from hakiki.core.database import read
+from hakiki.core.calls import runtime_of
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import PageRequest, page_params
-from hakiki.core.wallet import repository as wallet_repository
-from hakiki.core.wallet.service import wallet_summary
 
 router = APIRouter(prefix="/v3/account", tags=["Account"])
 
@@ -22,8 +21,7 @@ router = APIRouter(prefix="/v3/account", tags=["Account"])
     responses=error_responses(401, 500),
 )
 async def get_wallet(request: Request, principal: Principal = Depends(any_key)) -> Wallet:
-    async with read(request.app.state.runtime.db) as conn:
-        return Wallet(**await wallet_summary(conn, principal.org_id))
+    return await service.get_wallet(runtime_of(request).db, principal.org_id)
 
 
 @router.get(
@@ -37,11 +35,4 @@ async def list_transactions(
     principal: Principal = Depends(any_key),
     page: PageRequest = Depends(page_params),
 ) -> WalletTransactionList:
-    async with read(request.app.state.runtime.db) as conn:
-        total = await wallet_repository.count_transactions(conn, principal.org_id)
-        rows = await wallet_repository.list_transactions(
-            conn, principal.org_id, offset=page.offset, limit=page.page_size
-        )
-    return WalletTransactionList(
-        data=[WalletTransaction(**row) for row in rows], pagination=page.describe(total)
-    )
+    return await service.list_transactions(runtime_of(request).db, principal.org_id, page)

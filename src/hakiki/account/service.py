@@ -1,4 +1,5 @@
-"""Organisations and keypairs: created by the operator (CLI) and by first start."""
+"""Organisations and keypairs: created by the operator (CLI) and by first start; the
+organisation's wallet as its keys see it (/v3/account/wallet)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 
 from hakiki.account import repository
+from hakiki.account.schemas import Wallet, WalletTransaction, WalletTransactionList
 from hakiki.core.crypto import hash_secret
-from hakiki.core.database import Database, transaction
+from hakiki.core.database import Database, read, transaction
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
+from hakiki.core.pagination import PageRequest
 from hakiki.core.scopes import ALL_SCOPES, DEFAULT_SCOPES, ENVIRONMENTS
+from hakiki.core.wallet import repository as wallet_repository
+from hakiki.core.wallet.service import wallet_summary
 
 
 @dataclass(frozen=True)
@@ -110,3 +115,19 @@ async def revoke_key(db: Database, client_id: str) -> None:
 async def has_any_org(db: Database) -> bool:
     async with transaction(db) as conn:
         return await repository.count_orgs(conn) > 0
+
+
+async def get_wallet(db: Database, org_id: str) -> Wallet:
+    async with read(db) as conn:
+        return Wallet(**await wallet_summary(conn, org_id))
+
+
+async def list_transactions(db: Database, org_id: str, page: PageRequest) -> WalletTransactionList:
+    async with read(db) as conn:
+        total = await wallet_repository.count_transactions(conn, org_id)
+        rows = await wallet_repository.list_transactions(
+            conn, org_id, offset=page.offset, limit=page.page_size
+        )
+    return WalletTransactionList(
+        data=[WalletTransaction(**row) for row in rows], pagination=page.describe(total)
+    )

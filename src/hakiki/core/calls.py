@@ -20,13 +20,13 @@ from fastapi import Request
 from fastapi.responses import Response
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core import billing
 from hakiki.core.auth import Principal
 from hakiki.core.idempotency import service as idempotency
 from hakiki.core.request_log.service import log_row, redact
 from hakiki.core.runtime import Runtime
 from hakiki.core.settlement import Settlement
-from hakiki.core.wallet import service as wallet
-from hakiki.core.wallet.service import Charge, ChargeRequest, Hold
+from hakiki.core.wallet.service import Charge, Hold
 
 
 @dataclass
@@ -102,7 +102,7 @@ async def guarded(call: Call) -> AsyncIterator[Call]:
         if call.settling is not None and await _settled(call.settling):
             raise  # committed: the charge and the stored response stand
         if call.hold is not None:
-            await wallet.release(call.runtime.db, call.hold)
+            await billing.release_call_hold(call.runtime.db, call.hold)
         if call.claim is not None:
             await idempotency.abandon(call.runtime.db, call.claim)
         raise
@@ -119,14 +119,10 @@ async def _settled(settling: asyncio.Future[bytes]) -> bool:
 
 async def hold_price(call: Call) -> None:
     """Reserve the call's price (live keys only); 402 when the wallet cannot cover it."""
-    price = call.runtime.price(call.endpoint)
-    if not call.principal.live or price <= 0:
-        return
-    call.hold = await wallet.reserve(
+    call.hold = await billing.hold_for_call(
         call.runtime.db,
-        call.principal.org_id,
-        price,
-        call.principal.currency,
+        call.principal,
+        call.runtime.price(call.endpoint),
         call.request_id,
         call.runtime.settings.wallet_hold_seconds,
     )
@@ -177,28 +173,23 @@ async def finish_call(
     billable call is charged exactly once; sandbox calls never are."""
     call.request.scope["state"]["logged"] = True
     runtime = call.runtime
-    price = runtime.price(call.endpoint)
-    debit_now = call.principal.live and billable and price > 0 and call.hold is None
+    charge = billing.call_charge(
+        call.principal,
+        key=call.endpoint,
+        price=runtime.price(call.endpoint),
+        hold=call.hold,
+        billable=billable,
+        request_id=call.request_id,
+        description=description,
+    )
 
     def row(charge: Charge | None) -> dict[str, Any]:
         return _log_row(call, status_code, response_code, subject, charge)
 
-    if call.hold is None and call.claim is None and not debit_now and write is None:
+    if charge is None and call.claim is None and write is None:
         body = render(None)
         runtime.request_log.add(row(None))
         return body
-    charge = None
-    if call.hold is not None or debit_now:
-        charge = ChargeRequest(
-            org_id=call.principal.org_id,
-            amount=call.hold.amount if call.hold else price,
-            currency=call.principal.currency,
-            hold_id=call.hold.id if call.hold else None,
-            charge=billable,
-            endpoint=call.endpoint,
-            request_id=call.request_id,
-            description=description,
-        )
     call.settling = runtime.settlements.submit(
         Settlement(charge, render, row, call.claim, status_code, write)
     )

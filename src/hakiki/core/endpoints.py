@@ -7,9 +7,9 @@ catalogue holds every endpoint whose router the application includes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from hakiki.core.scopes import ALL_SCOPES
 
@@ -36,6 +36,36 @@ class TestValue:
     multipart: Multipart | None = None
 
 
+Query = TypeVar("Query", contravariant=True)
+Answer = TypeVar("Answer", covariant=True)
+
+
+class SandboxHook(Protocol):
+    """An endpoint's sandbox (docs/sandbox.md): its documented test values, each with the
+    outcome it gives. One per endpoint, in its domain's ``sandbox.py``."""
+
+    def test_values(self) -> Sequence[TestValue]: ...
+
+
+class MockingSandbox(SandboxHook, Protocol[Query, Answer]):
+    """A sandbox that answers instead of the live engines or providers: the endpoint's service
+    asks ``answer`` when the key is a sandbox key (deterministic: the same query, the same
+    answer on every machine and release)."""
+
+    def answer(self, query: Query) -> Answer: ...
+
+
+@dataclass(frozen=True)
+class Examples:
+    """The sandbox of an endpoint that runs on the sandbox environment's own data (reports,
+    bulk scans, reviews): nothing to mock, only its documented test values."""
+
+    values: Sequence[TestValue]
+
+    def test_values(self) -> Sequence[TestValue]:
+        return self.values
+
+
 @dataclass(frozen=True)
 class Endpoint:
     key: str  # names the endpoint in prices, the ledger and the request log
@@ -48,8 +78,7 @@ class Endpoint:
     errors: tuple[int, ...] = ()  # beyond 401, 403, 429 and 500, which every endpoint has
     # Prices of the units a job of this endpoint charges (bulk scan rows), by price key.
     unit_prices: Mapping[str, int] = field(default_factory=dict)
-    # The documented sandbox inputs and outcomes; a callable so heavy ones (images) load late.
-    test_values: Callable[[], Sequence[TestValue]] | None = None
+    sandbox: SandboxHook | None = None
 
     @property
     def billable(self) -> bool:
@@ -63,6 +92,9 @@ class Endpoint:
     @property
     def has_path_parameter(self) -> bool:
         return "{" in self.path
+
+    def test_values(self) -> Sequence[TestValue]:
+        return self.sandbox.test_values() if self.sandbox is not None else ()
 
 
 CATALOGUE: dict[str, Endpoint] = {}

@@ -1,4 +1,4 @@
-"""The verification result envelope and its one table of meanings (DESIGN §3)."""
+"""The verification result envelope and its one table of meanings (docs/api.md#conventions)."""
 
 from __future__ import annotations
 
@@ -94,11 +94,18 @@ class Billing(BaseModel):
         )
 
 
-class Envelope(BaseModel):
-    """Fields shared by every verification result (the spec's result object)."""
+class ResultBase(BaseModel):
+    """Fields of every billable call's result: verifications, screenings and fraud scans."""
 
     request_id: str = Field(description="Identifier of the request; also in X-Request-Id.")
     live: bool = Field(description="true for live keys, false in sandbox.")
+    reference: str = Field(description="This result's reference, to quote (and poll, for KYC).")
+    billing: Billing
+
+
+class Envelope(ResultBase):
+    """Fields shared by every verification result (the spec's result object)."""
+
     ok: bool = Field(description="false only when the call could not be completed.")
     response_code: str = Field(
         description="00 VERIFIED, 01 NOT_FOUND, 02 SOURCE_UNAVAILABLE, 04 MISMATCH, "
@@ -108,10 +115,8 @@ class Envelope(BaseModel):
     found: bool = Field(description="Whether the registry holds a record for the number.")
     soft_error: bool = Field(description="A non-fatal upstream error: retry later.")
     async_pending: bool = Field(description="true while the verification continues.")
-    reference: str = Field(description="Verification reference, to poll and to quote.")
     message: str = Field(description="Human-readable outcome.")
     provider: str = Field(description="The upstream that verified the number.")
-    billing: Billing
 
 
 def envelope_fields(outcome: Outcome) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The one error catalogue (DESIGN §3) and the handlers that render it.
+"""The one error catalogue (docs/api.md#conventions) and the handlers that render it.
 
 Every error leaves as ``{"error", "message"}`` (plus ``details`` where useful), never with a
 stack trace, and every validation failure is a 400 ``invalid_request`` naming its fields.

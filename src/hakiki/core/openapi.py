@@ -80,7 +80,8 @@ def _document_rate_limits(responses: dict[str, Any]) -> None:
 
 
 def customise_openapi(app: FastAPI) -> None:
-    """FastAPI documents a 422 on every route with input; we answer 400 instead (DESIGN §3).
+    """FastAPI documents a 422 on every route with input; we answer 400 instead
+    (docs/api.md#conventions).
     Authenticated routes also document their 429 and RateLimit headers."""
 
     def openapi() -> dict[str, Any]:

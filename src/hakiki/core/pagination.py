@@ -1,4 +1,4 @@
-"""Page-number pagination for list endpoints (DESIGN §3)."""
+"""Page-number pagination for list endpoints (docs/api.md#conventions)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Per-key rate limits (DESIGN §4) with the ``limits`` library: fixed windows, one counter per key.
+"""Per-key rate limits (docs/decisions.md#rate-limits) with the ``limits`` library: fixed
+windows, one counter per key.
 
 Counters live in this process's memory by default; with ``HAKIKI_REDIS_URL`` they live in Redis
 and are shared by every process and server. If Redis cannot be reached, calls pass unlimited

@@ -1,4 +1,4 @@
-"""The scopes a key can hold (DESIGN §4)."""
+"""The scopes a key can hold (docs/api.md#authentication)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Group commit for finished calls: many calls' charges, request records and stored idempotent
 responses in one database transaction.
 
-Every live call ends with writes that must commit together before it answers (DESIGN §4).
+Every live call ends with writes that must commit together before it answers
+(docs/decisions.md#wallet).
 Done one transaction per call, the wallet row (PostgreSQL) or the database write lock (SQLite)
 is held across several event-loop round trips per call, and calls serialise there: about 150
 calls/s. Here calls queue their settlement; one task writes everything queued so far with a

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.address import AddressAnalysis, GpsCheck, Place, check_gps, parse_address
 from hakiki.engines.fraud.risk import AddressEvidence, address_signals, assess
 from hakiki.fraud import repository

@@ -14,7 +14,7 @@ REPORT = declare(
         summary="Submit a fraud report to the shared fraud database",
         status_code=201,
         errors=(400, 409),
-        test_values=sandbox.report_values,
+        sandbox=sandbox.REPORT,
     )
 )
 REPORTS = declare(
@@ -25,7 +25,7 @@ REPORTS = declare(
         scope="fraud:read",
         summary="Your organisation's fraud reports, newest first",
         errors=(400,),
-        test_values=sandbox.report_list_values,
+        sandbox=sandbox.REPORT_LIST,
     )
 )
 REPORT_READ = declare(
@@ -47,7 +47,7 @@ ID_SCAN = declare(
         summary="Scan an identity number for fraud signals",
         price=500,
         errors=(400, 402, 409),
-        test_values=sandbox.id_scan_values,
+        sandbox=sandbox.ID_SCAN,
     )
 )
 PHONE = declare(
@@ -59,7 +59,7 @@ PHONE = declare(
         summary="Verify and enrich a phone number (carrier, line type, risk)",
         price=200,
         errors=(400, 402, 409),
-        test_values=sandbox.phone_values,
+        sandbox=sandbox.PHONE,
     )
 )
 FACE_SCAN = declare(
@@ -71,7 +71,7 @@ FACE_SCAN = declare(
         summary="Scan a face against the fraud bank and faces seen with other identity numbers",
         price=1000,
         errors=(400, 402, 409),
-        test_values=sandbox.face_scan_values,
+        sandbox=sandbox.FACE_SCAN,
     )
 )
 ADDRESS = declare(
@@ -83,7 +83,7 @@ ADDRESS = declare(
         summary="Verify a physical address; returns a match/risk signal",
         price=300,
         errors=(400, 402, 409),
-        test_values=sandbox.address_values,
+        sandbox=sandbox.ADDRESS,
     )
 )
 IDENTITY_RISK = declare(
@@ -95,7 +95,7 @@ IDENTITY_RISK = declare(
         summary="Composite identity-risk scan from a flexible payload",
         price=800,
         errors=(400, 402, 409),
-        test_values=sandbox.identity_risk_values,
+        sandbox=sandbox.IDENTITY_RISK,
     )
 )
 BULK_UPLOAD = declare(
@@ -113,7 +113,7 @@ BULK_UPLOAD = declare(
             "fraud.bulk_scan.phone": 200,
             "fraud.bulk_scan.face": 1000,
         },
-        test_values=sandbox.bulk_upload_values,
+        sandbox=sandbox.BULK_UPLOAD,
     )
 )
 BULK_LIST = declare(
@@ -124,7 +124,7 @@ BULK_LIST = declare(
         scope="fraud:read",
         summary="Your bulk scans, newest first",
         errors=(400,),
-        test_values=sandbox.bulk_list_values,
+        sandbox=sandbox.BULK_LIST,
     )
 )
 BULK_READ = declare(

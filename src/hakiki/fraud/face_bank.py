@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.database import Database, read
 from hakiki.engines.face import FaceIndex, FaceMatch
-from hakiki.fraud.tables import face_prints as prints
+from hakiki.fraud import face_repository
 
 
 @dataclass(frozen=True)
@@ -46,12 +45,10 @@ class FaceBank:
     async def refresh(self, db: Database) -> None:
         """Load the prints written since the last refresh (by any process)."""
         async with read(db) as conn:
-            rows = await conn.execute(
-                select(prints).where(prints.c.id > self._last_id).order_by(prints.c.id)
-            )
-            for row in rows:
-                if row.id not in self._prints:
-                    self.add(row.environment, dict(row._mapping))
+            rows = await face_repository.prints_after(conn, self._last_id)
+        for row in rows:
+            if row["id"] not in self._prints:
+                self.add(row["environment"], row)
 
     def nearest(
         self, environment: str, vector: np.ndarray, k: int = 50
@@ -61,5 +58,5 @@ class FaceBank:
 
 
 async def insert_prints(conn: AsyncConnection, rows: list[dict[str, object]]) -> None:
-    if rows:
-        await conn.execute(insert(prints), rows)
+    """Store new face_prints rows (one statement; nothing when there are none)."""
+    await face_repository.insert_prints(conn, rows)

@@ -10,14 +10,15 @@ from collections.abc import Sequence
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.face import FaceEmbedding, FaceImageError
 from hakiki.engines.fraud.risk import FaceEvidence, assess, face_signals
+from hakiki.fraud import sandbox
 from hakiki.fraud.face_bank import FaceBank, Print, insert_prints
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.scan_schemas import (
@@ -29,11 +30,6 @@ from hakiki.fraud.scan_schemas import (
 )
 
 MAX_NUMBERS = 10
-SANDBOX_EVIDENCE = {
-    "5": FaceEvidence(1, (("identity_theft", 1),), 1),
-    "6": FaceEvidence(other_identities=3),
-    "7": FaceEvidence(2, (("synthetic_identity", 2),), 2, other_identities=4),
-}
 
 
 async def embed(call: Call, image: bytes, field: str = "image") -> FaceEmbedding:
@@ -108,8 +104,7 @@ async def scan(call: Call, image: bytes, numbers: list[str]) -> bytes:
         closest = round(matches[0][1], 4) if matches else None
         rows = print_rows(principal.owner, face, matches, sorted(own_keys))
     else:
-        first = "".join(c for c in numbers[0] if c.isdigit())[-1:] if numbers else ""
-        evidence = SANDBOX_EVIDENCE.get(first, FaceEvidence())
+        evidence = sandbox.FACE_SCAN.answer(numbers)
     risk = assess(face_signals(evidence), runtime.settings.fraud_weights)
 
     async def write(conn: AsyncConnection) -> None:

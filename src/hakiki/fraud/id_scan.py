@@ -11,14 +11,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.fraud.risk import IdentityEvidence, Risk, assess, id_signals
-from hakiki.fraud import observations, repository
+from hakiki.fraud import observations, repository, sandbox
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.observations import Seen, person_values
 from hakiki.fraud.scan_schemas import (
@@ -31,22 +31,6 @@ from hakiki.fraud.scan_schemas import (
 from hakiki.identity.channels import Channel, find_channel
 
 NO_REPORTS: dict[str, Any] = {"reports": 0, "organisations": 0, "categories": {}}
-
-# Sandbox: the last digit of the number picks what the fraud database "knows".
-SANDBOX_EVIDENCE = {
-    "5": IdentityEvidence(
-        reports=1, reporting_organisations=1, categories=(("synthetic_identity", 1),)
-    ),
-    "6": IdentityEvidence(names=3, birth_dates=2, phones=4, linking_organisations=3),
-    "7": IdentityEvidence(
-        reports=2,
-        reporting_organisations=2,
-        categories=(("loan_stacking", 2),),
-        names=2,
-        faces=2,
-        linking_organisations=2,
-    ),
-}
 
 
 def _channel(body: IdScanRequest) -> Channel:
@@ -76,10 +60,6 @@ def prepare(vault: Vault, channel: Channel, number: str) -> NumberScan:
     return NumberScan(
         channel, normalised, channel.check(normalised), identifier_key(vault, normalised)
     )
-
-
-def sandbox_evidence(number: str) -> IdentityEvidence:
-    return SANDBOX_EVIDENCE.get(number[-1:], IdentityEvidence())
 
 
 async def live_evidence(
@@ -160,7 +140,7 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
             )[scanned.key]
         new = new_values(runtime.vault, scanned, seen, body)
     else:
-        evidence = sandbox_evidence(scanned.number)
+        evidence = sandbox.ID_SCAN.answer(scanned.number)
     risk = assess(id_signals(scanned.problem, evidence), runtime.settings.fraud_weights)
 
     async def write(conn: AsyncConnection) -> None:

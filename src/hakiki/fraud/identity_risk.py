@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import ipaddress
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.address import parse_address
 from hakiki.engines.fraud.risk import (
     AddressEvidence,
@@ -20,7 +20,7 @@ from hakiki.engines.fraud.risk import (
     id_signals,
     phone_signals,
 )
-from hakiki.fraud import id_scan, phone_scan, repository
+from hakiki.fraud import id_scan, phone_scan, repository, sandbox
 from hakiki.fraud.keys import address_key, email_key
 from hakiki.fraud.scan_schemas import (
     IdentityRiskRequest,
@@ -47,7 +47,7 @@ async def _identifier(call: Call, item: RiskIdentifier, field: str) -> list[tupl
             )
         evidence = found[scanned.key][0]
     else:
-        evidence = id_scan.sandbox_evidence(scanned.number)
+        evidence = sandbox.ID_SCAN.answer(scanned.number)
     return id_signals(scanned.problem, evidence)
 
 
@@ -59,7 +59,7 @@ async def _phone(call: Call, text: str, country: str | None) -> list[tuple[str, 
                 0
             ]
     else:
-        evidence = phone_scan.sandbox_evidence(text)
+        evidence = sandbox.PHONE.answer(text)
     analysis = lookup.analysis
     return phone_signals(None if analysis.valid else analysis.reason, analysis.line_type, evidence)
 

@@ -5,16 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
-from sqlalchemy import bindparam, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
+from hakiki.fraud import observations_repository as repository
 from hakiki.fraud.keys import phone_key
-from hakiki.fraud.tables import identity_observations as seen
 
 _NOT_LETTER = re.compile(r"[^a-z ]")
 
@@ -75,10 +72,7 @@ async def record_many(
         for identifier, values in sightings
         for kind, value in values
     ]
-    if not rows:
-        return
-    dialect: Any = postgresql if conn.dialect.name == "postgresql" else sqlite
-    await conn.execute(dialect.insert(seen).on_conflict_do_nothing(), rows)
+    await repository.insert_observations(conn, rows)
 
 
 @dataclass(frozen=True)
@@ -97,39 +91,21 @@ async def seen_with(
     return (await seen_with_many(conn, environment, [identifier_key], org_id))[identifier_key]
 
 
-_SEEN_WITH = select(seen.c.identifier_key, seen.c.kind, seen.c.value_key, seen.c.org_id).where(
-    seen.c.environment == bindparam("environment"),
-    seen.c.identifier_key.in_(bindparam("keys", expanding=True)),
-)  # built once: it runs on every ID scan
-# Distinct identity numbers seen with each of some values (phones), by the value index.
-_NUMBERS_SEEN_WITH = (
-    select(seen.c.value_key, func.count(seen.c.identifier_key.distinct()))
-    .where(
-        seen.c.environment == bindparam("environment"),
-        seen.c.kind == bindparam("kind"),
-        seen.c.value_key.in_(bindparam("values", expanding=True)),
-    )
-    .group_by(seen.c.value_key)
-)
-
-
 async def numbers_seen_with(
     conn: AsyncConnection, environment: str, kind: str, value_keys: list[str]
 ) -> dict[str, int]:
     """How many distinct identity numbers each value (of ``kind``) was seen with."""
-    values = {"environment": environment, "kind": kind, "values": sorted(set(value_keys))}
-    return {str(v): int(n) for v, n in await conn.execute(_NUMBERS_SEEN_WITH, values)}
+    return await repository.count_numbers_seen_with(conn, environment, kind, value_keys)
 
 
 async def seen_with_many(
     conn: AsyncConnection, environment: str, identifier_keys: list[str], org_id: str
 ) -> dict[str, Seen]:
     """``Seen`` for each number, in one query."""
-    values = {"environment": environment, "keys": sorted(set(identifier_keys))}
-    rows = (await conn.execute(_SEEN_WITH, values)).all()
-    by_key: dict[str, list[Any]] = {key: [] for key in identifier_keys}
+    rows = await repository.observations_of(conn, environment, identifier_keys)
+    by_key: dict[str, list[tuple[str, str, str]]] = {key: [] for key in identifier_keys}
     for key, kind, value, org in rows:
-        by_key[str(key)].append((str(kind), str(value), str(org)))
+        by_key[key].append((kind, value, org))
     return {key: _seen(found, org_id) for key, found in by_key.items()}
 
 

@@ -9,19 +9,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, Subject, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
 from hakiki.core.envelope import Billing
-from hakiki.core.tables import request_logs
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.fraud.risk import PhoneEvidence, Risk, assess, phone_signals
 from hakiki.engines.phone import PhoneAnalysis, analyse
-from hakiki.fraud import observations, repository
+from hakiki.fraud import observations, repository, sandbox
 from hakiki.fraud.id_scan import NO_REPORTS
 from hakiki.fraud.keys import phone_key_of
 from hakiki.fraud.scan_schemas import (
@@ -34,17 +32,6 @@ from hakiki.fraud.scan_schemas import (
 )
 
 CHANNEL = "phone"  # the request log's subject channel for phone checks
-MAX_COUNTED_CHECKS = 1000  # recent checks are counted up to this
-
-SANDBOX_EVIDENCE = {
-    "5": PhoneEvidence(reports=1, reporting_organisations=1, categories=(("sim_swap", 1),)),
-    "6": PhoneEvidence(identities=4),
-    "7": PhoneEvidence(
-        reports=2, reporting_organisations=2, categories=(("mobile_money_fraud", 2),),
-        identities=3, checks_7d=12,
-        checking_organisations_7d=5,
-    ),
-}  # fmt: skip
 
 
 def _subject(analysis: PhoneAnalysis) -> Subject | None:
@@ -72,43 +59,13 @@ def prepare(vault: Vault, phone: str, country: str | None) -> PhoneLookup:
     )
 
 
-def sandbox_evidence(phone: str) -> PhoneEvidence:
-    digits = [c for c in phone if c.isdigit()]
-    return SANDBOX_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
-
-
-_RECENT = [
-    request_logs.c.environment == bindparam("environment"),
-    request_logs.c.created_at >= bindparam("since"),
-]
-_CAPPED = (
-    select(request_logs.c.org_id)
-    .where(request_logs.c.subject_hash == bindparam("hash"), *_RECENT)
-    .limit(MAX_COUNTED_CHECKS)
-    .subquery()
-)
-# Built once: they run on every phone scan (a statement costs more to build than to run).
-_CHECKS_OF_ONE = select(func.count(), func.count(_CAPPED.c.org_id.distinct()))
-_CHECKS_OF_MANY = (
-    select(request_logs.c.subject_hash, func.count(), func.count(request_logs.c.org_id.distinct()))
-    .where(request_logs.c.subject_hash.in_(bindparam("hashes", expanding=True)), *_RECENT)
-    .group_by(request_logs.c.subject_hash)
-)
-
-
 async def _recent_checks(
     conn: AsyncConnection, environment: str, log_hashes: list[str]
 ) -> dict[str, tuple[int, int]]:
-    """(checks, organisations) in the last 7 days per phone; counted up to MAX_COUNTED_CHECKS
-    for a single phone (a hot number must not make every check slower)."""
-    if not log_hashes:
-        return {}
-    values: dict[str, Any] = {"environment": environment, "since": utcnow() - timedelta(days=7)}
-    if len(log_hashes) == 1:
-        found = (await conn.execute(_CHECKS_OF_ONE, values | {"hash": log_hashes[0]})).one()
-        return {log_hashes[0]: (int(found[0]), int(found[1]))}
-    rows = await conn.execute(_CHECKS_OF_MANY, values | {"hashes": sorted(set(log_hashes))})
-    return {str(h): (min(int(n), MAX_COUNTED_CHECKS), int(orgs)) for h, n, orgs in rows}
+    """(checks, organisations) in the last 7 days per phone; counted up to
+    repository.MAX_COUNTED_CHECKS for a single phone."""
+    since = utcnow() - timedelta(days=7)
+    return await repository.recent_checks(conn, environment, since, log_hashes)
 
 
 async def live_evidence(
@@ -181,7 +138,7 @@ async def scan(call: Call, body: PhoneScanRequest) -> bytes:
         async with read(runtime.db) as conn:
             evidence = (await live_evidence(conn, principal.environment, [lookup]))[0]
     else:
-        evidence = sandbox_evidence(body.phone)
+        evidence = sandbox.PHONE.answer(body.phone)
     risk = assess_phone(lookup, evidence, runtime.settings.fraud_weights)
 
     def render(charge: Charge | None) -> bytes:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.scoping import owned_by
+from hakiki.core.tables import request_logs
 from hakiki.fraud.tables import fraud_report_keys as keys
 from hakiki.fraud.tables import fraud_reports as reports
 
@@ -146,3 +147,39 @@ async def signals_by_key(
     for key, category, org, count in await conn.execute(_SIGNALS_BY_KEY, values):
         by_key.setdefault(str(key), []).append((category, org, count))
     return {key: _summary(found) for key, found in by_key.items()}
+
+
+MAX_COUNTED_CHECKS = 1000  # recent checks of a subject are counted up to this
+
+_RECENT = [
+    request_logs.c.environment == bindparam("environment"),
+    request_logs.c.created_at >= bindparam("since"),
+]
+_CAPPED = (
+    select(request_logs.c.org_id)
+    .where(request_logs.c.subject_hash == bindparam("hash"), *_RECENT)
+    .limit(MAX_COUNTED_CHECKS)
+    .subquery()
+)
+# Built once: they run on every phone scan (a statement costs more to build than to run).
+_CHECKS_OF_ONE = select(func.count(), func.count(_CAPPED.c.org_id.distinct()))
+_CHECKS_OF_MANY = (
+    select(request_logs.c.subject_hash, func.count(), func.count(request_logs.c.org_id.distinct()))
+    .where(request_logs.c.subject_hash.in_(bindparam("hashes", expanding=True)), *_RECENT)
+    .group_by(request_logs.c.subject_hash)
+)
+
+
+async def recent_checks(
+    conn: AsyncConnection, environment: str, since: datetime, log_hashes: list[str]
+) -> dict[str, tuple[int, int]]:
+    """(checks, organisations) since ``since`` per request-log subject hash; counted up to
+    MAX_COUNTED_CHECKS for a single subject (a hot number must not make every check slower)."""
+    if not log_hashes:
+        return {}
+    values: dict[str, Any] = {"environment": environment, "since": since}
+    if len(log_hashes) == 1:
+        found = (await conn.execute(_CHECKS_OF_ONE, values | {"hash": log_hashes[0]})).one()
+        return {log_hashes[0]: (int(found[0]), int(found[1]))}
+    rows = await conn.execute(_CHECKS_OF_MANY, values | {"hashes": sorted(set(log_hashes))})
+    return {str(h): (min(int(n), MAX_COUNTED_CHECKS), int(orgs)) for h, n, orgs in rows}

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from hakiki.core.envelope import Billing
+from hakiki.core.envelope import ResultBase
 from hakiki.engines.fraud.risk import Risk
 
 
@@ -79,10 +79,7 @@ class IdentityLinks(BaseModel):
     organisations: int
 
 
-class IdScanResult(BaseModel):
-    request_id: str
-    live: bool
-    reference: str
+class IdScanResult(ResultBase):
     country: str
     channel: str
     number_valid: bool
@@ -90,7 +87,6 @@ class IdScanResult(BaseModel):
     risk: RiskAssessment
     fraud_reports: ReportSummary
     identity_links: IdentityLinks
-    billing: Billing
 
 
 class PhoneScanRequest(BaseModel):
@@ -127,15 +123,11 @@ class PhoneLinks(BaseModel):
     checking_organisations_last_7_days: int
 
 
-class PhoneScanResult(BaseModel):
-    request_id: str
-    live: bool
-    reference: str
+class PhoneScanResult(ResultBase):
     phone: PhoneDetails
     risk: RiskAssessment
     fraud_reports: ReportSummary
     links: PhoneLinks
-    billing: Billing
 
 
 class FaceFound(BaseModel):
@@ -153,15 +145,11 @@ class FaceLinks(BaseModel):
     )
 
 
-class FaceScanResult(BaseModel):
-    request_id: str
-    live: bool
-    reference: str
+class FaceScanResult(ResultBase):
     face: FaceFound
     links: FaceLinks
     fraud_reports: ReportSummary
     risk: RiskAssessment
-    billing: Billing
 
 
 class AddressScanRequest(BaseModel):
@@ -219,15 +207,11 @@ class GpsOut(BaseModel):
     nearest_town: PlaceOut | None
 
 
-class AddressScanResult(BaseModel):
-    request_id: str
-    live: bool
-    reference: str
+class AddressScanResult(ResultBase):
     address: ParsedAddress
     gps: GpsOut | None
     fraud_reports: ReportSummary
     risk: RiskAssessment
-    billing: Billing
 
 
 class RiskIdentifier(BaseModel):
@@ -271,10 +255,6 @@ class IdentityRiskRequest(BaseModel):
     ip: StrictStr | None = Field(None, max_length=45)
 
 
-class IdentityRiskResult(BaseModel):
-    request_id: str
-    live: bool
-    reference: str
+class IdentityRiskResult(ResultBase):
     risk: RiskAssessment
     checked: dict[str, int] = Field(description="How many of each item were checked.")
-    billing: Billing

@@ -1,4 +1,4 @@
-"""Deterministic sandbox outcomes (DESIGN §2).
+"""Deterministic sandbox outcomes (docs/sandbox.md).
 
 The same input gives the same answer on every machine and release: everything is derived from
 SHA-256 of the channel and number, never from randomness, time or the database.

@@ -55,6 +55,15 @@ class PersonFields(Protocol):
     def last_name(self) -> str | None: ...
 
 
+@dataclass(frozen=True)
+class NumberQuery:
+    """What a sandbox hook of an identity endpoint answers: a checked number and the names."""
+
+    channel: Channel
+    number: str
+    names: PersonFields
+
+
 def channel_or_400(code: str, country: str | None) -> Channel:
     """The channel ``code`` (in ``country``, when given), or a 400 that says where to look."""
     channel = find_channel(code, country)

@@ -16,11 +16,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core import billing
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read, transaction
 from hakiki.core.envelope import OUTCOMES, Outcome, envelope_fields
 from hakiki.core.runtime import Runtime
-from hakiki.core.wallet import service as wallet
 from hakiki.identity.providers.base import LookupOutcome, LookupResult
 from hakiki.identity.verify import Verified, compare_record, identity_of, verified_from
 from hakiki.kyc import repository
@@ -98,8 +98,8 @@ def stored_data(runtime: Runtime, row: dict[str, Any]) -> KycData:
 
 
 async def billing_of(conn: AsyncConnection, row: dict[str, Any], currency: str) -> KycBilling:
-    charge = await wallet.debit_of(conn, row["org_id"], row["request_id"])
-    reversal = await wallet.reversal_of(conn, charge.transaction_id) if charge else None
+    charge = await billing.charge_of(conn, row["org_id"], row["request_id"])
+    reversal = await billing.refund_of(conn, charge)
     return KycBilling.of(charge, currency, reversal_transaction_id=reversal)
 
 
@@ -141,13 +141,12 @@ async def finalise(
         if not changed:
             return False
         if row["environment"] == "live" and not OUTCOMES[outcome].billable:
-            charge = await wallet.debit_of(conn, row["org_id"], row["request_id"])
-            if charge is not None:
-                await wallet.reverse(
-                    conn,
-                    charge.transaction_id,
-                    f"Refund: KYC {row['document']} {row['reference']} ended {outcome.value}",
-                )
+            await billing.refund(
+                conn,
+                row["org_id"],
+                row["request_id"],
+                f"Refund: KYC {row['document']} {row['reference']} ended {outcome.value}",
+            )
         await emit(
             conn,
             org_id=row["org_id"],

@@ -16,7 +16,7 @@ def _document(document: str, path: str, summary: str) -> Endpoint:
             summary=summary,
             price=2000,
             errors=(400, 402, 409, 503),
-            test_values=lambda: sandbox.document_values(document),
+            sandbox=sandbox.DOCUMENTS[document],
         )
     )
 

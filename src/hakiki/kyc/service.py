@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read
@@ -25,14 +26,13 @@ from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
-from hakiki.core.wallet.service import Charge
 from hakiki.fraud import observations
 from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.observations import person_values
 from hakiki.identity.channels import Channel, document_channel
 from hakiki.identity.providers.base import LookupResult
-from hakiki.identity.verify import Verified, check_number, live_provider, sandbox_verify
-from hakiki.kyc import repository
+from hakiki.identity.verify import NumberQuery, Verified, check_number, live_provider
+from hakiki.kyc import repository, sandbox
 from hakiki.kyc.completion import (
     COMPLETE_TASK,
     Names,
@@ -120,7 +120,8 @@ async def verify(call: Call, document: Document, body: KycRequest) -> bytes:
     if call.principal.live:
         answer = await _live(call, checked, body)
     else:
-        answer = Answer(sandbox_verify(checked.channel, checked.number, body))
+        query = NumberQuery(checked.channel, checked.number, body)
+        answer = Answer(sandbox.DOCUMENTS[document].answer(query))
     try:
         return await _finish(call, document, body, checked, answer)
     except BaseException:

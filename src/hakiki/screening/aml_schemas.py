@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from hakiki.core.envelope import Billing
+from hakiki.core.envelope import ResultBase
 from hakiki.engines.screening.model import Schema
 from hakiki.screening.schemas import AmlResult
 
@@ -128,17 +128,13 @@ class ScreeningData(BaseModel):
     aml: AmlResult
 
 
-class ScreeningResult(BaseModel):
+class ScreeningResult(ResultBase):
     """The answer of every name-screening endpoint."""
 
-    request_id: str
-    live: bool
     ok: bool = Field(description="true: the screening ran (see aml.unavailable for gaps).")
     status: Literal["CLEAR", "POTENTIAL_MATCH"] = Field(
         description="POTENTIAL_MATCH when there is at least one hit; a hit is a lead for an "
         "analyst to review, not a verdict."
     )
-    reference: str
     message: str
-    billing: Billing
     data: ScreeningData

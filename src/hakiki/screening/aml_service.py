@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.screening.subject import Subject
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.media.service import MediaLibrary

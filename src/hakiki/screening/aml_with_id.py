@@ -5,9 +5,9 @@ One call, one wallet transaction (live), deterministic mock data (sandbox).
 
 from __future__ import annotations
 
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.envelope import OUTCOMES, Billing, Outcome, envelope_fields
-from hakiki.core.wallet.service import Charge
 from hakiki.engines.screening.engine import Subject as ScreeningSubject
 from hakiki.engines.screening.results import ScreeningResult as EngineResult
 from hakiki.identity import sandbox
@@ -15,6 +15,7 @@ from hakiki.identity.channels import Channel
 from hakiki.identity.providers.base import IdentityRecord
 from hakiki.identity.schemas import ChannelRef
 from hakiki.identity.verify import (
+    NumberQuery,
     Verified,
     channel_or_400,
     check_number,
@@ -22,13 +23,13 @@ from hakiki.identity.verify import (
     full_name,
     identity_of,
     live_provider,
-    sandbox_verify,
     verified_from,
 )
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.review_service import apply_reviews, id_subject_key
+from hakiki.screening.sandbox import AML_WITH_ID as AML_WITH_ID_SANDBOX
 from hakiki.screening.schemas import (
     AmlHit,
     AmlResult,
@@ -127,7 +128,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
     if call.principal.live:
         verified = await _live_verify(call, channel, number, body)
     else:
-        verified = sandbox_verify(channel, number, body)
+        verified = AML_WITH_ID_SANDBOX.answer(NumberQuery(channel, number, body))
 
     outcome = verified.outcome
     identity = aml = comparison = None

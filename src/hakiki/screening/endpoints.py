@@ -14,7 +14,7 @@ AML_WITH_ID = declare(
         summary="Verify an ID, then screen the identity for sanctions and PEP",
         price=5000,
         errors=(400, 402, 409, 503),
-        test_values=sandbox.aml_with_id_values,
+        sandbox=sandbox.AML_WITH_ID,
     )
 )
 CHANNELS = declare(
@@ -24,7 +24,7 @@ CHANNELS = declare(
         path="/v3/screening/channels",
         scope="identity:read",
         summary="The ID channels usable in the combined screening, with sandbox test values",
-        test_values=sandbox.channels_values,
+        sandbox=sandbox.CHANNELS_EXAMPLES,
     )
 )
 
@@ -39,7 +39,7 @@ def _name_screening(key: str, path: str, summary: str) -> Endpoint:
             summary=summary,
             price=1000,
             errors=(400, 402, 409, 503),
-            test_values=lambda: sandbox.name_screening_values(key),
+            sandbox=sandbox.NameScreeningSandbox(key),
         )
     )
 
@@ -68,6 +68,7 @@ REVIEW = declare(
         summary="Mark a screening hit as a false positive or a true match",
         status_code=201,
         errors=(400, 409),
+        sandbox=sandbox.REVIEW,
     )
 )
 REVIEWS = declare(
@@ -78,5 +79,6 @@ REVIEWS = declare(
         scope="screening:read",
         summary="The audit trail of reviews, newest first",
         errors=(400,),
+        sandbox=sandbox.REVIEWS,
     )
 )

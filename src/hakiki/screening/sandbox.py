@@ -1,19 +1,206 @@
-"""The screening category's sandbox test values (docs/sandbox.md). The mock answers
-themselves come from the identity sandbox (identity numbers) and the sandbox watchlists
-(names, lists/sandbox.py)."""
+"""The screening category's sandbox hooks (docs/sandbox.md): the combined screening answers
+from the identity sandbox and screens with mock hits picked by the number's AML digit; name
+screening runs the real matcher over the sandbox's fictional watchlists (lists/sandbox.py)."""
 
 from __future__ import annotations
 
-from hakiki.core.endpoints import TestValue
+from dataclasses import dataclass
+from typing import Any
+
+from hakiki.core.endpoints import Examples, TestValue
+from hakiki.core.envelope import Outcome
+from hakiki.identity.channels import CHANNELS
+from hakiki.identity.sandbox_values import DIGIT_OUTCOMES, INVALID, envelope_expect
+from hakiki.identity.verify import NumberQuery, Verified, sandbox_verify
+
+GOLDEN_BVN = "222222222"  # + two digits: Adaeze Ngozi Okafor
+NUMBER_INVALID = {**INVALID, "details.0.field": "number"}
 
 
-def aml_with_id_values() -> list[TestValue]:
-    return []
+class AmlWithIdSandbox:
+    def answer(self, query: NumberQuery) -> Verified:
+        return sandbox_verify(query.channel, query.number, query.names)
+
+    def test_values(self) -> list[TestValue]:
+        def value(digits: str, description: str, expect: dict[str, Any], **extra: Any) -> TestValue:
+            body = {"channel": "bvn", "number": GOLDEN_BVN + digits, **extra}
+            return TestValue(description=description, body=body, expect=expect)
+
+        values = [
+            value(
+                "0" + digit,
+                f"last digit {digit}: {words}",
+                {
+                    **envelope_expect(outcome),
+                    "data.status": "FOUND" if outcome is Outcome.VERIFIED else "NOT_FOUND",
+                },
+            )
+            for digit, outcome, words in DIGIT_OUTCOMES
+        ]
+        verified = envelope_expect(Outcome.VERIFIED)
+        found = {**verified, "data.identity.first_name": "Adaeze"}  # the golden identity
+        values += [
+            value("00", "golden BVN, clean: no hit", {**found, "data.aml.hits": []}),
+            value(
+                "10",
+                "AML digit 1: a PEP hit",
+                {**found, "data.aml.hits.0.list_code": "sandbox_pep"},
+            ),
+            value(
+                "20",
+                "AML digit 2: a sanctions hit",
+                {**found, "data.aml.hits.0.list_code": "sandbox_sanction"},
+            ),
+            value(
+                "40",
+                "AML digit 4: an adverse-media hit (with adverse_media)",
+                {**verified, "data.aml.hits.0.list_code": "sandbox_adverse_media"},
+                adverse_media=True,
+            ),
+            value(
+                "70",
+                "AML digit 7: PEP, sanctions and adverse-media hits",
+                {**found, "data.aml.hits.2.check": "adverse_media"},
+                adverse_media=True,
+            ),
+            value(
+                "06",
+                "last digit 6 with compare: the names differ (MISMATCH)",
+                {**envelope_expect(Outcome.MISMATCH), "data.comparison.match": False},
+                compare=True,
+                first_name="Ada",
+                last_name="Okafor",
+            ),
+            value(
+                "01",
+                "compare on a verified number: the record carries the names sent",
+                {**verified, "data.comparison.match": True, "data.identity.first_name": "Chidi"},
+                compare=True,
+                first_name="Chidi",
+                last_name="Eze",
+            ),
+            value(
+                "0",
+                "a BVN has 11 digits: 400 naming number",
+                {**INVALID, "details.0.field": "number"},
+            ),
+            TestValue(
+                description="unknown channel: 400 naming channel",
+                body={"channel": "ssn", "number": "12345678900"},
+                expect={**INVALID, "details.0.field": "channel"},
+            ),
+        ]
+        return values
 
 
-def channels_values() -> list[TestValue]:
-    return []
+class ChannelsExamples:
+    def test_values(self) -> list[TestValue]:
+        return [
+            TestValue(
+                description="every channel, with its format and sandbox test values",
+                query={},
+                expect={"http_status": 200, "pagination.total_items": len(CHANNELS)},
+            )
+        ]
 
 
-def name_screening_values(key: str) -> list[TestValue]:
-    return []
+# (endpoint key, a name that hits, what it hits, extra body fields for the hit)
+_HITS: dict[str, tuple[dict[str, Any], str]] = {
+    "aml": (
+        {"name": "Sandbox Every List", "checks": ["sanction", "pep", "adverse_media"]},
+        "a hit on each of the three lists",
+    ),
+    "individual": ({"name": "Sandbox Politically Exposed"}, "a PEP hit"),
+    "business": ({"name": "Sandbox Sanction Trading Limited"}, "a sanctions hit (business)"),
+    "pep": ({"name": "Sandbox Politically Exposed"}, "a PEP hit"),
+    "sanction": ({"name": "Sandbox Sanction Person"}, "a sanctions hit"),
+    "pep_and_sanction": ({"name": "Sandbox Every List"}, "PEP and sanctions hits"),
+}
+
+
+@dataclass(frozen=True)
+class NameScreeningSandbox:
+    """Name screening's sandbox is a set of lists, not a mock: only test values here."""
+
+    key: str
+
+    def test_values(self) -> list[TestValue]:
+        hit_body, hits = _HITS[self.key]
+        values = [
+            TestValue(
+                description=f"{hit_body['name']}: {hits}",
+                body=hit_body,
+                expect={"http_status": 200, "status": "POTENTIAL_MATCH", "ok": True},
+            ),
+            TestValue(
+                description="fuzzy matching: a misspelt test name still hits",
+                body={**hit_body, "name": hit_body["name"].replace("Sandbox", "Sandbx")},
+                expect={"http_status": 200, "status": "POTENTIAL_MATCH"},
+            ),
+            TestValue(
+                description="any other name is clear",
+                body={"name": "Amina Wanjiku Otieno"},
+                expect={"http_status": 200, "status": "CLEAR", "data.aml.hits": []},
+            ),
+            TestValue(
+                description="no name: 400",
+                body={},
+                expect=INVALID,
+            ),
+        ]
+        if self.key == "individual":
+            values.append(
+                TestValue(
+                    description="Sandbox Adverse Media with adverse_media: an adverse-media hit",
+                    body={"name": "Sandbox Adverse Media", "adverse_media": True},
+                    expect={
+                        "http_status": 200,
+                        "status": "POTENTIAL_MATCH",
+                        "data.aml.hits.0.list_code": "sandbox_adverse_media",
+                    },
+                )
+            )
+        return values
+
+
+AML_WITH_ID = AmlWithIdSandbox()
+CHANNELS_EXAMPLES = ChannelsExamples()
+
+
+_REVIEW = {
+    "subject_key": "5" * 64,
+    "list_code": "sandbox_sanction",
+    "entity_id": "sbx-s-1",
+    "entity_fingerprint": "sandbox",
+    "decision": "false_positive",
+    "reason": "Different person: born 1994, the listed person 1970.",
+    "reviewer": "analyst@lender.example",
+}
+REVIEW = Examples(
+    (
+        TestValue(
+            description="a false positive, recorded",
+            body=_REVIEW,
+            expect={
+                "http_status": 201,
+                "decision": "false_positive",
+                "list_code": "sandbox_sanction",
+            },
+        ),
+        TestValue(
+            description="subject_key must be data.aml.subject_key (64 hex characters): 400",
+            body={**_REVIEW, "subject_key": "not-a-key"},
+            expect={**INVALID, "details.0.field": "subject_key"},
+        ),
+    )
+)
+REVIEWS = Examples(
+    (
+        TestValue(
+            description="a new organisation has no reviews",
+            query={},
+            expect={"http_status": 200, "pagination.total_items": 0, "data": []},
+        ),
+        TestValue(description="page 0: 400", query={"page": 0}, expect=INVALID),
+    )
+)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hakiki.core.pagination import Pagination
 
-# The closed list of DESIGN §5.
+# The closed list of docs/api.md#webhooks.
 EventType = Literal[
     "verification.completed",
     "verification.failed",

@@ -1,4 +1,4 @@
-"""The delivery job (DESIGN §5): at least once, on Svix's schedule of about a day."""
+"""The delivery job (docs/api.md#webhooks): at least once, on Svix's schedule of about a day."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every POST (DESIGN §4).
+"""``Idempotency-Key`` on every POST (docs/decisions.md#idempotency).
 
 The first request with a key claims it; its 200 response is stored in the same transaction as its
 request record and wallet debit, and replayed for 24 hours. A different body under the same key,

@@ -1,1 +1,1 @@
-"""Durable jobs (DESIGN §5): enqueued in the business transaction, run at least once."""
+"""Durable jobs (docs/jobs.md): enqueued in the business transaction, run at least once."""

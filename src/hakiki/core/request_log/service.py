@@ -1,5 +1,5 @@
 """The request log: one row per API call, with a redacted body and the subject's identity
-number encrypted beside a keyed hash for look-ups (DESIGN §7).
+number encrypted beside a keyed hash for look-ups (docs/decisions.md#request-log-and-personal-data).
 
 Billed calls write their row inside the transaction that debits the wallet. Other calls are
 buffered and written in batches (every 200 ms or 500 rows), which keeps sandbox traffic off the

@@ -1,4 +1,4 @@
-"""The prepaid wallet: holds, debits, credits, an append-only ledger (DESIGN §4).
+"""The prepaid wallet: holds, debits, credits, an append-only ledger (docs/decisions.md#wallet).
 
 A live billable call first *reserves* its price (402 before any upstream call when the available
 balance is short), then settles in the same database transaction as its request record: one debit

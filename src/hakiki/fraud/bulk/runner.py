@@ -12,13 +12,13 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core import billing
+from hakiki.core.billing import Charge
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read, transaction
 from hakiki.core.jobs.registry import JobContext, PermanentError, task
 from hakiki.core.runtime import Runtime
-from hakiki.core.wallet import service as wallet
-from hakiki.core.wallet.service import Charge, ChargeRequest
 from hakiki.fraud.bulk import repository
 from hakiki.fraud.bulk.scanners import SCANNERS, BulkOwner, ChunkScan, RowResult
 from hakiki.webhooks.service import emit
@@ -105,19 +105,6 @@ async def _run(runtime: Runtime, bulk_id: str) -> None:
         done += len(chunk)
 
 
-def _charge_request(scan: dict[str, Any], result: RowResult) -> ChargeRequest:
-    return ChargeRequest(
-        org_id=scan["org_id"],
-        amount=int(scan["price"]),
-        currency=scan["currency"],
-        hold_id=None,
-        charge=True,
-        endpoint=price_key(scan["scan_type"]),
-        request_id=f"{scan['id']}:{result.row}",
-        description=f"Bulk {scan['scan_type']} scan {scan['id']}, row {result.row}",
-    )
-
-
 async def _charge(
     conn: AsyncConnection, scan: dict[str, Any], results: list[RowResult]
 ) -> dict[int, Charge]:
@@ -125,10 +112,23 @@ async def _charge(
     price = int(scan["price"])
     if price <= 0 or scan["environment"] != "live":
         return {}
-    if scan["hold_id"]:
-        await wallet.draw_from_hold(conn, scan["hold_id"], scan["org_id"], price * len(results))
     billable = [r for r in results if r.ok]
-    outcomes = await wallet.charge_many(conn, [_charge_request(scan, r) for r in billable])
+    outcomes = await billing.charge_units(
+        conn,
+        org_id=scan["org_id"],
+        currency=scan["currency"],
+        hold_id=scan["hold_id"],
+        price_key=price_key(scan["scan_type"]),
+        price=price,
+        units=[
+            billing.Unit(
+                f"{scan['id']}:{r.row}",
+                f"Bulk {scan['scan_type']} scan {scan['id']}, row {r.row}",
+            )
+            for r in billable
+        ],
+        finished=len(results),
+    )
     charges: dict[int, Charge] = {}
     for result, outcome in zip(billable, outcomes, strict=True):
         if isinstance(outcome, Charge):
@@ -191,8 +191,7 @@ async def _commit(
 async def _close(conn: AsyncConnection, scan: dict[str, Any], event_type: str) -> None:
     """Release what is left of the reservation and tell the customer, in the transaction that
     ends the scan."""
-    if scan["hold_id"]:
-        await wallet.close_hold(conn, scan["hold_id"], scan["org_id"])
+    await billing.close(conn, scan["hold_id"], scan["org_id"])
     ended = await repository.get_summary(conn, scan["id"])
     assert ended is not None
     await emit(

@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core.database import read
 from hakiki.core.runtime import Runtime
 from hakiki.engines.face import FaceImageError
-from hakiki.engines.fraud.risk import FaceEvidence, Risk, assess, face_signals, id_signals
-from hakiki.fraud import face_scan, id_scan, observations, phone_scan
+from hakiki.engines.fraud.risk import Risk, assess, face_signals, id_signals
+from hakiki.fraud import face_scan, id_scan, observations, phone_scan, sandbox
 from hakiki.fraud.bulk.fetch import FetchFailed, fetch_image
 from hakiki.fraud.face_bank import FaceBank, insert_prints
 from hakiki.fraud.keys import identifier_key
@@ -98,7 +98,7 @@ async def scan_ids(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, Any]
             if new := id_scan.new_values(vault, scan, seen, _told(row)):
                 sightings.append((scan.key, new))
         else:
-            evidence = id_scan.sandbox_evidence(scan.number)
+            evidence = sandbox.ID_SCAN.answer(scan.number)
         risk = assess(id_signals(scan.problem, evidence), weights)
         body = _echo(row, "number", "channel", "country_code") | _dumped(
             id_scan.findings(scan, evidence, risk)
@@ -118,7 +118,7 @@ async def scan_phones(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, A
         async with read(runtime.db) as conn:
             evidence = await phone_scan.live_evidence(conn, owner.environment, lookups)
     else:
-        evidence = [phone_scan.sandbox_evidence(row["phone"]) for row in rows]
+        evidence = [sandbox.PHONE.answer(row["phone"]) for row in rows]
     results = []
     for row, lookup, found in zip(rows, lookups, evidence, strict=True):
         risk = phone_scan.assess_phone(lookup, found, weights)
@@ -170,8 +170,7 @@ async def scan_faces(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, An
                 runtime.part(FaceBank).add(owner.environment, print_row)
             prints += new
         else:
-            first = "".join(c for c in numbers[0] if c.isdigit())[-1:] if numbers else ""
-            evidence = face_scan.SANDBOX_EVIDENCE.get(first, FaceEvidence())
+            evidence = sandbox.FACE_SCAN.answer(numbers)
         risk = assess(face_signals(evidence), runtime.settings.fraud_weights)
         findings = {
             "links": FaceLinks(

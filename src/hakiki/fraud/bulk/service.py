@@ -9,6 +9,8 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core import billing
+from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read
@@ -17,8 +19,6 @@ from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
-from hakiki.core.wallet import service as wallet
-from hakiki.core.wallet.service import Charge
 from hakiki.fraud.bulk import repository
 from hakiki.fraud.bulk.columns import validate_rows
 from hakiki.fraud.bulk.files import SheetError, read_sheet
@@ -116,11 +116,10 @@ async def upload(
 
     async def write(conn: AsyncConnection) -> None:
         if price > 0:  # the whole file's price is reserved: 402 now, not halfway through
-            hold = await wallet.reserve_in(
+            hold = await billing.reserve(
                 conn,
-                principal.org_id,
+                principal,
                 price * len(rows),
-                principal.currency,
                 call.request_id,
                 int(runtime.settings.bulk_hold_hours * 3600),
             )

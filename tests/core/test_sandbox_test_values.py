@@ -1,0 +1,84 @@
+"""GET /v3/sandbox/test-values serves the endpoint catalogue's test values, and every test
+value, replayed over HTTP on both databases with a new sandbox organisation's key, gives the
+outcome it documents."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import httpx
+import pytest
+
+from hakiki import api  # noqa: F401  (declaring the routers' endpoints fills the catalogue)
+from hakiki.core.endpoints import CATALOGUE, Endpoint
+from hakiki.core.test_values import all_entries
+from tests.conftest import AccountFactory
+from tests.support.replay import replay
+
+if TYPE_CHECKING:  # not at run time: pytest would take the class for a test class
+    from hakiki.core.endpoints import TestValue
+
+
+def _cases() -> list[object]:
+    return [
+        pytest.param(endpoint, value, id=f"{endpoint.key}-{n}")
+        for endpoint in CATALOGUE.values()
+        for n, value in enumerate(endpoint.test_values())
+    ]
+
+
+def test_every_endpoint_without_a_path_parameter_documents_its_outcomes() -> None:
+    for endpoint in CATALOGUE.values():
+        values = endpoint.test_values()
+        if endpoint.has_path_parameter or endpoint.key == "sandbox.test_values":
+            assert not values, endpoint.key
+            continue
+        assert values, f"{endpoint.key} has no test value"
+        statuses = [value.expect.get("http_status") for value in values]
+        assert endpoint.status_code in statuses, endpoint.key
+        takes_input = any(v.body or v.query or v.multipart for v in values)
+        assert 400 in statuses or not takes_input, f"{endpoint.key}: no 400 example"
+        assert len({v.description for v in values}) == len(values), endpoint.key
+        for value in values:
+            assert value.description and "http_status" in value.expect, (endpoint.key, value)
+            given = [v for v in (value.body, value.query, value.multipart) if v is not None]
+            assert len(given) == 1, (endpoint.key, value.description)
+            if endpoint.method == "GET":
+                assert value.query is not None, (endpoint.key, value.description)
+
+
+@pytest.mark.parametrize(("endpoint", "value"), _cases())
+async def test_test_value_gives_its_documented_outcome(
+    client: httpx.AsyncClient, make_account: AccountFactory, endpoint: Endpoint, value: TestValue
+) -> None:
+    account = await make_account("sandbox")  # a new organisation: no reports, no scans yet
+    await replay(client, account.headers, endpoint, value)
+
+
+async def test_the_endpoint_serves_the_catalogue(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("sandbox")
+    response = await client.get("/v3/sandbox/test-values", headers=account.headers)
+    assert response.status_code == 200
+    served = response.json()["data"]
+    assert served == all_entries()
+    first = served[0]
+    assert {"method", "path", "body", "expect", "description"} <= set(first)
+    face = [e for e in served if "multipart" in e and e["path"] == "/v3/fraud/face-scan"]
+    assert face and set(face[0]["multipart"]["files"]["image"]) == {
+        "filename",
+        "content_type",
+        "content_base64",
+    }
+
+
+async def test_a_live_key_gets_404(client: httpx.AsyncClient, make_account: AccountFactory) -> None:
+    live = await make_account("live")
+    response = await client.get("/v3/sandbox/test-values", headers=live.headers)
+    assert response.status_code == 404 and response.json()["error"] == "not_found"
+
+
+async def test_no_key_gets_401(client: httpx.AsyncClient) -> None:
+    response = await client.get("/v3/sandbox/test-values")
+    assert response.status_code == 401
