@@ -4,6 +4,7 @@ outcome it documents."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
@@ -82,3 +83,24 @@ async def test_a_live_key_gets_404(client: httpx.AsyncClient, make_account: Acco
 async def test_no_key_gets_401(client: httpx.AsyncClient) -> None:
     response = await client.get("/v3/sandbox/test-values")
     assert response.status_code == 401
+
+
+def test_docs_sandbox_names_every_identity_number_and_name_of_the_test_values() -> None:
+    """docs/sandbox.md is checked against the catalogue: each test value's identity number (its
+    documented stem: the number without its two outcome digits) and each screened name that
+    hits is on the page."""
+    page = (Path(__file__).parents[2] / "docs" / "sandbox.md").read_text()
+    missing = []
+    for endpoint in CATALOGUE.values():
+        for value in endpoint.test_values():
+            body = dict(value.body or {})
+            if value.expect.get("http_status") != 200:
+                continue
+            number = body.get("number")
+            identity = endpoint.key.startswith(("kyc.", "screening."))
+            if identity and isinstance(number, str) and number[:-2] not in page:
+                missing.append(f"{endpoint.key}: {number}")
+            name = body.get("name")
+            if isinstance(name, str) and name.startswith("Sandbox ") and name not in page:
+                missing.append(f"{endpoint.key}: {name}")
+    assert not missing, missing

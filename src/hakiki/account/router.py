@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Request
 
 from hakiki.account import service
 from hakiki.account.schemas import Wallet, WalletTransactionList
-from hakiki.core.auth import Principal, any_key
+from hakiki.core.auth import AnyKey
 from hakiki.core.calls import runtime_of
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import PageRequest, page_params
@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v3/account", tags=["Account"])
     summary="The organisation's wallet balance",
     responses=error_responses(401, 500),
 )
-async def get_wallet(request: Request, principal: Principal = Depends(any_key)) -> Wallet:
+async def get_wallet(request: Request, principal: AnyKey) -> Wallet:
     return await service.get_wallet(runtime_of(request).db, principal.org_id)
 
 
@@ -32,7 +32,7 @@ async def get_wallet(request: Request, principal: Principal = Depends(any_key)) 
 )
 async def list_transactions(
     request: Request,
-    principal: Principal = Depends(any_key),
+    principal: AnyKey,
     page: PageRequest = Depends(page_params),
 ) -> WalletTransactionList:
     return await service.list_transactions(runtime_of(request).db, principal.org_id, page)

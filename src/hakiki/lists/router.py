@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 
-from hakiki.core.auth import Principal, any_key
+from hakiki.core.auth import AnyKey
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import Pagination
 from hakiki.lists.engines import ScreeningEngines
@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v3/account", tags=["Account"])
     summary="The screening lists in use: versions, sources and update attempts",
     responses=error_responses(401, 500),
 )
-async def get_lists(request: Request, principal: Principal = Depends(any_key)) -> ListStatusList:
+async def get_lists(request: Request, principal: AnyKey) -> ListStatusList:
     runtime = request.app.state.runtime
     rows = await list_status(
         runtime.settings, runtime.db, engine=runtime.part(ScreeningEngines).live

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from hakiki.core.auth import Principal, any_key
+from hakiki.core.auth import AnyKey
 from hakiki.core.calls import runtime_of
 from hakiki.core.openapi import error_responses
 from hakiki.core.pagination import PageRequest, page_params
@@ -31,7 +31,7 @@ ERRORS = (401, 500)
     responses=error_responses(*ERRORS, 400),
 )
 async def create_endpoint(
-    body: EndpointRequest, request: Request, principal: Principal = Depends(any_key)
+    body: EndpointRequest, request: Request, principal: AnyKey
 ) -> EndpointWithSecret:
     """The endpoint receives the events of this key's environment (sandbox or live)."""
     return await service.create_endpoint(runtime_of(request), principal, body)
@@ -45,7 +45,7 @@ async def create_endpoint(
 )
 async def list_endpoints(
     request: Request,
-    principal: Principal = Depends(any_key),
+    principal: AnyKey,
     page: PageRequest = Depends(page_params),
 ) -> EndpointList:
     return await service.list_endpoints(runtime_of(request), principal, page)
@@ -60,7 +60,7 @@ async def list_endpoints(
 )
 async def list_deliveries(
     request: Request,
-    principal: Principal = Depends(any_key),
+    principal: AnyKey,
     page: PageRequest = Depends(page_params),
     endpoint_id: str | None = Query(None, description="Only this endpoint's deliveries."),
     event_id: str | None = Query(None, description="Only this event's deliveries."),
@@ -77,9 +77,7 @@ async def list_deliveries(
     summary="Send a delivered or failed delivery again now",
     responses=error_responses(*ERRORS, 404, 409),
 )
-async def resend_delivery(
-    delivery_id: str, request: Request, principal: Principal = Depends(any_key)
-) -> Delivery:
+async def resend_delivery(delivery_id: str, request: Request, principal: AnyKey) -> Delivery:
     return await service.resend(runtime_of(request), principal, delivery_id)
 
 
@@ -89,9 +87,7 @@ async def resend_delivery(
     summary="One webhook endpoint",
     responses=error_responses(*ERRORS, 404),
 )
-async def get_endpoint(
-    endpoint_id: str, request: Request, principal: Principal = Depends(any_key)
-) -> Endpoint:
+async def get_endpoint(endpoint_id: str, request: Request, principal: AnyKey) -> Endpoint:
     return await service.get_endpoint(runtime_of(request), principal, endpoint_id)
 
 
@@ -101,9 +97,7 @@ async def get_endpoint(
     summary="Remove a webhook endpoint",
     responses=error_responses(*ERRORS, 404),
 )
-async def delete_endpoint(
-    endpoint_id: str, request: Request, principal: Principal = Depends(any_key)
-) -> Response:
+async def delete_endpoint(endpoint_id: str, request: Request, principal: AnyKey) -> Response:
     await service.delete_endpoint(runtime_of(request), principal, endpoint_id)
     return Response(status_code=204)
 
@@ -115,6 +109,6 @@ async def delete_endpoint(
     responses=error_responses(*ERRORS, 404),
 )
 async def rotate_secret(
-    endpoint_id: str, request: Request, principal: Principal = Depends(any_key)
+    endpoint_id: str, request: Request, principal: AnyKey
 ) -> EndpointWithSecret:
     return await service.rotate_secret(runtime_of(request), principal, endpoint_id)
