@@ -24,6 +24,8 @@ from hakiki.webhooks.signing import signed_headers
 from hakiki.webhooks.urls import UrlRefused, check_public_host
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection
+
     from hakiki.core.runtime import Runtime
 
 # Seconds before the 2nd, 3rd, ... attempt (Svix's schedule): about 28 hours in all.
@@ -86,11 +88,11 @@ async def _post(
     return status, f"HTTP {status}"
 
 
-async def give_up(runtime: Runtime, delivery_id: str, error: str) -> None:
-    """End a delivery still pending whose job can no longer run (so it can be resent)."""
+async def give_up(conn: AsyncConnection, delivery_id: str, error: str) -> None:
+    """End a delivery still pending whose job can no longer run (so it can be resent), in the
+    transaction that ends the job."""
     logger.warning("webhook delivery %s given up: %s", delivery_id, error)
-    async with transaction(runtime.db) as conn:
-        await repository.fail_pending_delivery(conn, delivery_id, utcnow())
+    await repository.fail_pending_delivery(conn, delivery_id, utcnow())
 
 
 async def attempt_delivery(runtime: Runtime, delivery_id: str, *, final: bool) -> None:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection
+
     from hakiki.core.runtime import Runtime
 
 # Seconds before the 2nd, 3rd, ... attempt; the last delay repeats.
@@ -15,8 +17,9 @@ DEFAULT_BACKOFF = (5, 30, 120, 600, 1800)
 
 Handler = Callable[["JobContext", dict[str, Any]], Awaitable[None]]
 # Called when a job ends failed without its handler having run to a final answer (its process
-# died on every attempt): lets the task close the business record it was working on.
-GiveUp = Callable[["Runtime", dict[str, Any], str], Awaitable[None]]
+# died on every attempt): lets the task close the business record it was working on, in the
+# transaction that ends the job, so no reader sees one ended without the other.
+GiveUp = Callable[["Runtime", "AsyncConnection", dict[str, Any], str], Awaitable[None]]
 
 
 @dataclass(frozen=True)

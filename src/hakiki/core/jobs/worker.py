@@ -103,10 +103,7 @@ class JobWorker:
             await self._finish(job, token, status="failed", error="unknown task")
             return
         if job["attempts"] > job["max_attempts"]:  # earlier claims died with their process
-            error = "process died on every attempt"
-            if task.on_give_up is not None:
-                await task.on_give_up(self._runtime, job["payload"], error)
-            await self._finish(job, token, status="failed", error=error)
+            await self._give_up(job, token, task)
             return
         context = JobContext(self._runtime, job["id"], job["attempts"], task)
         heartbeat = asyncio.create_task(self._heartbeat(job["id"], token))
@@ -141,6 +138,20 @@ class JobWorker:
         async with transaction(self._runtime.db) as conn:
             if not await repository.finish(conn, job["id"], token, now, **values):
                 logger.warning("job %s was taken over after its lease expired", job["id"])
+
+    async def _give_up(self, job: dict[str, Any], token: str, task: Task) -> None:
+        """End the job failed and let its task close its business record in one transaction:
+        no reader sees one ended without the other, and a crash before the commit leaves both
+        to the next claim."""
+        error = "process died on every attempt"
+        now = utcnow()
+        async with transaction(self._runtime.db) as conn:
+            if not await repository.finish(
+                conn, job["id"], token, now, status="failed", last_error=error, finished_at=now
+            ):
+                logger.warning("job %s was taken over after its lease expired", job["id"])
+            elif task.on_give_up is not None:
+                await task.on_give_up(self._runtime, conn, job["payload"], error)
 
     async def _heartbeat(self, job_id: str, token: str) -> None:
         while True:

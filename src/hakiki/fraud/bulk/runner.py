@@ -54,8 +54,10 @@ def event_data(scan: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _give_up(runtime: Runtime, payload: dict[str, Any], error: str) -> None:
-    await fail_scan(runtime, str(payload["bulk_id"]), f"the scan stopped: {error}")
+async def _give_up(
+    runtime: Runtime, conn: AsyncConnection, payload: dict[str, Any], error: str
+) -> None:
+    await _fail(conn, str(payload["bulk_id"]), f"the scan stopped: {error}")
 
 
 @task(BULK_TASK, max_attempts=5, backoff=(5, 30, 120, 600), on_give_up=_give_up)
@@ -207,8 +209,12 @@ async def _close(conn: AsyncConnection, scan: dict[str, Any], event_type: str) -
 async def fail_scan(runtime: Runtime, bulk_id: str, reason: str) -> None:
     """End a scan as failed (what was scanned and charged stays), once."""
     async with transaction(runtime.db) as conn:
-        scan = await repository.get_scan(conn, bulk_id)
-        if scan is None or not await repository.fail(conn, bulk_id, reason):
-            return
-        await _close(conn, scan, "bulk_scan.failed")
+        await _fail(conn, bulk_id, reason)
+
+
+async def _fail(conn: AsyncConnection, bulk_id: str, reason: str) -> None:
+    scan = await repository.get_scan(conn, bulk_id)
+    if scan is None or not await repository.fail(conn, bulk_id, reason):
+        return
+    await _close(conn, scan, "bulk_scan.failed")
     logger.warning("bulk scan %s failed: %s", bulk_id, reason)
