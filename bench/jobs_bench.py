@@ -51,8 +51,9 @@ from hakiki.core.jobs.worker import job_worker  # noqa: E402
 from hakiki.core.migrate import upgrade_async  # noqa: E402
 from hakiki.core.settings import Settings  # noqa: E402
 from hakiki.runtime import started  # noqa: E402
+from hakiki.webhooks.repository import insert_endpoint  # noqa: E402
 from hakiki.webhooks.schemas import EndpointRequest  # noqa: E402
-from hakiki.webhooks.service import create_endpoint, emit  # noqa: E402
+from hakiki.webhooks.service import emit, new_endpoint  # noqa: E402
 
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -194,8 +195,10 @@ async def webhook_latency(runtime: Any, events: int) -> dict[str, Any]:
     principal = await authenticate(runtime.key_cache, f"Bearer {key.client_id}:{key.secret}")
     latencies = []
     with run_receiver() as receiver:
-        endpoint = await create_endpoint(runtime, principal, EndpointRequest(url=receiver.url))
-        receiver.secrets = [endpoint.secret]
+        endpoint, secret = await new_endpoint(runtime, principal, EndpointRequest(url=receiver.url))
+        async with transaction(runtime.db) as conn:
+            await insert_endpoint(conn, endpoint)
+        receiver.secrets = [secret]
         for n in range(events):
             async with transaction(runtime.db) as conn:
                 await emit(

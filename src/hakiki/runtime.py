@@ -43,14 +43,15 @@ HOUSEKEEPING_SECONDS = 60.0
 async def build_runtime(settings: Settings) -> Runtime:
     db = create_database(settings)
     official = await asyncio.to_thread(load_current_engine, settings)
+    vault = Vault(load_master_key(settings))
     runtime = Runtime(
         settings=settings,
         db=db,
-        vault=Vault(load_master_key(settings)),
+        vault=vault,
         key_cache=KeyCache(db, settings.key_cache_seconds),
         rate_limiter=RateLimiter.from_settings(settings),
         request_log=RequestLogWriter(db),
-        settlements=SettlementWriter(db),
+        settlements=SettlementWriter(db, vault),
     )
     runtime.add_part(Providers(build_providers(settings)))
     runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -61,8 +62,8 @@ async def balance(db: Database, org_id: str) -> tuple[int, int]:
 
 
 @pytest.fixture
-async def writer(db: Database) -> Any:
-    settlements = SettlementWriter(db)
+async def writer(db: Database, app: FastAPI) -> Any:
+    settlements = SettlementWriter(db, app.state.runtime.vault)
     await settlements.start()
     yield settlements
     await settlements.stop()

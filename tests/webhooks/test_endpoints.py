@@ -139,3 +139,38 @@ async def test_private_addresses_are_refused_unless_allowed(
     assert public.status_code == 201
     monkeypatch.undo()
     assert (await client.post(PATH, json={"url": url}, headers=account.headers)).status_code == 201
+
+
+async def test_the_posts_take_an_idempotency_key(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    """A retried create, rotation or resend with the same key answers as the first did and
+    does nothing twice; the same key with another body is a 409."""
+    account = await make_account("sandbox")
+    headers = {**account.headers, "Idempotency-Key": "create-1"}
+    body = {"url": "https://hooks.example.com/once"}
+    first = await client.post(PATH, json=body, headers=headers)
+    again = await client.post(PATH, json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    listed = await client.get(PATH, headers=account.headers)
+    assert listed.json()["pagination"]["total_items"] == 1
+    other = await client.post(PATH, json={"url": "https://hooks.example.com/x"}, headers=headers)
+    assert other.status_code == 409
+
+    rotate = f"{PATH}/{first.json()['id']}/rotate-secret"
+    rotate_headers = {**account.headers, "Idempotency-Key": "rotate-1"}
+    rotated = await client.post(rotate, headers=rotate_headers)
+    replayed = await client.post(rotate, headers=rotate_headers)
+    assert rotated.status_code == replayed.status_code == 200
+    assert replayed.json()["secret"] == rotated.json()["secret"] != first.json()["secret"]
+
+    missing = await client.post(
+        f"{PATH}/whe_missing/rotate-secret", headers={**account.headers, "Idempotency-Key": "r2"}
+    )
+    assert missing.status_code == 404
+    missing_again = await client.post(
+        f"{PATH}/whe_missing/rotate-secret", headers={**account.headers, "Idempotency-Key": "r2"}
+    )
+    assert missing_again.status_code == 404 and "idempotent-replayed" not in missing_again.headers

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import Depends, Request
+from fastapi import Request
 
 from hakiki.core.auth_repository import find_key_with_org
 from hakiki.core.cache import RefreshingCache
@@ -135,15 +135,3 @@ def require_scope(scope: str) -> Callable[[Request], Awaitable[Principal]]:
 async def any_key(request: Request) -> Principal:
     """Account reads need a valid key of the organisation, of either environment."""
     return await authenticate_request(request)
-
-
-# Typed dependencies: a handler outside the endpoint catalogue declares ``principal: AnyKey``
-# (or a scope's alias) rather than repeating scope strings. Catalogued endpoints name their
-# scope in their catalogue entry instead.
-AnyKey = Annotated[Principal, Depends(any_key)]
-IdentityRead = Annotated[Principal, Depends(require_scope("identity:read"))]
-ScreeningRead = Annotated[Principal, Depends(require_scope("screening:read"))]
-ScreeningWrite = Annotated[Principal, Depends(require_scope("screening:write"))]
-FraudRead = Annotated[Principal, Depends(require_scope("fraud:read"))]
-FraudWrite = Annotated[Principal, Depends(require_scope("fraud:write"))]
-AccountAdmin = Annotated[Principal, Depends(require_scope("account:admin"))]

@@ -73,6 +73,7 @@ async def begin_call(
         fingerprint = idempotency.request_fingerprint(request.method, call.path, payload)
         claimed = await idempotency.claim(
             runtime.db,
+            runtime.vault,
             principal.org_id,
             principal.environment,
             key,
@@ -197,3 +198,26 @@ async def finish_call(
     call.hold = None
     call.claim = None
     return body
+
+
+async def finish_write(
+    call: Call,
+    write: Callable[[AsyncConnection], Awaitable[None]],
+    render: Callable[[], bytes],
+    *,
+    description: str,
+    status_code: int = 200,
+) -> bytes:
+    """Finish a free call that writes rows of its own (a review, a webhook endpoint): its
+    rows, the request record and the stored idempotent response in one transaction. ``render``
+    runs after ``write``, so it can answer with what the write found."""
+    return await finish_call(
+        call,
+        billable=False,
+        response_code=None,
+        subject=None,
+        render=lambda _charge: render(),
+        description=description,
+        status_code=status_code,
+        write=write,
+    )

@@ -71,7 +71,9 @@ class Endpoint:
     key: str  # names the endpoint in prices, the ledger and the request log
     method: Method
     path: str
-    scope: str | None  # None: any key of the organisation (the account surface)
+    # None: any key of the organisation (the account surface: free, no test values, since it
+    # works on the organisation's own wallet, lists and webhooks in either environment).
+    scope: str | None
     summary: str
     price: int = 0  # default price in minor units; HAKIKI_PRICES overrides it by key
     status_code: int = 200
@@ -83,6 +85,10 @@ class Endpoint:
     @property
     def billable(self) -> bool:
         return self.price > 0 or bool(self.unit_prices)
+
+    @property
+    def account_surface(self) -> bool:
+        return self.scope is None
 
     @property
     def idempotent(self) -> bool:
@@ -105,6 +111,8 @@ def declare(endpoint: Endpoint) -> Endpoint:
     """Add ``endpoint`` to the catalogue (once: a key or a method and path is never reused)."""
     if endpoint.scope is not None and endpoint.scope not in ALL_SCOPES:
         raise ValueError(f"{endpoint.key}: unknown scope {endpoint.scope!r}")
+    if endpoint.account_surface and (endpoint.billable or endpoint.sandbox is not None):
+        raise ValueError(f"{endpoint.key}: the account surface is free and has no sandbox")
     known = CATALOGUE.get(endpoint.key)
     if known is not None and known != endpoint:
         raise ValueError(f"endpoint {endpoint.key!r} is declared twice")

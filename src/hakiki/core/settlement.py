@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, transaction
 from hakiki.core.idempotency import service as idempotency
 from hakiki.core.request_log.repository import insert_many
@@ -47,8 +48,9 @@ class Settlement:
 
 
 class SettlementWriter:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, vault: Vault) -> None:
         self._db = db
+        self._vault = vault
         self._pending: list[Settlement] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -144,7 +146,7 @@ class SettlementWriter:
                 if settlement.claim is not None:
                     completions.append((settlement.claim, settlement.status_code, body))
             await insert_many(conn, rows)
-            await idempotency.complete_many(conn, completions)
+            await idempotency.complete_many(conn, self._vault, completions)
         return outcomes
 
 

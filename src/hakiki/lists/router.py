@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-
-from hakiki.core.auth import AnyKey
-from hakiki.core.openapi import error_responses
+from hakiki.core.calls import Call
 from hakiki.core.pagination import Pagination
+from hakiki.core.routing import EndpointRouter
+from hakiki.lists.endpoints import LISTS
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.schemas import ListStatus, ListStatusList
 from hakiki.lists.service import list_status
 
-router = APIRouter(prefix="/v3/account", tags=["Account"])
+router = EndpointRouter(tags=["Account"])
 
 
-@router.get(
-    "/lists",
-    response_model=ListStatusList,
-    summary="The screening lists in use: versions, sources and update attempts",
-    responses=error_responses(401, 500),
-)
-async def get_lists(request: Request, principal: AnyKey) -> ListStatusList:
-    runtime = request.app.state.runtime
+@router.endpoint(LISTS, response_model=ListStatusList)
+async def get_lists(call: Call) -> ListStatusList:
+    runtime = call.runtime
     rows = await list_status(
         runtime.settings, runtime.db, engine=runtime.part(ScreeningEngines).live
     )

@@ -12,7 +12,7 @@ import orjson
 
 from hakiki.core.auth import Principal
 from hakiki.core.cache import RefreshingCache
-from hakiki.core.calls import Call, finish_call
+from hakiki.core.calls import Call, finish_write
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, read
@@ -137,15 +137,12 @@ async def create_review(call: Call, body: ReviewRequest) -> bytes:
             },
         )
 
-    body_bytes = await finish_call(
+    body_bytes = await finish_write(
         call,
-        billable=False,
-        response_code=None,
-        subject=None,
-        render=lambda _charge: orjson.dumps(review.model_dump(mode="json")),
+        write,
+        lambda: orjson.dumps(review.model_dump(mode="json")),
         description="Screening review",
         status_code=201,
-        write=write,
     )
     call.runtime.part(ReviewPresence).mark(call.principal)
     return body_bytes

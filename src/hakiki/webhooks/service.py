@@ -9,9 +9,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import orjson
+from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
+from hakiki.core.calls import Call, finish_write
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read, transaction
 from hakiki.core.errors import ApiError, invalid_request
@@ -140,9 +143,10 @@ def _not_found(endpoint_id: str) -> ApiError:
     return ApiError(404, "not_found", f"No webhook endpoint {endpoint_id} in this environment.")
 
 
-async def create_endpoint(
+async def new_endpoint(
     runtime: Runtime, principal: Principal, body: EndpointRequest
-) -> EndpointWithSecret:
+) -> tuple[dict[str, Any], str]:
+    """The row of a new endpoint for ``body`` once its URL is acceptable, and its secret."""
     try:
         await check_url(
             body.url,
@@ -166,9 +170,22 @@ async def create_endpoint(
         "created_at": now,
         "updated_at": now,
     }
-    async with transaction(runtime.db) as conn:
+    return row, secret
+
+
+async def create_endpoint(call: Call, body: EndpointRequest) -> bytes:
+    row, secret = await new_endpoint(call.runtime, call.principal, body)
+
+    async def write(conn: AsyncConnection) -> None:
         await repository.insert_endpoint(conn, row)
-    return EndpointWithSecret(**_endpoint(row).model_dump(), secret=secret)
+
+    return await finish_write(
+        call,
+        write,
+        lambda: _json(EndpointWithSecret(**_endpoint(row).model_dump(), secret=secret)),
+        description="Webhook endpoint added",
+        status_code=201,
+    )
 
 
 async def list_endpoints(runtime: Runtime, principal: Principal, page: PageRequest) -> EndpointList:
@@ -210,21 +227,22 @@ async def delete_endpoint(runtime: Runtime, principal: Principal, endpoint_id: s
             raise _not_found(endpoint_id)
 
 
-async def rotate_secret(
-    runtime: Runtime, principal: Principal, endpoint_id: str
-) -> EndpointWithSecret:
+async def rotate_secret(call: Call, endpoint_id: str) -> bytes:
     """A new secret; the current one keeps signing beside it for the grace period."""
+    principal = call.principal
     secret = new_secret()
     now = utcnow()
-    grace = timedelta(hours=runtime.settings.webhook_secret_grace_hours)
-    async with transaction(runtime.db) as conn:
+    grace = timedelta(hours=call.runtime.settings.webhook_secret_grace_hours)
+    rotated: dict[str, Any] = {}
+
+    async def write(conn: AsyncConnection) -> None:
         row = await repository.get_endpoint(
             conn, principal.org_id, principal.environment, endpoint_id
         )
         if row is None:
             raise _not_found(endpoint_id)
         changes = {
-            "secret_encrypted": runtime.vault.encrypt(secret),
+            "secret_encrypted": call.runtime.vault.encrypt(secret),
             "previous_secret_encrypted": row["secret_encrypted"] if grace else None,
             "previous_secret_expires_at": now + grace if grace else None,
             "updated_at": now,
@@ -232,7 +250,14 @@ async def rotate_secret(
         await repository.update_endpoint(
             conn, principal.org_id, principal.environment, endpoint_id, **changes
         )
-    return EndpointWithSecret(**_endpoint({**row, **changes}).model_dump(), secret=secret)
+        rotated.update(row, **changes)
+
+    return await finish_write(
+        call,
+        write,
+        lambda: _json(EndpointWithSecret(**_endpoint(rotated).model_dump(), secret=secret)),
+        description="Webhook secret rotated",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,10 +284,12 @@ async def list_deliveries(
     return DeliveryList(data=_deliveries(rows, attempts), pagination=page.describe(total))
 
 
-async def resend(runtime: Runtime, principal: Principal, delivery_id: str) -> Delivery:
+async def resend(call: Call, delivery_id: str) -> bytes:
     """Send a delivered or failed delivery again now, with a fresh set of retries."""
-    org_id, environment = principal.org_id, principal.environment
-    async with transaction(runtime.db) as conn:
+    org_id, environment = call.principal.org_id, call.principal.environment
+    resent: list[Delivery] = []
+
+    async def write(conn: AsyncConnection) -> None:
         row = await repository.get_delivery(conn, org_id, environment, delivery_id)
         if row is None:
             raise ApiError(404, "not_found", f"No webhook delivery {delivery_id}.")
@@ -272,12 +299,22 @@ async def resend(runtime: Runtime, principal: Principal, delivery_id: str) -> De
         if endpoint is None:
             raise ApiError(409, "conflict", f"Endpoint {row['endpoint_id']} was deleted.")
         job_id = await enqueue(conn, DELIVER, {"delivery_id": delivery_id})
-        await repository.update_delivery(
-            conn, delivery_id, status="pending", job_id=job_id, updated_at=utcnow()
-        )
-        row = await repository.get_delivery(conn, org_id, environment, delivery_id)
+        changes = {"status": "pending", "job_id": job_id, "updated_at": utcnow()}
+        await repository.update_delivery(conn, delivery_id, **changes)
         attempts = await repository.attempts_of(conn, [delivery_id])
-    if runtime.jobs is not None:
-        runtime.jobs.wake()
-    assert row is not None
-    return _deliveries([row], attempts)[0]
+        resent.extend(_deliveries([{**row, **changes}], attempts))
+
+    body = await finish_write(
+        call,
+        write,
+        lambda: _json(resent[0]),
+        description="Webhook delivery resent",
+        status_code=202,
+    )
+    if call.runtime.jobs is not None:
+        call.runtime.jobs.wake()
+    return body
+
+
+def _json(model: BaseModel) -> bytes:
+    return orjson.dumps(model.model_dump(mode="json"))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import httpx
+from sqlalchemy import select
 
 from hakiki.core.database import Database
+from hakiki.core.tables import idempotency_keys
 from hakiki.core.wallet import service as wallet
 from tests.conftest import AccountFactory, debit_count, unique
 from tests.identity.providers.fake_prembly import BVN_FOUND, FakePrembly
@@ -29,6 +31,16 @@ async def test_replay_returns_the_first_response_and_never_charges(
     assert second.headers["idempotent-replayed"] == "true"
     assert await debit_count(db, account.org_id) == 1
     assert len(fake_prembly.requests) == 1
+    async with db.reader.connect() as conn:
+        stored = (
+            await conn.execute(
+                select(idempotency_keys.c.response_body).where(
+                    idempotency_keys.c.org_id == account.org_id
+                )
+            )
+        ).scalar_one()
+    assert stored.startswith("v1.")  # encrypted: it holds the verified identity
+    assert "OKAFOR" not in stored.upper() and "08031234567" not in stored
 
 
 async def test_same_key_with_another_body_is_409(

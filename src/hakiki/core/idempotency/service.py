@@ -1,7 +1,8 @@
 """``Idempotency-Key`` on every POST (docs/decisions.md#idempotency).
 
-The first request with a key claims it; its 200 response is stored in the same transaction as its
-request record and wallet debit, and replayed for 24 hours. A different body under the same key,
+The first request with a key claims it; its 200 response is stored, encrypted (it can hold a
+verified identity or a webhook secret), in the same transaction as its request record and wallet
+debit, and replayed for 24 hours. A different body under the same key,
 or a retry while the first is still running, answers 409 ``idempotency_conflict``. A request that
 ends in an error releases its claim, so the client can retry it with the same key.
 """
@@ -18,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import as_utc, utcnow
+from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, transaction
 from hakiki.core.errors import ApiError
 from hakiki.core.idempotency import repository
@@ -49,6 +51,7 @@ def _conflict(message: str) -> ApiError:
 
 async def claim(
     db: Database,
+    vault: Vault,
     org_id: str,
     environment: str,
     key: str,
@@ -89,12 +92,21 @@ async def claim(
             )
         if row["state"] != "complete":
             raise _conflict("A request with this Idempotency-Key is still being processed.")
-        return Replay(int(row["status_code"]), str(row["response_body"]).encode())
+        return Replay(int(row["status_code"]), _opened(vault, str(row["response_body"])))
     raise _conflict("A request with this Idempotency-Key is still being processed.")
 
 
-async def complete_many(conn: AsyncConnection, completions: list[tuple[Claim, int, bytes]]) -> None:
-    """Store the responses of claimed keys, inside the transaction that charged their calls."""
+def _opened(vault: Vault, stored: str) -> bytes:
+    if stored.startswith("{"):  # stored in clear by a release before 2026-11-24
+        return stored.encode()
+    return vault.decrypt(stored).encode()
+
+
+async def complete_many(
+    conn: AsyncConnection, vault: Vault, completions: list[tuple[Claim, int, bytes]]
+) -> None:
+    """Store the responses of claimed keys, encrypted, inside the transaction that charged
+    their calls."""
     await repository.complete_many(
         conn,
         [
@@ -103,7 +115,7 @@ async def complete_many(conn: AsyncConnection, completions: list[tuple[Claim, in
                 "environment": claim.environment,
                 "key": claim.key,
                 "status": status_code,
-                "body": body.decode(),
+                "body": vault.encrypt(body.decode()),
             }
             for claim, status_code, body in completions
         ],

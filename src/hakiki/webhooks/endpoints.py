@@ -1,0 +1,74 @@
+"""The account surface's webhook entries in the endpoint catalogue (docs/api.md). The POSTs
+take an Idempotency-Key like every other POST."""
+
+from __future__ import annotations
+
+from hakiki.core.endpoints import Endpoint, Method, declare
+
+_BASE = "/v3/account/webhooks"
+
+
+def _webhooks(
+    key: str,
+    method: Method,
+    path: str,
+    summary: str,
+    *,
+    status_code: int = 200,
+    errors: tuple[int, ...] = (),
+) -> Endpoint:
+    return declare(
+        Endpoint(
+            key=f"webhooks.{key}",
+            method=method,
+            path=_BASE + path,
+            scope=None,
+            summary=summary,
+            status_code=status_code,
+            errors=errors,
+        )
+    )
+
+
+CREATE = _webhooks(
+    "create",
+    "POST",
+    "",
+    "Add a webhook endpoint; its signing secret is shown only now",
+    status_code=201,
+    errors=(400, 409),
+)
+LIST = _webhooks(
+    "list", "GET", "", "The environment's webhook endpoints, newest first", errors=(400,)
+)
+DELIVERIES = _webhooks(
+    "deliveries",
+    "GET",
+    "/deliveries",
+    "Webhook deliveries with their attempts, newest first",
+    errors=(400,),
+)
+RESEND = _webhooks(
+    "resend",
+    "POST",
+    "/deliveries/{delivery_id}/resend",
+    "Send a delivered or failed delivery again now",
+    status_code=202,
+    errors=(404, 409),
+)
+GET = _webhooks("get", "GET", "/{endpoint_id}", "One webhook endpoint", errors=(404,))
+DELETE = _webhooks(
+    "delete",
+    "DELETE",
+    "/{endpoint_id}",
+    "Remove a webhook endpoint",
+    status_code=204,
+    errors=(404,),
+)
+ROTATE = _webhooks(
+    "rotate_secret",
+    "POST",
+    "/{endpoint_id}/rotate-secret",
+    "Replace the signing secret; the old one also signs during the grace period",
+    errors=(404, 409),
+)
