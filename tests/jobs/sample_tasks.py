@@ -57,6 +57,21 @@ async def slow_task(context: JobContext, payload: dict[str, Any]) -> None:
     record(context, payload, "done")
 
 
+async def _note_give_up(runtime: Any, conn: Any, payload: dict[str, Any], error: str) -> None:
+    _append(payload, f"give-up 0 {error.replace(' ', '_')} {os.getpid()}")
+
+
+def _append(payload: dict[str, Any], line: str) -> None:
+    with Path(payload["log"]).open("a") as log:
+        log.write(line + "\n")
+
+
+@task("test.slow_once", max_attempts=1, on_give_up=_note_give_up)
+async def slow_once_task(context: JobContext, payload: dict[str, Any]) -> None:
+    """``test.slow`` with a single attempt whose task notes its give-up."""
+    await slow_task(context, payload)
+
+
 def entries(log: Path) -> list[list[str]]:
     return [line.split() for line in log.read_text().splitlines()] if log.exists() else []
 

@@ -77,6 +77,34 @@ async def test_a_job_of_a_killed_worker_completes_exactly_once(
 
 
 @pytest.mark.parametrize("mode", MODES)
+async def test_a_job_whose_worker_dies_on_its_last_attempt_fails_and_its_task_gives_up(
+    mode: tuple[str, str], tmp_path: Path
+) -> None:
+    """The task's give-up (a webhook delivery ends failed, a bulk scan ends failed) runs once
+    when the job can no longer run, in either backend."""
+    backend, jobs_backend = mode
+    settings = await isolated_settings(
+        backend, tmp_path / "data", "faults_give_up", jobs_backend=jobs_backend
+    )
+    log = tmp_path / "log"
+    first = start(settings, "worker")
+    try:
+        wait_for_line(first, "worker started")
+        [job_id] = await queue(settings, "test.slow_once", [{"log": str(log), "seconds": 30}])
+        await wait_for_log(log, "started")
+    finally:
+        stop(first, signal.SIGKILL)
+    second = start(settings, "worker")
+    try:
+        wait_for_line(second, "worker started")
+        await wait_for_status(settings, [job_id], "failed")
+    finally:
+        stop(second)
+    assert [line[0] for line in lines(log)] == [job_id, "give-up"]
+    assert lines(log)[1][2].startswith("process_died")
+
+
+@pytest.mark.parametrize("mode", MODES)
 async def test_a_server_killed_with_jobs_queued_loses_none(
     mode: tuple[str, str], tmp_path: Path
 ) -> None:

@@ -130,7 +130,10 @@ async def jobs_of_dead_workers(conn: AsyncConnection, seconds: float) -> list[di
     await conn.execute(_PRUNE_DEAD_WORKERS, {"seconds": seconds})
     query = (
         select(
-            procrastinate_jobs.c.id, procrastinate_jobs.c.task_name, procrastinate_jobs.c.attempts
+            procrastinate_jobs.c.id,
+            procrastinate_jobs.c.task_name,
+            procrastinate_jobs.c.attempts,
+            procrastinate_jobs.c.args,
         )
         .where(
             cast(procrastinate_jobs.c.status, Text) == "doing",

@@ -25,6 +25,7 @@ logger = logging.getLogger("hakiki.jobs")
 
 POLL_SECONDS = 1.0  # retries and delayed jobs are found by polling; new jobs by LISTEN/NOTIFY
 RESTART_SECONDS = 1.0  # after procrastinate's worker stopped on its own (database gone)
+DIED_ON_LAST_ATTEMPT = "process died on its last attempt"
 
 
 class Backoff(BaseRetryStrategy):
@@ -117,6 +118,8 @@ async def requeue_jobs_of_dead_workers(runtime: Runtime, lease: float) -> int:
             if task is not None and job["attempts"] + 1 >= task.max_attempts:
                 logger.warning("job %s: its process died on its last attempt", job["id"])
                 await repository.fail(conn, job["id"])
+                if task.on_give_up is not None:  # its business record ends with the job
+                    await task.on_give_up(runtime, conn, dict(job["args"]), DIED_ON_LAST_ATTEMPT)
             else:
                 logger.warning("job %s: its worker died; queued again", job["id"])
                 await repository.requeue(conn, job["id"])
