@@ -95,8 +95,9 @@ async def give_up(conn: AsyncConnection, delivery_id: str, error: str) -> None:
     await repository.fail_pending_delivery(conn, delivery_id, utcnow())
 
 
-async def attempt_delivery(runtime: Runtime, delivery_id: str, *, final: bool) -> None:
-    """Send a pending delivery once; raise DeliveryFailed unless the receiver took it."""
+async def attempt_delivery(runtime: Runtime, delivery_id: str) -> None:
+    """Send a pending delivery once; raise DeliveryFailed unless the receiver took it (after
+    the last attempt, the job's give-up ends the delivery failed)."""
     async with read(runtime.db) as conn:
         target = await repository.delivery_target(conn, delivery_id)
     if target is None or target["status"] != "pending":
@@ -116,7 +117,7 @@ async def attempt_delivery(runtime: Runtime, delivery_id: str, *, final: bool) -
     finished = utcnow()
     delivered = error is None
     outcome: dict[str, Any] = {
-        "status": "delivered" if delivered else "failed" if final else "pending",
+        "status": "delivered" if delivered else "pending",
         "last_attempt_at": now,
         "updated_at": finished,
     }

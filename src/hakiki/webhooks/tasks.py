@@ -21,6 +21,4 @@ async def _give_up(
 
 @task(DELIVER, max_attempts=MAX_ATTEMPTS, backoff=BACKOFF, on_give_up=_give_up)
 async def deliver(context: JobContext, payload: dict[str, Any]) -> None:
-    await attempt_delivery(
-        context.runtime, str(payload["delivery_id"]), final=context.final_attempt
-    )
+    await attempt_delivery(context.runtime, str(payload["delivery_id"]))

@@ -16,9 +16,10 @@ DEFAULT_BACKOFF = (5, 30, 120, 600, 1800)
 
 
 Handler = Callable[["JobContext", dict[str, Any]], Awaitable[None]]
-# Called when a job ends failed without its handler having run to a final answer (its process
-# died on every attempt): lets the task close the business record it was working on, in the
-# transaction that ends the job, so no reader sees one ended without the other.
+# Called when a job ends failed (its last attempt raised, it raised PermanentError, or its
+# process died on its last attempt) with the error: lets the task close the business record it
+# was working on in the transaction that ends the job, so no reader sees one ended without the
+# other (in scaled mode, just before procrastinate ends the job). It may run more than once.
 GiveUp = Callable[["Runtime", "AsyncConnection", dict[str, Any], str], Awaitable[None]]
 
 

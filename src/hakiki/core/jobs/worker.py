@@ -103,14 +103,14 @@ class JobWorker:
             await self._finish(job, token, status="failed", error="unknown task")
             return
         if job["attempts"] > job["max_attempts"]:  # earlier claims died with their process
-            await self._give_up(job, token, task)
+            await self._give_up(job, token, task, "process died on every attempt")
             return
         context = JobContext(self._runtime, job["id"], job["attempts"], task)
         heartbeat = asyncio.create_task(self._heartbeat(job["id"], token))
         try:
             await task.handler(context, job["payload"])
         except PermanentError as error:
-            await self._finish(job, token, status="failed", error=str(error))
+            await self._give_up(job, token, task, str(error))
         except Exception as error:
             logger.warning(
                 "job %s (%s) attempt %d failed: %r", job["id"], task.name, job["attempts"], error
@@ -123,7 +123,7 @@ class JobWorker:
 
     async def _after_failure(self, job: dict[str, Any], token: str, task: Task, error: str) -> None:
         if job["attempts"] >= job["max_attempts"]:
-            await self._finish(job, token, status="failed", error=error)
+            await self._give_up(job, token, task, error)
             return
         run_after = utcnow() + timedelta(seconds=task.delay_after(job["attempts"]))
         await self._finish(job, token, status="queued", error=error, run_after=run_after)
@@ -139,11 +139,10 @@ class JobWorker:
             if not await repository.finish(conn, job["id"], token, now, **values):
                 logger.warning("job %s was taken over after its lease expired", job["id"])
 
-    async def _give_up(self, job: dict[str, Any], token: str, task: Task) -> None:
+    async def _give_up(self, job: dict[str, Any], token: str, task: Task, error: str) -> None:
         """End the job failed and let its task close its business record in one transaction:
         no reader sees one ended without the other, and a crash before the commit leaves both
         to the next claim."""
-        error = "process died on every attempt"
         now = utcnow()
         async with transaction(self._runtime.db) as conn:
             if not await repository.finish(

@@ -62,16 +62,9 @@ async def _give_up(
 
 @task(BULK_TASK, max_attempts=5, backoff=(5, 30, 120, 600), on_give_up=_give_up)
 async def run_bulk_scan(context: JobContext, payload: dict[str, Any]) -> None:
-    runtime, bulk_id = context.runtime, str(payload["bulk_id"])
-    try:
-        await _run(runtime, bulk_id)
-    except PermanentError as error:
-        await fail_scan(runtime, bulk_id, str(error))
-        raise
-    except Exception as error:
-        if context.final_attempt:
-            await fail_scan(runtime, bulk_id, f"the scan failed on every attempt: {error!r}")
-        raise
+    """A failure is retried; after the last attempt (or a PermanentError) the job's give-up
+    ends the scan failed."""
+    await _run(context.runtime, str(payload["bulk_id"]))
 
 
 async def _run(runtime: Runtime, bulk_id: str) -> None:
@@ -204,12 +197,6 @@ async def _close(conn: AsyncConnection, scan: dict[str, Any], event_type: str) -
         resource_id=scan["id"],
         data=event_data(ended),
     )
-
-
-async def fail_scan(runtime: Runtime, bulk_id: str, reason: str) -> None:
-    """End a scan as failed (what was scanned and charged stays), once."""
-    async with transaction(runtime.db) as conn:
-        await _fail(conn, bulk_id, reason)
 
 
 async def _fail(conn: AsyncConnection, bulk_id: str, reason: str) -> None:

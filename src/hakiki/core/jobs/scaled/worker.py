@@ -54,7 +54,16 @@ def build_app(runtime: Runtime) -> App:
 def _handler(runtime: Runtime, task: Task) -> Callable[..., Any]:
     async def run(context: ProcrastinateContext, **payload: Any) -> None:
         job = context.job
-        await task.handler(JobContext(runtime, str(job.id), job.attempts + 1, task), payload)
+        attempt = job.attempts + 1
+        try:
+            await task.handler(JobContext(runtime, str(job.id), attempt, task), payload)
+        except Exception as error:
+            last = isinstance(error, PermanentError) or attempt >= task.max_attempts
+            if last and task.on_give_up is not None:
+                reason = str(error) if isinstance(error, PermanentError) else repr(error)
+                async with transaction(runtime.db) as conn:
+                    await task.on_give_up(runtime, conn, payload, reason)
+            raise
 
     return run
 
