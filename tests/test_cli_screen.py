@@ -62,7 +62,11 @@ def test_lists_status_and_update(cli_env: dict[str, str], list_server: ListServe
 
     text = run(cli_env, "lists", "status")
     assert text.returncode == 0
-    assert f"un_sc_consolidated: {NEW_UN_DATE} (downloaded, 1003 entities)" in text.stdout
+    assert (
+        f"un_sc_consolidated: {NEW_UN_DATE} (downloaded, 1003 entities, 0 days old)" in text.stdout
+    )
+    assert "us_ofac_sdn: 2024-05-03 (bundled, 14965 entities" in text.stdout
+    assert "STALE: over 90 days, run `hakiki lists update`" in text.stdout
     assert "last error:" in text.stdout
 
     # screen uses the downloaded version, like the API would

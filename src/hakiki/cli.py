@@ -255,7 +255,10 @@ def lists_status(as_json: bool) -> None:
         return
     for row in rows:
         if row["in_use"]:
-            used = f"{row['version']} ({row['source']}, {row['entity_count']} entities)"
+            used = f"{row['version']} ({row['source']}, {row['entity_count']} entities"
+            used += f", {row['age_days']} days old)" if row["age_days"] is not None else ")"
+            if row["stale"]:
+                used += f" STALE: over {settings.list_max_age_days} days, run `hakiki lists update`"
         else:
             used = "not in use"
         line = f"{row['code']}: {used}"

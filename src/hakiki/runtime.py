@@ -31,7 +31,7 @@ from hakiki.fraud.face_bank import FaceBank
 from hakiki.identity.providers.registry import Providers, build_providers
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.sandbox import sandbox_snapshots
-from hakiki.lists.service import load_current_engine
+from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.review_service import ReviewPresence
 
@@ -43,6 +43,7 @@ HOUSEKEEPING_SECONDS = 60.0
 async def build_runtime(settings: Settings) -> Runtime:
     db = create_database(settings)
     official = await asyncio.to_thread(load_current_engine, settings)
+    warn_if_stale(official, settings)
     vault = Vault(load_master_key(settings))
     runtime = Runtime(
         settings=settings,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
+from hakiki.core.clock import utcnow
 from hakiki.lists.engines import ScreeningEngines
-from hakiki.lists.service import reload, update_lists
+from hakiki.lists.service import reload, update_lists, warn_if_stale
 from hakiki.lists.sources import ListsConfig
 from tests.conftest import AccountFactory
 from tests.lists.server import NEW_UN_DATE, ListServer, un_xml
@@ -32,6 +36,8 @@ async def test_lists_status_endpoint(
     sdn = rows["us_ofac_sdn"]
     assert sdn["in_use"] and sdn["source"] == "bundled" and sdn["entity_count"] == 14965
     assert sdn["version"] == "2024-05-03" and sdn["checks"] == ["sanction"]
+    assert sdn["age_days"] == (utcnow().date() - date(2024, 5, 3)).days
+    assert sdn["stale"] is True  # older than the 90 days of HAKIKI_LIST_MAX_AGE_DAYS
     assert rows["eu_fsf"]["in_use"] is False and rows["eu_fsf"]["version"] is None
 
     runtime = app.state.runtime
@@ -58,6 +64,7 @@ async def test_lists_status_endpoint(
         assert response.status_code == 200
         un = {row["code"]: row for row in response.json()["data"]}["un_sc_consolidated"]
         assert un["version"] == NEW_UN_DATE and un["source"] == "downloaded"
+        assert un["age_days"] == 0 and un["stale"] is False  # just downloaded
         assert un["entity_count"] == 1003 and un["date"].startswith(
             ok.fetched_at.date().isoformat()
         )
@@ -65,3 +72,20 @@ async def test_lists_status_endpoint(
         assert "HTTP 503" in un["last_error"] and un["last_error_at"]
     finally:
         engines.live = original
+
+
+def test_stale_lists_are_warned_about_at_start_up(
+    app: FastAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    runtime = app.state.runtime
+    engine = runtime.part(ScreeningEngines).live
+    with caplog.at_level(logging.WARNING, logger="hakiki.lists"):
+        stale = warn_if_stale(engine, runtime.settings)
+    assert "us_ofac_sdn" in {info.code for info in stale}
+    assert any(
+        "us_ofac_sdn" in r.getMessage() and "hakiki lists update" in r.getMessage()
+        for r in caplog.records
+    )
+    caplog.clear()
+    patient = runtime.settings.model_copy(update={"list_max_age_days": 100_000})
+    assert warn_if_stale(engine, patient) == [] and not caplog.records

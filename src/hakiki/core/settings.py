@@ -132,6 +132,12 @@ class Settings(BaseSettings):
     bulk_fetch_timeout_seconds: float = Field(
         default=10.0, gt=0, description="How long fetching one image of a face bulk scan may take."
     )
+    list_max_age_days: int = Field(
+        default=90,
+        ge=1,
+        description="A screening list in use older than this many days is reported stale "
+        "(`hakiki lists status`, `GET /v3/account/lists`) and warned about at start-up.",
+    )
     name_match_threshold: float = Field(
         default=0.85, description="Score from which `compare` counts the names as matching."
     )

@@ -29,6 +29,10 @@ class ListStatus(BaseModel):
         "snapshot, its data date."
     )
     entity_count: int | None = Field(description="Entities in the version in use.")
+    age_days: int | None = Field(description="Days since `date`.")
+    stale: bool = Field(
+        description="Older than HAKIKI_LIST_MAX_AGE_DAYS (90): run `hakiki lists update`."
+    )
     source: Literal["bundled", "downloaded"] | None = Field(
         description="bundled: the snapshot shipped with Hakiki; downloaded: by `lists update`."
     )

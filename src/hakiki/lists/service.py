@@ -434,6 +434,8 @@ async def list_status(
                 "version": info.version if info else None,
                 "date": info.date if info else None,
                 "entity_count": info.entity_count if info else None,
+                "age_days": age_days(info.date) if info else None,
+                "stale": bool(info and is_stale(info, settings)),
                 "source": info.source if info else None,
                 "update_enabled": bool(source and source.enabled),
                 "last_attempt": _attempt(attempt) if attempt else None,
@@ -442,6 +444,40 @@ async def list_status(
             }
         )
     return rows
+
+
+def age_days(date: str | None) -> int | None:
+    """Whole days since a list version's date (ISO date or datetime), None when unknown."""
+    if not date:
+        return None
+    try:
+        when = datetime.fromisoformat(date)
+    except ValueError:
+        return None
+    today = utcnow()
+    when = when if when.tzinfo else when.replace(tzinfo=today.tzinfo)
+    return max(0, (today - when).days)
+
+
+def is_stale(info: LoadedList, settings: Settings) -> bool:
+    age = age_days(info.date)
+    return age is not None and age > settings.list_max_age_days
+
+
+def warn_if_stale(engine: ScreeningEngine, settings: Settings) -> list[LoadedList]:
+    """Log a warning for each list of ``engine`` older than ``list_max_age_days``; return them."""
+    stale = [info for info in describe_engine(engine) if is_stale(info, settings)]
+    for info in stale:
+        logger.warning(
+            "screening list %s is %d days old (%s %s, over %d): screening misses everyone "
+            "listed since; run `hakiki lists update` (docs/lists.md)",
+            info.code,
+            age_days(info.date),
+            info.source,
+            info.version,
+            settings.list_max_age_days,
+        )
+    return stale
 
 
 def _attempt(row: dict[str, Any]) -> dict[str, Any]:
