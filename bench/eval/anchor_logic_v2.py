@@ -8,7 +8,8 @@ environment. bench/eval/run.py --anchor calls it; by hand:
 Input (stdin or a file), JSON: ``{"repeats": 3, "sets": {"name": [{"schema": "Person",
 "name1": "...", "name2": "..."}, ...]}}``. Output (stdout), JSON: per set the logic-v2 score
 of each pair (``name1`` is the query entity, ``name2`` the candidate) and µs per pair, cold
-(first pass) and warm (best of ``repeats`` further passes).
+(first pass) and warm (best of ``repeats`` further passes); and the score of nomenklatura's
+name-based matcher (``NameMatcher``, "name-based") for the same pairs (``name_based_scores``).
 
 Each side becomes a one-name FollowTheMoney entity of the pair's schema and the pair is scored
 with ``LogicV2.compare(query, candidate, config)`` using the matcher's default configuration.
@@ -44,7 +45,7 @@ def main() -> None:
         forbid_network()
 
     from followthemoney import model
-    from nomenklatura.matching import LogicV2
+    from nomenklatura.matching import LogicV2, NameMatcher
 
     if args.request:
         with open(args.request, encoding="utf-8") as handle:
@@ -64,6 +65,7 @@ def main() -> None:
         "nomenklatura": version("nomenklatura"),
         "followthemoney": version("followthemoney"),
         "matcher": LogicV2.NAME,
+        "second_matcher": NameMatcher.NAME,
         "sets": {},
     }
     for set_name, pairs in request["sets"].items():
@@ -82,8 +84,11 @@ def main() -> None:
             for q, c in entities:
                 LogicV2.compare(q, c, config)
             warm.append((time.perf_counter() - t0) / len(entities) * 1e6)
+        name_config = NameMatcher.default_config()
+        name_based = [NameMatcher.compare(q, c, name_config).score for q, c in entities]
         out["sets"][set_name] = {
             "scores": [float(s) for s in scores],
+            "name_based_scores": [float(s) for s in name_based],
             "timing": {
                 "us_per_pair_cold": round(cold, 2),
                 "us_per_pair_warm": round(min(warm), 2),
