@@ -212,14 +212,18 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
 # --- Hakiki ---------------------------------------------------------------------------------
 
 
-def hakiki_pair_scorer() -> Callable[[str, str, str], float]:
+def hakiki_pair_scorer(symmetric: bool = False) -> Callable[[str, str, str], float]:
+    """Query against list name (the name bench), or compare mode (``hakiki screen --compare``,
+    symmetric: the regional sets, two records of one legislator)."""
     from hakiki.engines.screening.normalize import is_org_schema, normalize_name
-    from hakiki.engines.screening.scorer import score_name
+    from hakiki.engines.screening.scorer import score_name, score_names_symmetric
+
+    scorer = score_names_symmetric if symmetric else score_name
 
     def score(name1: str, name2: str, schema: str) -> float:
         is_org = is_org_schema(schema)
         query, listed = normalize_name(name1, is_org), normalize_name(name2, is_org)
-        return score_name(query, listed, "primary").score
+        return scorer(query, listed, "primary").score
 
     return score
 
@@ -231,9 +235,11 @@ def clear_hakiki_caches() -> None:
         getattr(normalize, name).cache_clear()
 
 
-def score_pairs_hakiki(rows: Sequence[Row]) -> tuple[list[float], dict[str, float]]:
+def score_pairs_hakiki(
+    rows: Sequence[Row], symmetric: bool = False
+) -> tuple[list[float], dict[str, float]]:
     """Scores, and µs per pair: cold (caches cleared, one pass) and warm (best of 3 passes)."""
-    score = hakiki_pair_scorer()
+    score = hakiki_pair_scorer(symmetric)
     score("Warm Up", "Warm-Up Ltd", "Company")  # load rigour's data before timing
     clear_hakiki_caches()
     t0 = time.perf_counter()
@@ -549,13 +555,18 @@ def evaluate_pairs(
     out: dict[str, Any] = {}
     for name, rows in pair_sets.items():
         labels = [r["is_match"].strip().lower() == "true" for r in rows]
-        scores, timing = score_pairs_hakiki(rows)
+        symmetric = name in REGIONAL_SETS
+        scores, timing = score_pairs_hakiki(rows, symmetric)
         res: dict[str, Any] = {
             "pairs": len(rows),
             "positives": sum(labels),
             "hakiki": {
-                "scorer": "scorer.score_name(normalize_name(name1), normalize_name(name2), "
-                "'primary'), legal-form handling for non-Person schemas",
+                "scorer": (
+                    "scorer.score_names_symmetric (compare mode, hakiki screen --compare)"
+                    if symmetric
+                    else "scorer.score_name(normalize_name(name1), normalize_name(name2), "
+                    "'primary'), legal-form handling for non-Person schemas"
+                ),
                 "at_threshold": prf(scores, labels, HAKIKI_THRESHOLD),
                 "tuned_best_f1": best_f1(scores, labels),
                 "errors_at_threshold": error_breakdown(rows, scores, HAKIKI_THRESHOLD),

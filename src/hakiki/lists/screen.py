@@ -11,7 +11,7 @@ from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.index import normalize_identifier
 from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameEntry, Schema
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
-from hakiki.engines.screening.scorer import score_entity, score_name
+from hakiki.engines.screening.scorer import score_entity, score_names_symmetric
 from hakiki.engines.screening.subject import Subject
 
 FIELDS = {"name", "schema", "birth_date", "country", "countries", "identifiers", "gender"}
@@ -76,13 +76,14 @@ def screen_record(
 
 
 def compare_pair(pair: Any, *, threshold: float) -> dict[str, Any]:
-    """Score ``b`` (treated as the listed entry) against ``a`` (the query), as the engine would."""
+    """Score two records against each other with the engine's scorer, ``b`` in the place of the
+    listed entry; the name score is symmetric (``score(a, b) == score(b, a)``)."""
     if not isinstance(pair, dict) or set(pair) != {"a", "b"}:
         raise InputError('expected {"a": {...}, "b": {...}}')
     a = subject_from(pair["a"])
     b = subject_from(pair["b"], default_schema=a.schema)
     is_org = is_org_schema(a.schema)
-    name = score_name(
+    name = score_names_symmetric(
         normalize_name(a.full_name, is_org), normalize_name(b.full_name, is_org), "primary"
     )
     listed = ListEntity(

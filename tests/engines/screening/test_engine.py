@@ -98,8 +98,10 @@ def test_swapped_first_and_last_name_is_not_exact(engine: ScreeningEngine) -> No
     assert exact.hits[0].score == 1.0
     assert swapped.hits, "a swapped name is still worth a review"
     best = swapped.hits[0]
-    assert best.score < exact.hits[0].score
-    assert best.score <= 0.9
+    assert best.score < exact.hits[0].score  # nomenklatura#247: never the same name
+    # one common part ("Joseph") and a rare one: a record writing the surname first, so the
+    # order costs little (issue 12); two common parts keep the full penalty (test_scorer)
+    assert best.score <= 0.97
     assert "different order" in best.explanation["name"]["reason"]
 
 

@@ -60,6 +60,21 @@ HONORIFICS = _words(
     """haji hajji alhaji alhaj hadji mullah mawlawi maulavi maulvi mawlavi sheikh shaykh shaikh
     sheik qari mufti"""
 )
+# Titles, ranks and honours records in the region write into a person's name (rigour removes
+# the common English prefixes, "Mr", "Dr", "Hon", "Prof", but only in front). They are no name
+# part: removed, and the explanation says so.
+# Removed wherever they stand: words that are never a name part.
+TITLES_ANYWHERE = _words(
+    """dr prof engr rtd retd capt brig mheshimiwa mhe honourable honorable excellency"""
+)
+# Removed in front only, and only while two name parts remain: "Sen", "Gen", "Hon" and "Chief"
+# are also names ("Amartya Sen").
+TITLES_LEADING = TITLES_ANYWHERE | _words(
+    """eng hon sen senator gen maj col lt cpl sgt gov amb rev chief sir dame mr mrs ms miss
+    madam can cdr cmdr adm barr arc arch pst pastor bishop justice"""
+)
+# Nigerian national honours written after the name (GCFR, GCON, CFR, CON, OFR, OON, MFR, MON).
+HONOURS_TRAILING = _words("gcfr gcon cfr con ofr oon mfr mon ffr")
 # "son/daughter of": what follows is the father's name.
 PATRONYMIC_LINKS = _words("ibn bin bint binti ben ould wuld walad")
 PARTICLES = (
@@ -86,6 +101,7 @@ _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
 class NormalizedName:
     tokens: tuple[str, ...]
     weights: tuple[float, ...]
+    removed: tuple[str, ...] = ()  # titles, ranks and honours taken out of a person's name
 
     @property
     def total_weight(self) -> float:
@@ -140,6 +156,10 @@ def _replace_org_types(text: str) -> str:
     return replace_org_types_compare(lowered, generic=True).replace("a\u200bt", "at")
 
 
+# Initials written together with dots ("G.J. Munuve", "A.B.C. Okoro"): one initial each.
+_GLUED_INITIALS = re.compile(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_]\.)")
+
+
 def _surname_first(text: str) -> str:
     """``"NURISTANI, Abdul Aziz"`` -> ``"Abdul Aziz NURISTANI"`` (one comma only)."""
     if text.count(",") != 1:
@@ -164,10 +184,34 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
                 for word in _ORG_ABBREVIATIONS.get(t, (_ORG_TYPE_SHORT.get(t, t),))
             )
             tokens = numbers_to_digits(tokens)
+        removed: tuple[str, ...] = ()
     else:
-        tokens = tokenize(remove_person_prefixes(_surname_first(text)))
+        text = _GLUED_INITIALS.sub(r"\1. ", _surname_first(text))
+        written = tokenize(text)
+        tokens = tokenize(remove_person_prefixes(text))
+        # rigour removes prefixes in front only: what it took is the head of the written tokens
+        cut = len(written) - len(tokens)
+        prefixes = written[:cut] if cut > 0 and written[cut:] == tokens else ()
+        tokens, removed = strip_titles(tokens)
+        removed = prefixes + removed
     weights = tuple(token_weight(t, is_org) for t in tokens)
-    return NormalizedName(tokens, weights)
+    return NormalizedName(tokens, weights, removed)
+
+
+def strip_titles(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A person's name tokens without titles, ranks and post-nominal honours, and those taken
+    out: unambiguous titles anywhere ("Ali Tarab Dr. Ali", "Col (Rtd)"), other titles and
+    ranks in front and honours at the end while two name parts remain."""
+    removed: list[str] = []
+    kept = [t for t in tokens if t not in TITLES_ANYWHERE]
+    if len(kept) < 2:
+        return tokens, ()
+    removed.extend(t for t in tokens if t in TITLES_ANYWHERE)
+    while len(kept) > 2 and kept[0] in TITLES_LEADING:
+        removed.append(kept.pop(0))
+    while len(kept) > 2 and kept[-1] in HONOURS_TRAILING:
+        removed.append(kept.pop())
+    return tuple(kept), tuple(removed)
 
 
 def is_org_schema(schema: str) -> bool:

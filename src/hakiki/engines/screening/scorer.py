@@ -62,6 +62,14 @@ GENERIC_LEGAL_FORMS = frozenset({"co", "corp", "inc"})
 COMMON_CAP_POINTS = ((0.0, 0.61), (0.75, 0.7975), (1.0, 1.0))
 SINGLE_PART_CAP = 0.65
 REORDER_PENALTY = 0.10
+# Reordered parts of which at most one is common ("GEMADE Barnabas Andyar", "ADAMU Aisha"):
+# records write the surname first, so the order says little; never 0 (nomenklatura#247: a
+# reversed name is never the same name).
+RARE_REORDER_PENALTY = 0.03
+# Parts present on one side only, when two or more parts agree in full with this much joint
+# rarity (a rare part and a common one): an omission (a middle, clan or second surname one
+# record leaves out), charged like a missing middle part wherever it stands, on either side.
+OMISSION_EVIDENCE = 1.25
 # "Salman bin Muhammad" is the son of a Muhammad, "Muhammad bin Salman" the son of a Salman.
 FATHER_SWAP_PENALTY = 0.25
 WEAK_ALIAS_PENALTY = 0.05
@@ -136,6 +144,7 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
     )
     unmatched_list = [k for k in substantive if l_scores[k] == 0.0]
     conflicts = min(unmatched_query, len(unmatched_list))
+    omission = full >= 2 and conflicts == 0 and evidence >= OMISSION_EVIDENCE
     # The query contradicts these list parts rather than leaving them out: no middle-name
     # discount for them (inner ones first, as those would otherwise get it).
     inner_first = sorted(unmatched_list, key=lambda k: not first < k < last)
@@ -146,18 +155,22 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
             credit = INITIAL_CREDIT if sim <= INITIAL_SIMILARITY else sim
             l_total += weight
             l_matched += weight * credit
-        elif first < k < last and k not in contradicted:
+        elif (first < k < last or omission) and k not in contradicted:
             l_total += weight * INNER_MISSING_WEIGHT
         else:
             l_total += weight * EDGE_MISSING_WEIGHT
     q_total = q_matched = 0.0
     for weight, sim in zip(query.weights, q_scores, strict=True):
-        q_total += weight
+        q_total += weight * INNER_MISSING_WEIGHT if omission and sim == 0.0 else weight
         q_matched += weight * (INITIAL_CREDIT if 0.0 < sim <= INITIAL_SIMILARITY else sim)
     list_coverage = l_matched / l_total if l_total else 0.0
     query_coverage = q_matched / q_total if q_total else 0.0
     score = LIST_COVERAGE_WEIGHT * list_coverage + (1.0 - LIST_COVERAGE_WEIGHT) * query_coverage
     notes: list[str] = []
+    if query.removed or listed.removed:
+        notes.append("titles removed: " + ", ".join(query.removed + listed.removed))
+    if omission and (unmatched_query or unmatched_list):
+        notes.append("a name part on one side only (omitted, not contradicted)")
     if conflicts:
         score -= CONFLICT_PENALTY * conflicts
         notes.append("a name part differs" if conflicts == 1 else f"{conflicts} name parts differ")
@@ -182,13 +195,34 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
         score -= FATHER_SWAP_PENALTY
         notes.append("given name and father's name swapped")
     elif is_reordered(matches, listed):
-        score -= REORDER_PENALTY
-        notes.append("name parts in a different order")
+        common = sum(
+            1
+            for m in matches
+            if m.score > INITIAL_SIMILARITY
+            and l_weights[m.list_index] >= SUBSTANTIVE
+            and rarity(m.listed) <= COMMON
+        )
+        if common >= 2:
+            score -= REORDER_PENALTY
+            notes.append("name parts in a different order")
+        else:
+            score -= RARE_REORDER_PENALTY
+            notes.append("name parts in a different order (surname written first; rare parts)")
     if kind == "weak_alias":
         score -= WEAK_ALIAS_PENALTY
         notes.append("weak alias")
     score = min(max(score, 0.0), 1.0)
     return NameScore(score, query, listed, tuple(notes))
+
+
+def score_names_symmetric(a: NormalizedName, b: NormalizedName, kind: NameKind) -> NameScore:
+    """Compare mode (two records, neither is "the list"): the mean of both directions, so
+    ``score(a, b) == score(b, a)`` and a part only one record has costs the same on either
+    side. The reason is read from ``a`` to ``b``, with the notes of both directions."""
+    ab = score_name(a, b, kind)
+    ba = score_name(b, a, kind)
+    notes = ab.notes + tuple(n for n in ba.notes if n not in ab.notes)
+    return NameScore((ab.score + ba.score) / 2, a, b, notes)
 
 
 def _legal_forms(name: NormalizedName) -> set[str]:
