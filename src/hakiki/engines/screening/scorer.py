@@ -68,7 +68,9 @@ REORDER_PENALTY = 0.10
 RARE_REORDER_PENALTY = 0.03
 # Parts present on one side only, when two or more parts agree in full with this much joint
 # rarity (a rare part and a common one): an omission (a middle, clan or second surname one
-# record leaves out), charged like a missing middle part wherever it stands, on either side.
+# record leaves out), charged like a missing middle part wherever it stands. On the list side
+# only: a customer's extra surname against a shorter list name is evidence against; compare
+# mode (score_names_symmetric) charges both records alike.
 OMISSION_EVIDENCE = 1.25
 # "Salman bin Muhammad" is the son of a Muhammad, "Muhammad bin Salman" the son of a Salman.
 FATHER_SWAP_PENALTY = 0.25
@@ -161,7 +163,7 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
             l_total += weight * EDGE_MISSING_WEIGHT
     q_total = q_matched = 0.0
     for weight, sim in zip(query.weights, q_scores, strict=True):
-        q_total += weight * INNER_MISSING_WEIGHT if omission and sim == 0.0 else weight
+        q_total += weight
         q_matched += weight * (INITIAL_CREDIT if 0.0 < sim <= INITIAL_SIMILARITY else sim)
     list_coverage = l_matched / l_total if l_total else 0.0
     query_coverage = q_matched / q_total if q_total else 0.0
