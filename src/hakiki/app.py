@@ -10,11 +10,15 @@ from fastapi import FastAPI
 
 from hakiki import __version__
 from hakiki.api import ROUTERS
+from hakiki.core.access_log import install_access_log_filter
 from hakiki.core.errors import install_error_handlers
+from hakiki.core.health import health_router
 from hakiki.core.middleware import RequestContextMiddleware
-from hakiki.core.openapi import customise_openapi
+from hakiki.core.openapi import customise_openapi, install_docs
+from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings, get_settings
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401  (registers the job's task)
+from hakiki.lists.engines import ScreeningEngines
 from hakiki.runtime import started
 
 logger = logging.getLogger("hakiki")
@@ -24,7 +28,8 @@ HOUSEKEEPING_SECONDS = 60.0
 DESCRIPTION = """
 Identity verification, fraud signals and AML screening for Kenya, Uganda, Tanzania and Nigeria.
 
-Authenticate with `Authorization: Bearer <client_id>:<secret>`. Sandbox keys (`hk_test_...`)
+Authenticate with `Authorization: Bearer <client_id>:<secret>` (here: **Authorize**, then paste
+`<client_id>:<secret>`). Sandbox keys (`hk_test_...`)
 return deterministic mock data and never charge; live keys (`hk_live_...`) run the real engines
 and providers and debit the wallet once per billable call. Every POST accepts an
 `Idempotency-Key`. Errors are `{"error", "message", "details"?}`; every response carries
@@ -36,6 +41,7 @@ answer is 429 `rate_limited` with `Retry-After`.
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    install_access_log_filter()  # no query values (identity numbers) in the access log
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -48,10 +54,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        # Starlette's trailing-slash redirect builds its Location from the Host header (an
+        # open redirect); a path with a stray slash is a 404 that names the right one.
+        redirect_slashes=False,
+        docs_url=None,  # install_docs serves /docs and /redoc from local files, not a CDN
+        redoc_url=None,
     )
     install_error_handlers(app)
     app.add_middleware(RequestContextMiddleware)
+    app.include_router(health_router(__version__, {"screening_lists": _screening_lists}))
     for router in ROUTERS:
         app.include_router(router)
     customise_openapi(app)
+    install_docs(app)
     return app
+
+
+def _screening_lists(runtime: Runtime) -> str | None:
+    """Ready once the live screening engine holds a list (the bundled ones count)."""
+    if runtime.part(ScreeningEngines).live.lists:
+        return None
+    return "no screening list is loaded (run `hakiki lists update`)"

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
+from hakiki.core.data_dir import secure_data_dir
 from hakiki.core.database import create_database
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.jobs.worker import job_worker
@@ -28,6 +29,7 @@ from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.fraud.face_bank import FaceBank
+from hakiki.fraud.observations import purge_expired as purge_sightings
 from hakiki.identity.providers.registry import Providers, build_providers
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.sandbox import sandbox_snapshots
@@ -41,6 +43,7 @@ HOUSEKEEPING_SECONDS = 60.0
 
 
 async def build_runtime(settings: Settings) -> Runtime:
+    secure_data_dir(settings.data_dir)  # 0700 and 0600, tightened when found wider
     db = create_database(settings)
     official = await asyncio.to_thread(load_current_engine, settings)
     warn_if_stale(official, settings)
@@ -63,7 +66,8 @@ async def build_runtime(settings: Settings) -> Runtime:
 
 
 async def _housekeeping(runtime: Runtime) -> None:
-    """Release holds left by crashed calls; drop expired idempotency keys and old logs."""
+    """Release holds left by crashed calls; drop expired idempotency keys, old logs and
+    expired fraud sightings."""
     while True:
         try:
             await runtime.part(MediaLibrary).refresh(runtime.db)
@@ -71,6 +75,7 @@ async def _housekeeping(runtime: Runtime) -> None:
             await release_expired_holds(runtime.db)
             await purge_idempotency(runtime.db)
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
+            await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)

@@ -4,6 +4,7 @@ too-large files; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -74,6 +75,8 @@ async def test_good_update_is_stored_swapped_in_and_shown(
     assert manifest["entity_count"] == 1003 and len(manifest["sha256"]) == 64
     assert (folder / "xml.gz").is_file()
     assert manifest["sha256"] == by_code["un_sc_consolidated"].sha256
+    for path in [mine.data_dir, *mine.data_dir.rglob("*")]:  # owner-only, whatever the umask
+        assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
 
     async with read(db) as conn:
         rows = await repository.history(conn, "un_sc_consolidated", limit=1)

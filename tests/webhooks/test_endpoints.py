@@ -119,6 +119,15 @@ async def test_bad_requests_name_their_field(
         "http://[fe80::1]/hook",
         "http://[::ffff:10.0.0.1]/hook",
         "http://0.0.0.0/hook",
+        # IPv6 forms that embed a private IPv4 address (tests/webhooks/test_urls.py).
+        "http://[::127.0.0.1]/hook",
+        "http://[::ffff:0:7f00:1]/hook",
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+        "http://[2002:7f00:1::]/hook",
+        "http://[2002:a00:1::1]/hook",
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
+        "http://[64:ff9b:1::808:808]/hook",
     ],
 )
 async def test_private_addresses_are_refused_unless_allowed(

@@ -3,13 +3,13 @@ organisation's wallet as its keys see it (/v3/account/wallet)."""
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
 
 from hakiki.account import repository
 from hakiki.account.schemas import Wallet, WalletTransaction, WalletTransactionList
+from hakiki.core.auth import new_credentials
 from hakiki.core.crypto import hash_secret
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.errors import ApiError
@@ -93,9 +93,7 @@ async def create_key(
             "invalid_request",
             f"Unknown scope(s) {', '.join(unknown)}; known: {', '.join(ALL_SCOPES)}.",
         )
-    marker = "test" if environment == "sandbox" else "live"
-    client_id = f"hk_{marker}_{secrets.token_hex(12)}"
-    secret = f"hks_{secrets.token_urlsafe(32)}"
+    client_id, secret = new_credentials(environment)
     async with transaction(db) as conn:
         org = await repository.find_org_by_name(conn, org_name)
         if org is None:

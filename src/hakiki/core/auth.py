@@ -4,18 +4,24 @@
 Key look-ups are cached for ``HAKIKI_KEY_CACHE_SECONDS`` (5 s by default): the hot path then
 costs one SHA-256 and a dict read. A revoked key therefore stops working within that time on
 every process.
+
+Credentials have one format (:func:`new_credentials` issues them): a header that cannot be one
+is refused before any look-up, so an unauthenticated caller never makes the server query or
+remember what it sent; client ids that were looked up and not found are remembered in a
+:class:`~hakiki.core.cache.MissCache` of at most ``MISS_CACHE_BYTES``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import re
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
 
 from hakiki.core.auth_repository import find_key_with_org
-from hakiki.core.cache import RefreshingCache
+from hakiki.core.cache import MissCache, RefreshingCache
 from hakiki.core.crypto import secret_matches
 from hakiki.core.database import Database, read
 from hakiki.core.errors import ApiError, rate_limited, unauthorized
@@ -44,33 +50,73 @@ class Principal:
         return self.environment, self.org_id
 
 
+# hk_test_ (sandbox) or hk_live_ (live), then 24 hex digits; the secret hks_ and 43 URL-safe
+# base64 characters (256 bits).
+CLIENT_ID_FORMAT = re.compile(r"hk_(?:test|live)_[0-9a-f]{24}")
+SECRET_FORMAT = re.compile(r"hks_[A-Za-z0-9_-]{43}")
+# "Bearer " + client id + ":" + secret is 87 characters; anything much longer is not a key.
+MAX_AUTHORIZATION_LENGTH = 200
+MISS_CACHE_BYTES = 1 << 20  # unknown client ids remembered: about 5,000 ids in 1 MiB
+
+
+def new_credentials(environment: str) -> tuple[str, str]:
+    """A new key's client id and secret, in the format :func:`parse_bearer` accepts."""
+    marker = "test" if environment == "sandbox" else "live"
+    return f"hk_{marker}_{secrets.token_hex(12)}", f"hks_{secrets.token_urlsafe(32)}"
+
+
 class KeyCache:
     """Key look-ups, cached for ``ttl_seconds``: a revocation or approval reaches every
-    process within about that time."""
+    process within about that time. Keys found are cached beside their rows (there are as many
+    as the database holds); ids not found go in a miss cache bounded in bytes."""
 
-    def __init__(self, db: Database, ttl_seconds: float) -> None:
+    def __init__(
+        self, db: Database, ttl_seconds: float, *, miss_cache_bytes: int = MISS_CACHE_BYTES
+    ) -> None:
         self._db = db
-        self._cache: RefreshingCache[str, dict[str, Any] | None] = RefreshingCache(
-            self._load, ttl_seconds
+        self._found: RefreshingCache[str, dict[str, Any] | None] = RefreshingCache(
+            self._load, ttl_seconds, keep=lambda row: row is not None
         )
+        self.misses = MissCache(ttl_seconds, miss_cache_bytes)
 
     async def _load(self, client_id: str) -> dict[str, Any] | None:
         async with read(self._db) as conn:
             return await find_key_with_org(conn, client_id)
 
     async def get(self, client_id: str) -> dict[str, Any] | None:
-        return await self._cache.get(client_id)
+        if client_id in self.misses:
+            return None
+        row = await self._found.get(client_id)
+        if row is None:
+            self.misses.add(client_id)
+        return row
 
 
 def parse_bearer(header: str | None) -> tuple[str, str]:
+    """The client id and secret of an ``Authorization`` header, refused (401) unless both have
+    the format keys are issued in: nothing malformed reaches the key look-up."""
     if not header:
         raise unauthorized("No Authorization header was sent.")
+    if len(header) > MAX_AUTHORIZATION_LENGTH:
+        raise unauthorized(
+            f"The Authorization header is {len(header):,} characters long; a Hakiki credential "
+            f"is under {MAX_AUTHORIZATION_LENGTH}."
+        )
     scheme, _, credentials = header.partition(" ")
     if scheme.lower() != "bearer" or not credentials.strip():
         raise unauthorized("The Authorization header is not a Bearer credential.")
     client_id, sep, secret = credentials.strip().partition(":")
     if not sep or not client_id or not secret:
         raise unauthorized("The credential must be client_id and secret joined by a colon.")
+    if not CLIENT_ID_FORMAT.fullmatch(client_id):
+        raise unauthorized(
+            "The client_id is malformed: it is hk_test_ (sandbox) or hk_live_ (live) followed "
+            "by 24 hexadecimal characters."
+        )
+    if not SECRET_FORMAT.fullmatch(secret):
+        raise unauthorized(
+            "The secret is malformed: it is hks_ followed by 43 URL-safe base64 characters."
+        )
     return client_id, secret
 
 
@@ -111,27 +157,28 @@ async def authenticate_request(request: Request) -> Principal:
     return principal
 
 
-def require_scope(scope: str) -> Callable[[Request], Awaitable[Principal]]:
-    """A FastAPI dependency: the caller, who must hold ``scope``."""
-
-    async def dependency(request: Request) -> Principal:
-        principal = await authenticate_request(request)
-        if scope not in principal.scopes:
-            raise ApiError(
-                403, "insufficient_scope", f"This key lacks the scope {scope!r} this call needs."
-            )
-        if principal.live and not principal.approved:
-            raise ApiError(
-                403,
-                "account_not_approved",
-                "Live keys work once an operator has approved the organisation; "
-                "use a sandbox key until then.",
-            )
-        return principal
-
-    return dependency
+def authorise(principal: Principal, scope: str | None) -> None:
+    """403 unless the caller may call an endpoint of ``scope``: it must hold the scope, and a
+    live key's organisation must be approved. ``None`` (the account surface): any key of the
+    organisation, approved or not."""
+    if scope is None:
+        return
+    if scope not in principal.scopes:
+        raise ApiError(
+            403, "insufficient_scope", f"This key lacks the scope {scope!r} this call needs."
+        )
+    if principal.live and not principal.approved:
+        raise ApiError(
+            403,
+            "account_not_approved",
+            "Live keys work once an operator has approved the organisation; "
+            "use a sandbox key until then.",
+        )
 
 
-async def any_key(request: Request) -> Principal:
-    """Account reads need a valid key of the organisation, of either environment."""
-    return await authenticate_request(request)
+async def admit(request: Request, scope: str | None) -> Principal:
+    """The caller of an endpoint of ``scope``: 401, then 429, then 403, all before the body is
+    read (the route mechanism calls it first)."""
+    principal = await authenticate_request(request)
+    authorise(principal, scope)
+    return principal

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core import billing
 from hakiki.core.auth import Principal
+from hakiki.core.endpoints import CATALOGUE
 from hakiki.core.idempotency import service as idempotency
 from hakiki.core.request_log.service import log_row, redact
 from hakiki.core.runtime import Runtime
@@ -139,7 +140,7 @@ def _log_row(
     vault = call.runtime.vault
     fields: dict[str, Any] = {
         "response_code": response_code,
-        "request_body": redact(call.payload),
+        "request_body": redact(call.payload, _logged_fields(call.endpoint)),
         "transaction_id": charge.transaction_id if charge else None,
     }
     if subject:
@@ -155,6 +156,12 @@ def _log_row(
         float(call.request.scope["state"]["started"]),
         **fields,
     )
+
+
+def _logged_fields(key: str) -> tuple[str, ...]:
+    """The endpoint's request-log allow-list (none for a key the catalogue does not know)."""
+    endpoint = CATALOGUE.get(key)
+    return endpoint.logged_fields if endpoint is not None else ()
 
 
 async def finish_call(

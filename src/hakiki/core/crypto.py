@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from hakiki.core.data_dir import private_dir
 from hakiki.core.settings import Settings
 
 
@@ -66,7 +67,7 @@ def load_master_key(settings: Settings) -> str:
     path = Path(settings.data_dir) / "secret.key"
     if path.exists():
         return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     key = secrets.token_urlsafe(48)
     # O_EXCL: two processes starting at once must not write two different keys.
     try:

@@ -13,6 +13,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from hakiki.core.data_dir import private_file
 from hakiki.core.settings import Settings
 from hakiki.core.sqlite_driver import one_hop_dbapi
 
@@ -85,8 +86,9 @@ def _create_sqlite_engine(
     url: str, *, immediate: bool, pool_size: int, max_overflow: int, busy_ms: int = 30_000
 ) -> AsyncEngine:
     database = make_url(url).database
-    if database and database != ":memory:":
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    if database and database != ":memory:" and not database.startswith("file:"):
+        # Created 0600 (SQLite gives its -wal and -shm files the database file's mode).
+        private_file(Path(database))
     engine = create_async_engine(
         url,
         module=one_hop_dbapi(),

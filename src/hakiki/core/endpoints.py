@@ -7,13 +7,18 @@ catalogue holds every endpoint whose router the application includes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from hakiki.core.scopes import ALL_SCOPES
 
+if TYPE_CHECKING:  # settings read the catalogue's prices: no import cycle at run time
+    from hakiki.core.settings import Settings
+
 Method = Literal["GET", "POST", "DELETE"]
+
+JSON_BODY_BYTES = 1 << 20  # 1 MiB: the body limit of an endpoint that declares none
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,15 @@ class Endpoint:
     # Prices of the units a job of this endpoint charges (bulk scan rows), by price key.
     unit_prices: Mapping[str, int] = field(default_factory=dict)
     sandbox: SandboxHook | None = None
+    # The largest request body accepted (413 payload_too_large beyond it, before reading on):
+    # bytes, or a function of the settings when a setting sets the limit (bulk uploads).
+    max_body_bytes: int | Callable[[Settings], int] = JSON_BODY_BYTES
+    # The request-log allow-list: the request fields the log keeps as sent, as dotted paths
+    # (``subject.country``; a list's items share its path). Only values that say nothing about
+    # a person (channels, country codes, check types, flags, limits, ids of the caller's own
+    # objects); every other value is masked (core/request_log/service.redact), so an endpoint
+    # that lists nothing logs nothing personal (docs/decisions.md#request-log-and-personal-data).
+    logged_fields: tuple[str, ...] = ()
 
     @property
     def billable(self) -> bool:
@@ -101,6 +115,10 @@ class Endpoint:
 
     def test_values(self) -> Sequence[TestValue]:
         return self.sandbox.test_values() if self.sandbox is not None else ()
+
+    def body_limit(self, settings: Settings) -> int:
+        limit = self.max_body_bytes
+        return limit if isinstance(limit, int) else limit(settings)
 
 
 CATALOGUE: dict[str, Endpoint] = {}

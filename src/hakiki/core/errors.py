@@ -16,6 +16,8 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
+from starlette.types import Scope
 
 BEARER_FORMAT = "Authorization: Bearer <client_id>:<secret>"
 
@@ -69,6 +71,36 @@ def rate_limited(window: str, retry_after: int) -> ApiError:
     )
 
 
+class ApiHTTPError(StarletteHTTPException):
+    """An :class:`ApiError` raised where only HTTPException passes: FastAPI turns any other
+    error while it reads a request body into a bare 400 (the body limit, counted as the body
+    streams in, is raised there)."""
+
+    def __init__(self, error: ApiError) -> None:
+        super().__init__(error.status_code, error.message, error.headers)
+        self.error = error
+
+
+def payload_too_large(limit: int) -> ApiError:
+    return ApiError(
+        413,
+        "payload_too_large",
+        f"The request body is larger than this endpoint's limit of {limit:,} bytes; "
+        "it was not read further.",
+        details=[{"field": "body", "problem": f"larger than {limit:,} bytes"}],
+    )
+
+
+def unsupported_media_type(expected: str, sent: str | None) -> ApiError:
+    got = f"the Content-Type sent is {sent!r}" if sent else "no Content-Type was sent"
+    return ApiError(
+        415,
+        "unsupported_media_type",
+        f"Send the body as {expected} with the header Content-Type: {expected}; {got}.",
+        details=[{"field": "body", "problem": f"Content-Type must be {expected}"}],
+    )
+
+
 class ErrorBody(BaseModel):
     """The body of every error response."""
 
@@ -103,11 +135,13 @@ def validation_details(errors: list[Any]) -> list[dict[str, Any]]:
     details = []
     for err in errors:
         problem = str(err.get("msg", "invalid value"))
+        field = _field_name(tuple(err.get("loc", ())))
         if err.get("type") == "missing":
             problem = "is required"
         elif err.get("type") == "json_invalid":
-            problem = "the body is not valid JSON"
-        details.append({"field": _field_name(tuple(err.get("loc", ()))), "problem": problem})
+            # FastAPI's location is ("body", <character offset>): the field is the body.
+            field, problem = "body", f"is not valid JSON: {err.get('ctx', {}).get('error', '')}"
+        details.append({"field": field, "problem": problem})
     return details
 
 
@@ -115,6 +149,46 @@ def validation_error(errors: list[Any]) -> ApiError:
     details = validation_details(errors)
     summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
     return ApiError(400, "invalid_request", f"The request is invalid: {summary}.", details=details)
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _routes_match(app: FastAPI, scope: Scope, *, path: str, method: str) -> Match:
+    """How well the app's routes (not its mounts, which take any method) match ``method`` on
+    ``path``: FULL, PARTIAL (the path only) or NONE."""
+    probe = {**scope, "path": path, "method": method, "path_params": {}}
+    # FastAPI keeps routing state in a dict of the scope: the probe gets its own copy.
+    probe["fastapi"] = dict(scope.get("fastapi", {}))
+    best = Match.NONE
+    for route in app.router.routes:
+        if isinstance(route, Mount):
+            continue
+        match = route.matches(probe)[0]
+        if match is Match.FULL:
+            return match
+        best = Match.PARTIAL if match is Match.PARTIAL else best
+    return best
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
+    """Every method some route serves on this request's path (a 405's ``Allow``): a path may
+    be served by several routes, one per method."""
+    path = scope["path"]
+    return [m for m in _METHODS if _routes_match(app, scope, path=path, method=m) is Match.FULL]
+
+
+def _slash_hint(app: FastAPI, scope: Scope) -> str:
+    """For a 404: the path without (or with) its trailing slash, when that one exists. The
+    server never redirects there itself: a redirect built from the request's Host header
+    would send clients to any host the header names."""
+    path: str = scope["path"]
+    if path == "/":
+        return ""
+    other = path.rstrip("/") if path.endswith("/") else path + "/"
+    if _routes_match(app, scope, path=other, method=scope["method"]) is not Match.NONE:
+        return f" Did you mean {other}?"
+    return ""
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -126,10 +200,20 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return error_response(validation_error(list(exc.errors())))
 
-    async def on_http_error(_request: Request, exc: Exception) -> Response:
+    async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        error, message = _STATUS_ERRORS.get(exc.status_code, ("http_error", str(exc.detail)))
+        if isinstance(exc, ApiHTTPError):
+            return error_response(exc.error)
         headers = dict(exc.headers or {})
+        if exc.status_code == 400:
+            # Starlette's multipart parser and FastAPI's body reading: the body is unreadable.
+            message = f"The request body could not be read: {exc.detail}"
+            return error_response(invalid_request(message, field="body", problem=str(exc.detail)))
+        error, message = _STATUS_ERRORS.get(exc.status_code, ("http_error", str(exc.detail)))
+        if exc.status_code == 405 and (allowed := allowed_methods(app, request.scope)):
+            headers["Allow"] = ", ".join(allowed)
+        elif exc.status_code == 404:
+            message += _slash_hint(app, request.scope)
         return error_response(ApiError(exc.status_code, error, message, headers=headers))
 
     async def on_database_down(_request: Request, exc: Exception) -> Response:

@@ -7,8 +7,14 @@ from dataclasses import dataclass
 from fastapi import Query
 from pydantic import BaseModel
 
+from hakiki.core.errors import invalid_request
+
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+# The highest page a list answers. With 100 items a page the offset stays far inside the
+# databases' 64-bit integers (SQLite's LIMIT/OFFSET, PostgreSQL's bigint); a larger page number
+# would overflow them and is refused as a 400 when the request arrives.
+MAX_PAGE = 2**31 - 1
 
 
 class Pagination(BaseModel):
@@ -23,6 +29,20 @@ class PageRequest:
     page: int
     page_size: int
 
+    def __post_init__(self) -> None:
+        if not 1 <= self.page <= MAX_PAGE:
+            raise invalid_request(
+                f"page: must be from 1 to {MAX_PAGE}.",
+                field="page",
+                problem=f"must be from 1 to {MAX_PAGE}",
+            )
+        if not 1 <= self.page_size <= MAX_PAGE_SIZE:
+            raise invalid_request(
+                f"page_size: must be from 1 to {MAX_PAGE_SIZE}.",
+                field="page_size",
+                problem=f"must be from 1 to {MAX_PAGE_SIZE}",
+            )
+
     @property
     def offset(self) -> int:
         return (self.page - 1) * self.page_size
@@ -35,7 +55,7 @@ class PageRequest:
 
 
 def page_params(
-    page: int = Query(1, ge=1, description="Page number, from 1."),
+    page: int = Query(1, ge=1, le=MAX_PAGE, description=f"Page number, from 1 to {MAX_PAGE}."),
     page_size: int = Query(
         DEFAULT_PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description="Items per page (at most 100)."
     ),

@@ -12,6 +12,11 @@ A handler validates, calls its service and returns. Its parameters are FastAPI's
 model, form fields, files, query and path parameters) plus one ``call: Call``. A POST handler
 returns the body its service settled (bytes) and is answered with the endpoint's status code;
 a GET handler returns a model or a Response.
+
+Each route is an :class:`EndpointRoute`, which admits the caller (401, 429, 403) before the
+request body is read, and bounds the body to the endpoint's ``max_body_bytes`` (413 from the
+Content-Length, or as soon as a streamed body passes it); a JSON body is checked by
+:mod:`hakiki.core.request_body` before FastAPI validates it against the handler's model.
 """
 
 from __future__ import annotations
@@ -21,25 +26,76 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, get_type_hints
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, params
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.datastructures import UploadFile
+from starlette.types import Receive, Scope, Send
 
-from hakiki.core.auth import Principal, any_key, require_scope
+from hakiki.core import request_body
+from hakiki.core.auth import Principal, admit
 from hakiki.core.calls import Call, begin_call, guarded, replay_response, runtime_of
 from hakiki.core.endpoints import Endpoint
+from hakiki.core.errors import payload_too_large, unsupported_media_type
 from hakiki.core.idempotency.service import Replay
 from hakiki.core.openapi import AUTHENTICATED, IDEMPOTENCY_HEADER, error_responses
 
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Any]])
 _REQUEST = "hakiki_request"
 _PRINCIPAL = "hakiki_principal"
+_SPEC = "hakiki_endpoint"
 _CHUNK = 1 << 20
+
+
+class EndpointRoute(APIRoute):
+    """The route of one catalogued endpoint (``spec``). Before FastAPI reads the body and
+    solves the handler's parameters, it admits the caller, refuses a body larger than the
+    endpoint's limit or of the wrong Content-Type, and checks a JSON body (request_body)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        # Read from the endpoint function, so a copy of the route (an included router's, in
+        # FastAPI versions that copy) knows its catalogue entry too.
+        self.spec: Endpoint = getattr(endpoint, _SPEC)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or (self.methods and scope["method"] not in self.methods):
+            await super().handle(scope, receive, send)  # a 405 naming the allowed methods
+            return
+        request = Request(scope)
+        await admit(request, self.spec.scope)
+        limit = self.spec.body_limit(runtime_of(request).settings)
+        declared = request_body.content_length(scope)
+        if declared is not None and declared > limit:
+            raise payload_too_large(limit)
+        receive = request_body.bounded(receive, limit)
+        body_field = self.body_field
+        if body_field is not None and isinstance(body_field.field_info, params.Form):
+            media = request_body.media_type(scope)
+            if declared != 0 and media not in request_body.FORM_TYPES:
+                raise unsupported_media_type("multipart/form-data", media)
+        elif body_field is not None:
+            receive = await _checked_json(scope, receive)
+        await super().handle(scope, receive, send)
+
+
+async def _checked_json(scope: Scope, receive: Receive) -> Receive:
+    """Read the JSON body (within the limit ``receive`` enforces), check it, and hand it on."""
+    body = await request_body.read_body(receive)
+    if body:
+        media = request_body.media_type(scope)
+        if not request_body.is_json(media):
+            raise unsupported_media_type("application/json", media)
+        request_body.check_json(body)
+    return request_body.replay(body, receive)
 
 
 class EndpointRouter(APIRouter):
     """An APIRouter whose routes are endpoint catalogue entries."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(route_class=EndpointRoute, **options)
 
     def endpoint(
         self, spec: Endpoint, *, response_model: Any = None, **options: Any
@@ -53,7 +109,10 @@ class EndpointRouter(APIRouter):
                 response_model=response_model,
                 summary=spec.summary,
                 description=inspect.getdoc(handler) or "",
-                responses=error_responses(*AUTHENTICATED, *spec.errors),
+                # Every POST can refuse a malformed Idempotency-Key (400).
+                responses=error_responses(
+                    *AUTHENTICATED, *spec.errors, *((400,) if spec.idempotent else ())
+                ),
                 openapi_extra=IDEMPOTENCY_HEADER if spec.idempotent else None,
                 name=handler.__name__,
                 **options,
@@ -66,20 +125,19 @@ class EndpointRouter(APIRouter):
 def _route(spec: Endpoint, handler: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
     """The FastAPI endpoint for ``handler``: its own parameters, minus ``call``, plus the
     request and the authenticated caller."""
-    hints = get_type_hints(handler)
+    hints = get_type_hints(handler, include_extras=True)
     own = [
         parameter.replace(annotation=hints.get(name, parameter.annotation))
         for name, parameter in inspect.signature(handler).parameters.items()
         if name != "call"
     ]
-    authenticate = any_key if spec.scope is None else require_scope(spec.scope)
     added = [
         inspect.Parameter(_REQUEST, inspect.Parameter.KEYWORD_ONLY, annotation=Request),
         inspect.Parameter(
             _PRINCIPAL,
             inspect.Parameter.KEYWORD_ONLY,
             annotation=Principal,
-            default=Depends(authenticate),
+            default=Depends(_admitted),
         ),
     ]
     keyword_only = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
@@ -87,6 +145,8 @@ def _route(spec: Endpoint, handler: Callable[..., Awaitable[Any]]) -> Callable[.
     async def route(**kwargs: Any) -> Any:
         request: Request = kwargs.pop(_REQUEST)
         principal: Principal = kwargs.pop(_PRINCIPAL)
+        for name, value in kwargs.items():  # query, path and form text (the body is checked)
+            request_body.check_parameter(name, value)
         if not spec.idempotent:
             call = Call(runtime_of(request), request, principal, spec.key, {})
             return await handler(call=call, **kwargs)
@@ -101,7 +161,15 @@ def _route(spec: Endpoint, handler: Callable[..., Awaitable[Any]]) -> Callable[.
 
     route.__signature__ = inspect.Signature(keyword_only + added)  # type: ignore[attr-defined]
     route.__name__ = handler.__name__
+    setattr(route, _SPEC, spec)
     return route
+
+
+async def _admitted(request: Request) -> Principal:
+    """The caller EndpointRoute admitted before the body was read (async: FastAPI would run a
+    plain function in a thread)."""
+    principal: Principal = request.state.principal
+    return principal
 
 
 async def _payload(arguments: dict[str, Any]) -> dict[str, Any]:

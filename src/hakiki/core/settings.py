@@ -66,6 +66,13 @@ class Settings(BaseSettings):
         description="JSON: weights of fraud-risk signals replacing the defaults, e.g. "
         '{"several_names": 35}; the signals and defaults are in docs/api.md.',
     )
+    fraud_sighting_retention_days: int = Field(
+        default=180,
+        ge=1,
+        description="Days a sighting (a name, date of birth or phone given with an identity "
+        "number in a fraud scan or KYC call) is kept for other organisations' scans; a fraud "
+        "report's are kept with the report (docs/decisions.md).",
+    )
     idempotency_ttl_hours: int = 24
     request_log_retention_days: int = 90
     wallet_hold_seconds: int = 120
@@ -107,6 +114,12 @@ class Settings(BaseSettings):
     )
     bulk_max_bytes: int = Field(
         default=32 * 1024 * 1024, ge=1024, description="Size limit of a bulk scan file upload."
+    )
+    bulk_parse_seconds: float = Field(
+        default=20.0,
+        gt=0,
+        description="How long reading one bulk scan file (CSV or XLSX) may take, wall clock; a "
+        "file that takes longer is refused with a 400 (the largest allowed sheet takes 3-4 s).",
     )
     bulk_chunk_rows: int = Field(
         default=500,

@@ -11,7 +11,6 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -21,6 +20,8 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+
+from hakiki.core.clock import UtcDateTime
 
 metadata = MetaData(
     naming_convention={
@@ -39,8 +40,8 @@ organisations = Table(
     Column("name", String(200), nullable=False, unique=True),
     Column("approved", Boolean, nullable=False, default=False),
     Column("currency", String(3), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("approved_at", DateTime(timezone=True)),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("approved_at", UtcDateTime()),
 )
 
 api_keys = Table(
@@ -52,8 +53,8 @@ api_keys = Table(
     Column("secret_hash", String(64), nullable=False),
     Column("environment", String(10), nullable=False),
     Column("scopes", JSON, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("revoked_at", DateTime(timezone=True)),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("revoked_at", UtcDateTime()),
 )
 
 wallets = Table(
@@ -65,7 +66,7 @@ wallets = Table(
     Column("balance", BigInteger, nullable=False, default=0),
     Column("reserved", BigInteger, nullable=False, default=0),
     Column("last_seq", Integer, nullable=False, default=0),  # seq of the newest transaction
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
 )
 
 wallet_holds = Table(
@@ -75,8 +76,8 @@ wallet_holds = Table(
     Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False, index=True),
     Column("amount", BigInteger, nullable=False),
     Column("request_id", String(40), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False, index=True),
 )
 
 wallet_transactions = Table(
@@ -93,7 +94,7 @@ wallet_transactions = Table(
     Column("request_id", String(40)),
     Column("reverses_id", String(40)),
     Column("description", String(300), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
     UniqueConstraint("org_id", "seq", name="uq_wallet_transactions_org_seq"),
     Index("ix_wallet_transactions_org_created", "org_id", "seq"),
     Index("uq_wallet_transactions_reverses_id", "reverses_id", unique=True),  # one per debit
@@ -110,8 +111,8 @@ idempotency_keys = Table(
     Column("state", String(12), nullable=False),  # in_progress | complete
     Column("status_code", Integer),
     Column("response_body", Text),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False, index=True),
 )
 
 request_logs = Table(
@@ -131,5 +132,5 @@ request_logs = Table(
     Column("request_body", JSON),
     Column("duration_ms", Integer),
     Column("transaction_id", String(40)),
-    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("created_at", UtcDateTime(), nullable=False, index=True),
 )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from hakiki.core.calls import Call
 from hakiki.core.endpoints import CATALOGUE, Endpoint, TestValue
 from hakiki.core.errors import ApiError
@@ -55,10 +57,83 @@ def file_part(filename: str, content_type: str, content: bytes) -> dict[str, str
     }
 
 
+class SandboxMultipart(BaseModel):
+    fields: dict[str, Any] = Field(description="The form fields, by name.")
+    files: dict[str, dict[str, str]] = Field(
+        description="The file parts, by name: {filename, content_type, content_base64}."
+    )
+
+
+class SandboxValue(BaseModel):
+    """One documented sandbox input; a request carries one of ``query``, ``body`` and
+    ``multipart`` (the others are left out)."""
+
+    method: str
+    path: str
+    query: dict[str, Any] | None = Field(None, description="A GET's query parameters.")
+    body: dict[str, Any] | None = Field(None, description="A JSON body.")
+    multipart: SandboxMultipart | None = Field(None, description="A multipart/form-data body.")
+    expect: dict[str, Any] = Field(
+        description="`http_status`, and dotted paths into the response body (a number indexes "
+        "a list) with the value each holds."
+    )
+    description: str
+
+
+_EXAMPLE_ENTRIES: list[dict[str, Any]] = [
+    {
+        "method": "POST",
+        "path": "/v3/screening/aml-with-id",
+        "body": {"channel": "bvn", "number": "22222222205"},
+        "expect": {
+            "http_status": 200,
+            "response_code": "01",
+            "status": "NOT_FOUND",
+            "data.status": "NOT_FOUND",
+        },
+        "description": "last digit 5: not found",
+    },
+    {
+        "method": "POST",
+        "path": "/v3/fraud/bulk-scan/upload",
+        "multipart": {
+            "fields": {"scan_type": "phone", "country_code": "KE"},
+            "files": {
+                "file": {
+                    "filename": "applicants.csv",
+                    "content_type": "text/csv",
+                    "content_base64": "cGhvbmUNCjA3MTIgMzQ1Njc4DQowNzEyIDM0NTY3NQ0K",
+                }
+            },
+        },
+        "expect": {
+            "http_status": 202,
+            "live": False,
+            "status": "pending",
+            "file_format": "csv",
+            "processed_records": 0,
+            "price_per_row": 0,
+            "charged_amount": 0,
+            "failure_reason": None,
+            "scan_type": "phone",
+            "total_records": 2,
+        },
+        "description": "a phone scan with the country as a form field: 202 pending",
+    },
+]
+
+
+class SandboxValues(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"data": [*_EXAMPLE_ENTRIES]}]})
+
+    data: list[SandboxValue] = Field(description="Endpoint by endpoint, in catalogue order.")
+
+
 router = EndpointRouter(tags=["Sandbox"])
 
 
-@router.endpoint(TEST_VALUES)
+# exclude_unset: an entry leaves out the inputs it does not use, as all_entries() builds it.
+@router.endpoint(TEST_VALUES, response_model=SandboxValues, response_model_exclude_unset=True)
 async def test_values(call: Call) -> dict[str, list[dict[str, Any]]]:
     """Any sandbox key; a live key gets 404 (test values drive outcomes only in the sandbox).
     Each entry is a request (`method`, `path`, and `query`, `body` or `multipart`, whose files

@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.settings import Settings
+from hakiki.engines.face.images import DEFAULT_MAX_BYTES as IMAGE_MAX_BYTES
 from hakiki.fraud import sandbox
+
+# What a multipart body may carry besides its file (part headers, form fields).
+FORM_FRAMING_BYTES = 1 << 20
+# A report's subject.face_image_base64 may hold 14,000,000 characters (a 10 MB photo).
+REPORT_MAX_BODY_BYTES = 15 * 1024 * 1024
+
+
+def bulk_upload_max_body_bytes(settings: Settings) -> int:
+    """HAKIKI_BULK_MAX_BYTES for the file, and the form around it."""
+    return settings.bulk_max_bytes + FORM_FRAMING_BYTES
+
 
 REPORT = declare(
     Endpoint(
@@ -15,6 +28,13 @@ REPORT = declare(
         status_code=201,
         errors=(400, 409),
         sandbox=sandbox.REPORT,
+        max_body_bytes=REPORT_MAX_BODY_BYTES,
+        logged_fields=(
+            "subject.country",
+            "subject.identifiers.type",
+            "incident.category",
+            "incident.currency",
+        ),
     )
 )
 REPORTS = declare(
@@ -48,6 +68,7 @@ ID_SCAN = declare(
         price=500,
         errors=(400, 402, 409),
         sandbox=sandbox.ID_SCAN,
+        logged_fields=("channel", "country_code"),
     )
 )
 PHONE = declare(
@@ -60,6 +81,7 @@ PHONE = declare(
         price=200,
         errors=(400, 402, 409),
         sandbox=sandbox.PHONE,
+        logged_fields=("country_code",),
     )
 )
 FACE_SCAN = declare(
@@ -72,6 +94,7 @@ FACE_SCAN = declare(
         price=1000,
         errors=(400, 402, 409),
         sandbox=sandbox.FACE_SCAN,
+        max_body_bytes=IMAGE_MAX_BYTES + FORM_FRAMING_BYTES,
     )
 )
 ADDRESS = declare(
@@ -84,6 +107,7 @@ ADDRESS = declare(
         price=300,
         errors=(400, 402, 409),
         sandbox=sandbox.ADDRESS,
+        logged_fields=("country_code",),
     )
 )
 IDENTITY_RISK = declare(
@@ -96,6 +120,7 @@ IDENTITY_RISK = declare(
         price=800,
         errors=(400, 402, 409),
         sandbox=sandbox.IDENTITY_RISK,
+        logged_fields=("country_code", "identifiers.channel", "identifiers.country_code"),
     )
 )
 BULK_UPLOAD = declare(
@@ -114,6 +139,9 @@ BULK_UPLOAD = declare(
             "fraud.bulk_scan.face": 1000,
         },
         sandbox=sandbox.BULK_UPLOAD,
+        max_body_bytes=bulk_upload_max_body_bytes,
+        # The file's SHA-256 names a file of many rows, which no one can guess from one person.
+        logged_fields=("scan_type", "channel", "country_code", "file_sha256"),
     )
 )
 BULK_LIST = declare(

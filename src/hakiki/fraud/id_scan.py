@@ -29,6 +29,7 @@ from hakiki.fraud.scan_schemas import (
     risk_out,
 )
 from hakiki.identity.channels import Channel, find_channel
+from hakiki.identity.verify import country_hint_or_400
 
 NO_REPORTS: dict[str, Any] = {"reports": 0, "organisations": 0, "categories": {}}
 
@@ -42,6 +43,7 @@ def _channel(body: IdScanRequest) -> Channel:
             f"Unknown channel {body.channel!r}; GET /v3/screening/channels lists them.",
             details=[{"field": "channel", "problem": "unknown channel"}],
         )
+    country_hint_or_400(channel, body.country_code, body.number)
     return channel
 
 
@@ -65,7 +67,8 @@ def prepare(vault: Vault, channel: Channel, number: str) -> NumberScan:
 async def live_evidence(
     conn: AsyncConnection, environment: str, org_id: str, number_keys: list[str]
 ) -> dict[str, tuple[IdentityEvidence, Seen]]:
-    """Each number's evidence from every organisation's reports and sightings: two queries."""
+    """Each number's evidence from every organisation's reports, and from the sightings of
+    organisations other than ``org_id`` counted so that none carries them alone: two queries."""
     reported = await repository.signals_by_key(conn, environment, "identifier", number_keys)
     linked = await observations.seen_with_many(conn, environment, number_keys, org_id)
     found: dict[str, tuple[IdentityEvidence, Seen]] = {}
@@ -79,10 +82,10 @@ async def live_evidence(
                 categories=tuple(
                     sorted(reports["categories"].items(), key=lambda c: (-c[1], c[0]))
                 ),
-                names=seen.distinct.get("name", 0),
-                birth_dates=seen.distinct.get("birth_date", 0),
-                phones=seen.distinct.get("phone", 0),
-                faces=seen.distinct.get("face", 0),
+                names=seen.counts.get("name", 0),
+                birth_dates=seen.counts.get("birth_date", 0),
+                phones=seen.counts.get("phone", 0),
+                faces=seen.counts.get("face", 0),
                 linking_organisations=seen.organisations,
             ),
             seen,
@@ -93,9 +96,9 @@ async def live_evidence(
 def new_values(
     vault: Vault, scan: NumberScan, seen: Seen, told: IdScanRequest
 ) -> list[tuple[str, str]]:
-    """What the caller tells about the person (names, date of birth, phone) that it has not
-    told about this number before (nothing for a number in the wrong format: it cannot be
-    anybody's)."""
+    """What to record of what the caller tells about the person (names, date of birth, phone):
+    what it has not told about this number before, up to a few values of each kind (nothing
+    for a number in the wrong format: it cannot be anybody's)."""
     if scan.problem is None:
         values = person_values(
             vault,
@@ -104,7 +107,7 @@ def new_values(
             phones=[told.phone] if told.phone else [],
             country=scan.channel.country,
         )
-        return [value for value in values if value not in seen.noted_by_caller]
+        return seen.to_note(values)
     return []
 
 

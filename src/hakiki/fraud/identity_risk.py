@@ -29,6 +29,7 @@ from hakiki.fraud.scan_schemas import (
     risk_out,
 )
 from hakiki.identity.channels import find_channel
+from hakiki.identity.verify import country_hint_or_400
 
 
 async def _identifier(call: Call, item: RiskIdentifier, field: str) -> list[tuple[str, str]]:
@@ -38,6 +39,7 @@ async def _identifier(call: Call, item: RiskIdentifier, field: str) -> list[tupl
             400, "invalid_request", f"Unknown channel {item.channel!r}.",
             details=[{"field": field, "problem": "unknown channel"}],
         )  # fmt: skip
+    country_hint_or_400(channel, item.country_code, item.number, f"{field}.country_code")
     scanned = id_scan.prepare(call.runtime.vault, channel, item.number)
     principal = call.principal
     if principal.live:
@@ -55,9 +57,11 @@ async def _phone(call: Call, text: str, country: str | None) -> list[tuple[str, 
     lookup = phone_scan.prepare(call.runtime.vault, text, country)
     if call.principal.live:
         async with read(call.runtime.db) as conn:
-            evidence = (await phone_scan.live_evidence(conn, call.principal.environment, [lookup]))[
-                0
-            ]
+            principal = call.principal
+            found = await phone_scan.live_evidence(
+                conn, principal.environment, principal.org_id, [lookup]
+            )
+        evidence = found[0]
     else:
         evidence = sandbox.PHONE.answer(text)
     analysis = lookup.analysis

@@ -1,17 +1,31 @@
-"""Recording and counting what is seen with identity numbers, across organisations."""
+"""Recording and counting what is seen with identity numbers, across organisations.
+
+What an organisation is shown never counts its own sightings, and each other organisation
+weighs once and can never carry a count alone (``engines/fraud/corroboration.py``): so no
+organisation can learn whether a guess matches what others saw by watching a count, nor raise
+a number's risk for everyone with guesses (docs/decisions.md#fraud-cross-organisation-inference).
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import date
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
+from hakiki.core.database import Database, transaction
+from hakiki.engines.fraud.corroboration import corroborated_count
 from hakiki.fraud import observations_repository as repository
 from hakiki.fraud.keys import phone_key
+
+# Values of one kind an organisation may note with one number: enough for a couple of
+# spellings or phones, not a store of guesses (it weighs as one organisation anyway).
+MAX_VALUES_PER_ORGANISATION = 3
 
 _NOT_LETTER = re.compile(r"[^a-z ]")
 
@@ -47,9 +61,13 @@ async def record(
     org_id: str,
     identifier_keys: list[str],
     values: list[tuple[str, str]],
+    *,
+    from_report: bool = False,
 ) -> None:
-    """Note that these values were seen with these numbers (once per organisation)."""
-    await record_many(conn, environment, org_id, [(key, values) for key in identifier_keys])
+    """Note that these values were seen with these numbers (once per organisation); a report's
+    sightings are kept with the report, the others expire (``purge_expired``)."""
+    sightings = [(key, values) for key in identifier_keys]
+    await record_many(conn, environment, org_id, sightings, from_report=from_report)
 
 
 async def record_many(
@@ -57,6 +75,8 @@ async def record_many(
     environment: str,
     org_id: str,
     sightings: list[tuple[str, list[tuple[str, str]]]],
+    *,
+    from_report: bool = False,
 ) -> None:
     """``record`` for many numbers, each with its own values, in one statement."""
     now = utcnow()
@@ -72,17 +92,43 @@ async def record_many(
         for identifier, values in sightings
         for kind, value in values
     ]
-    await repository.insert_observations(conn, rows)
+    await repository.insert_observations(conn, rows, from_report=from_report)
+
+
+async def purge_expired(db: Database, retention_days: int) -> int:
+    """Delete the sightings of scans and KYC calls first seen more than ``retention_days`` ago
+    (HAKIKI_FRAUD_SIGHTING_RETENTION_DAYS); a report's stay with the report."""
+    async with transaction(db) as conn:
+        cutoff = utcnow() - timedelta(days=retention_days)
+        return await repository.purge_first_seen_before(conn, cutoff)
 
 
 @dataclass(frozen=True)
 class Seen:
-    """What was seen with one number: distinct values per kind, the organisations that saw
-    them, and which (kind, value) pairs this organisation has already noted."""
+    """What was seen with one number, for one caller: per kind, the count of values other
+    organisations saw, which no single organisation carries (``corroborated_count``); how many
+    other organisations saw anything; and which (kind, value) pairs the caller itself noted
+    (used only to decide what to record, never counted for it)."""
 
-    distinct: dict[str, int]
+    counts: dict[str, int]
     organisations: int
     noted_by_caller: frozenset[tuple[str, str]]
+
+    def to_note(self, told: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Of what the caller tells, what to record: values it has not noted yet, at most
+        ``MAX_VALUES_PER_ORGANISATION`` of each kind in all."""
+        noted = Counter(kind for kind, _value in self.noted_by_caller)
+        new: list[tuple[str, str]] = []
+        for kind, value in dict.fromkeys(told):
+            if (kind, value) in self.noted_by_caller or noted[kind] >= MAX_VALUES_PER_ORGANISATION:
+                continue
+            noted[kind] += 1
+            new.append((kind, value))
+        return new
+
+    def noting(self, values: Iterable[tuple[str, str]]) -> Seen:
+        """The same, once the caller has noted ``values`` too (later rows of a bulk file)."""
+        return replace(self, noted_by_caller=self.noted_by_caller | frozenset(values))
 
 
 async def seen_with(
@@ -92,10 +138,17 @@ async def seen_with(
 
 
 async def numbers_seen_with(
-    conn: AsyncConnection, environment: str, kind: str, value_keys: list[str]
+    conn: AsyncConnection, environment: str, kind: str, value_keys: list[str], org_id: str
 ) -> dict[str, int]:
-    """How many distinct identity numbers each value (of ``kind``) was seen with."""
-    return await repository.count_numbers_seen_with(conn, environment, kind, value_keys)
+    """For each value (of ``kind``), the identity numbers organisations other than ``org_id``
+    saw it with, counted so that no single organisation carries the count."""
+    by_value: dict[str, dict[str, set[str]]] = {}
+    for value, number, org in await repository.numbers_seen_with(
+        conn, environment, kind, value_keys
+    ):
+        if org != org_id:
+            by_value.setdefault(value, {}).setdefault(org, set()).add(number)
+    return {value: corroborated_count(orgs) for value, orgs in by_value.items()}
 
 
 async def seen_with_many(
@@ -110,11 +163,12 @@ async def seen_with_many(
 
 
 def _seen(rows: list[tuple[str, str, str]], org_id: str) -> Seen:
-    values: dict[str, set[str]] = {}
-    for kind, value, _org in rows:
-        values.setdefault(kind, set()).add(value)
+    others: dict[str, dict[str, set[str]]] = {}  # kind -> organisation -> values
+    for kind, value, org in rows:
+        if org != org_id:
+            others.setdefault(kind, {}).setdefault(org, set()).add(value)
     return Seen(
-        distinct={kind: len(found) for kind, found in values.items()},
-        organisations=len({org for _kind, _value, org in rows}),
+        counts={kind: corroborated_count(by_org) for kind, by_org in others.items()},
+        organisations=len({org for _kind, _value, org in rows if org != org_id}),
         noted_by_caller=frozenset((k, v) for k, v, org in rows if org == org_id),
     )

@@ -69,12 +69,13 @@ async def _recent_checks(
 
 
 async def live_evidence(
-    conn: AsyncConnection, environment: str, lookups: list[PhoneLookup]
+    conn: AsyncConnection, environment: str, org_id: str, lookups: list[PhoneLookup]
 ) -> list[PhoneEvidence]:
-    """Each phone's evidence: reports, identity numbers seen with it, recent checks (3 queries)."""
+    """Each phone's evidence: reports, identity numbers organisations other than ``org_id``
+    saw it with (counted so that none carries the count alone), recent checks (3 queries)."""
     keys = sorted({lookup.key for lookup in lookups})
     reported = await repository.signals_by_key(conn, environment, "phone", keys)
-    identities = await observations.numbers_seen_with(conn, environment, "phone", keys)
+    identities = await observations.numbers_seen_with(conn, environment, "phone", keys, org_id)
     hashes = [lookup.log_hash for lookup in lookups if lookup.log_hash]
     checks = await _recent_checks(conn, environment, hashes)
     found = []
@@ -136,7 +137,9 @@ async def scan(call: Call, body: PhoneScanRequest) -> bytes:
     analysis = lookup.analysis
     if principal.live:
         async with read(runtime.db) as conn:
-            evidence = (await live_evidence(conn, principal.environment, [lookup]))[0]
+            evidence = (
+                await live_evidence(conn, principal.environment, principal.org_id, [lookup])
+            )[0]
     else:
         evidence = sandbox.PHONE.answer(body.phone)
     risk = assess_phone(lookup, evidence, runtime.settings.fraud_weights)

@@ -8,7 +8,7 @@ from hakiki.core.calls import Call
 from hakiki.core.errors import ApiError
 from hakiki.core.routing import EndpointRouter
 from hakiki.engines.face.images import DEFAULT_MAX_BYTES
-from hakiki.fraud import address_scan, face_scan, id_scan, identity_risk, phone_scan
+from hakiki.fraud import address_scan, examples, face_scan, id_scan, identity_risk, phone_scan
 from hakiki.fraud.endpoints import ADDRESS, FACE_SCAN, ID_SCAN, IDENTITY_RISK, PHONE
 from hakiki.fraud.scan_schemas import (
     AddressScanRequest,
@@ -49,16 +49,26 @@ async def scan_phone(body: PhoneScanRequest, call: Call) -> bytes:
 @router.endpoint(FACE_SCAN, response_model=FaceScanResult)
 async def scan_face(
     call: Call,
-    image: UploadFile = File(description="JPEG, PNG or WebP with one face; at most 10 MB."),
+    image: UploadFile = File(
+        description="A file part: the photo, JPEG, PNG or WebP (sent with its Content-Type, "
+        "e.g. image/jpeg), showing one face; at most 10 MB and 40 megapixels."
+    ),
     identity_numbers: list[str] = Form(
-        default=[], description="The identity numbers this face is presented with (up to 10)."
+        default=[],
+        description="The identity numbers this face is presented with (up to 10): one text "
+        "field per number, repeated (`-F identity_numbers=22222222207 -F "
+        "identity_numbers=70000000007`). In sandbox the first one's last digit picks the signals.",
+        examples=[examples.FACE_SCAN_REQUEST_NUMBERS],
     ),
 ) -> bytes:
     """multipart/form-data: an `image` file part and optional `identity_numbers` fields. The one
     face is matched against the faces of fraud reports (the fraud bank) and the faces seen with
     other identity numbers at any organisation: one face behind many BVNs or NINs is the
-    synthetic-identity pattern. No face, or a second large face, is a 400. Live: the face is
-    remembered with the numbers sent, one charge per call."""
+    synthetic-identity pattern. No face, or a second large face, is a 400. Answers the face's
+    box, the matches (`links`), the reports of the bank matches and a 0-100 risk. Live: the
+    face is remembered with the numbers sent, one charge per call; sandbox: the image is
+    checked for real, the last digit of the first identity number picks the signals, nothing
+    is remembered."""
     data = await image.read(DEFAULT_MAX_BYTES + 1)
     if len(data) > DEFAULT_MAX_BYTES:
         raise ApiError(
@@ -77,7 +87,8 @@ async def scan_address(body: AddressScanRequest, call: Call) -> bytes:
     town) against a gazetteer of Kenya, Uganda, Tanzania and Nigeria shipped with Hakiki; a
     match level (exact, partial, none) with typos corrected; coordinates, when sent, checked
     against the stated area; reports in the shared fraud database giving the same address; a
-    0-100 risk score with every rule that fired. Live: one charge per call."""
+    0-100 risk score with every rule that fired. Live: one charge per call; sandbox: the same
+    parsing, match and GPS check, no reports counted, nothing charged."""
     return await address_scan.scan(call, body)
 
 

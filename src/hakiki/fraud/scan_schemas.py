@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictStr
 
 from hakiki.core.envelope import ResultBase
+from hakiki.core.strict import IsoDate
 from hakiki.engines.fraud.risk import Risk
+from hakiki.fraud import examples
+from hakiki.identity.schemas import CountryCode
 
 
 class IdScanRequest(BaseModel):
@@ -18,7 +20,7 @@ class IdScanRequest(BaseModel):
             "examples": [
                 {
                     "channel": "bvn",
-                    "number": "22123456789",
+                    "number": "22123456787",
                     "first_name": "Musa",
                     "last_name": "Okonkwo",
                     "date_of_birth": "1991-04-12",
@@ -30,10 +32,14 @@ class IdScanRequest(BaseModel):
 
     channel: StrictStr = Field(description="A channel code from GET /v3/screening/channels.")
     number: StrictStr = Field(min_length=1, max_length=64)
-    country_code: StrictStr | None = Field(None, pattern=r"^[A-Za-z]{2}$")
+    country_code: CountryCode | None = Field(
+        None,
+        description="KE, NG, TZ or UG: the channel's country, needed only for codes used in "
+        "several countries (nin: NG or UG; passport, drivers_license); without it they mean NG.",
+    )
     first_name: StrictStr | None = Field(None, max_length=100)
     last_name: StrictStr | None = Field(None, max_length=100)
-    date_of_birth: date | None = None
+    date_of_birth: IsoDate | None = None
     phone: StrictStr | None = Field(None, max_length=32)
 
 
@@ -80,6 +86,8 @@ class IdentityLinks(BaseModel):
 
 
 class IdScanResult(ResultBase):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ID_SCAN_RESULT]})
+
     country: str
     channel: str
     number_valid: bool
@@ -92,14 +100,12 @@ class IdScanResult(ResultBase):
 class PhoneScanRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"phone": "0712 345678", "country_code": "KE"}]},
+        json_schema_extra={"examples": [{"phone": "0712 345677", "country_code": "KE"}]},
     )
 
     phone: StrictStr = Field(min_length=1, max_length=32)
-    country_code: StrictStr | None = Field(
-        None,
-        pattern=r"^[A-Za-z]{2}$",
-        description="For national numbers (0712...): KE, UG, TZ, NG.",
+    country_code: CountryCode | None = Field(
+        None, description="For national numbers (0712...): KE, NG, TZ or UG."
     )
 
 
@@ -124,6 +130,8 @@ class PhoneLinks(BaseModel):
 
 
 class PhoneScanResult(ResultBase):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.PHONE_SCAN_RESULT]})
+
     phone: PhoneDetails
     risk: RiskAssessment
     fraud_reports: ReportSummary
@@ -146,6 +154,8 @@ class FaceLinks(BaseModel):
 
 
 class FaceScanResult(ResultBase):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.FACE_SCAN_RESULT]})
+
     face: FaceFound
     links: FaceLinks
     fraud_reports: ReportSummary
@@ -168,9 +178,9 @@ class AddressScanRequest(BaseModel):
     )
 
     address: StrictStr = Field(min_length=3, max_length=500)
-    country_code: Literal["KE", "UG", "TZ", "NG"]
-    latitude: float | None = Field(None, ge=-90, le=90)
-    longitude: float | None = Field(None, ge=-180, le=180)
+    country_code: CountryCode = Field(description="KE, NG, TZ or UG.")
+    latitude: StrictFloat | None = Field(None, ge=-90, le=90)
+    longitude: StrictFloat | None = Field(None, ge=-180, le=180)
 
 
 class PlaceOut(BaseModel):
@@ -208,6 +218,8 @@ class GpsOut(BaseModel):
 
 
 class AddressScanResult(ResultBase):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ADDRESS_SCAN_RESULT]})
+
     address: ParsedAddress
     gps: GpsOut | None
     fraud_reports: ReportSummary
@@ -219,7 +231,9 @@ class RiskIdentifier(BaseModel):
 
     channel: StrictStr = Field(description="A channel code from GET /v3/screening/channels.")
     number: StrictStr = Field(min_length=1, max_length=64)
-    country_code: StrictStr | None = Field(None, pattern=r"^[A-Za-z]{2}$")
+    country_code: CountryCode | None = Field(
+        None, description="KE, NG, TZ or UG, for codes used in several countries (nin...)."
+    )
 
 
 class IdentityRiskRequest(BaseModel):
@@ -244,17 +258,19 @@ class IdentityRiskRequest(BaseModel):
 
     first_name: StrictStr | None = Field(None, max_length=100)
     last_name: StrictStr | None = Field(None, max_length=100)
-    date_of_birth: date | None = None
+    date_of_birth: IsoDate | None = None
     identifiers: list[RiskIdentifier] = Field(default_factory=list, max_length=10)
     phones: list[StrictStr] = Field(default_factory=list, max_length=10)
     emails: list[StrictStr] = Field(default_factory=list, max_length=10)
     address: StrictStr | None = Field(None, max_length=500)
-    country_code: Literal["KE", "UG", "TZ", "NG"] | None = Field(
-        None, description="Country of the address and of national phone numbers."
+    country_code: CountryCode | None = Field(
+        None, description="Country of the address and of national phone numbers: KE, NG, TZ, UG."
     )
     ip: StrictStr | None = Field(None, max_length=45)
 
 
 class IdentityRiskResult(ResultBase):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.IDENTITY_RISK_RESULT]})
+
     risk: RiskAssessment
     checked: dict[str, int] = Field(description="How many of each item were checked.")

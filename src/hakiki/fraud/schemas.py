@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
 from hakiki.core.pagination import Pagination
+from hakiki.core.strict import IsoDate
+from hakiki.fraud import examples
 
 Category = Literal[
     "identity_theft",
@@ -51,7 +53,7 @@ class ReportSubject(Strict):
     first_name: StrictStr | None = Field(None, max_length=100)
     middle_name: StrictStr | None = Field(None, max_length=100)
     last_name: StrictStr | None = Field(None, max_length=100)
-    date_of_birth: date | None = None
+    date_of_birth: IsoDate | None = None
     gender: Literal["male", "female"] | None = None
     country: StrictStr | None = Field(None, pattern=r"^[A-Z]{2}$", description="ISO 3166 alpha-2.")
     identifiers: list[Identifier] = Field(default_factory=list, max_length=20)
@@ -79,9 +81,9 @@ class ReportSubject(Strict):
 
 class Incident(Strict):
     category: Category
-    date: date
+    date: IsoDate
     description: StrictStr = Field(min_length=10, max_length=4000)
-    amount: int | None = Field(None, ge=0, description="Loss in minor units of `currency`.")
+    amount: StrictInt | None = Field(None, ge=0, description="Loss in minor units of `currency`.")
     currency: StrictStr | None = Field(None, pattern=r"^[A-Z]{3}$")
     bank: StrictStr | None = Field(None, max_length=200)
     account_number: StrictStr | None = Field(None, max_length=40)
@@ -128,7 +130,10 @@ class FraudReportRequest(Strict):
 
 
 class FraudReport(FraudReportRequest):
-    model_config = ConfigDict(extra="forbid")
+    # Its own example: the request's, inherited, would lack id, status and created_at.
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [examples.FRAUD_REPORT]}
+    )
 
     id: str
     status: Status
@@ -137,5 +142,7 @@ class FraudReport(FraudReportRequest):
 
 
 class FraudReportList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.FRAUD_REPORT_LIST]})
+
     data: list[FraudReport]
     pagination: Pagination

@@ -84,7 +84,9 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
 
     async def write(conn: AsyncConnection) -> None:
         await repository.insert_report(conn, row, report_keys)
-        await observations.record(conn, principal.environment, principal.org_id, numbers, seen_with)
+        await observations.record(
+            conn, principal.environment, principal.org_id, numbers, seen_with, from_report=True
+        )
         await insert_prints(conn, faces)
 
     content = await finish_call(

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Date,
-    DateTime,
     ForeignKey,
     Index,
     LargeBinary,
     String,
     Table,
     Text,
+    false,
 )
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 fraud_reports = Table(
@@ -27,7 +29,7 @@ fraud_reports = Table(
     Column("status", String(16), nullable=False),
     Column("incident_date", Date, nullable=False),
     Column("body_encrypted", Text, nullable=False),  # the report as submitted
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
     Index("ix_fraud_reports_owner", "org_id", "environment", "created_at"),
 )
 
@@ -45,7 +47,10 @@ fraud_report_keys = Table(
 
 # What was seen with an identity number (a name, a date of birth, a phone, a face), by whom:
 # one number with many people behind it is the synthetic-identity pattern. Values are keyed
-# hashes; rows are per organisation so counts can say how many organisations saw them.
+# hashes; rows are per organisation, so each organisation weighs once and never counts for
+# itself (docs/decisions.md#fraud-cross-organisation-inference). Sightings of scans and KYC
+# calls are deleted HAKIKI_FRAUD_SIGHTING_RETENTION_DAYS after ``first_seen``; those of a
+# report (``from_report``) are kept with the report.
 identity_observations = Table(
     "identity_observations",
     metadata,
@@ -54,9 +59,12 @@ identity_observations = Table(
     Column("kind", String(16), primary_key=True),  # name | birth_date | phone | face
     Column("value_key", String(64), primary_key=True),
     Column("org_id", String(40), primary_key=True),
-    Column("first_seen", DateTime(timezone=True), nullable=False),
+    Column("first_seen", UtcDateTime(), nullable=False),
+    Column("from_report", Boolean, nullable=False, server_default=false()),
     # The phone scan's "identity numbers seen with this phone": by value, not by number.
     Index("ix_identity_observations_value", "environment", "kind", "value_key"),
+    # The retention purge: sightings first seen before the cut-off.
+    Index("ix_identity_observations_first_seen", "first_seen"),
 )
 
 # Faces seen with identity numbers (face scans) and in reports (the fraud bank): dlib's 128-d
@@ -73,6 +81,6 @@ face_prints = Table(
     Column("category", String(40)),  # the report's category, for bank matches
     Column("person_key", String(40), nullable=False),
     Column("embedding", LargeBinary, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
     Index("ix_face_prints_environment_id", "environment", "id"),
 )

@@ -201,6 +201,18 @@ def countries_for(code: str) -> list[str]:
     return list(_COUNTRIES_BY_CODE.get(code.strip().lower(), []))
 
 
+def countries_fitting(code: str, number: str) -> list[str]:
+    """For a code sent without a country_code: the other countries whose ``code`` format the
+    number fits when it does not fit the default one (a Ugandan NIN, CM or CF then 12 letters
+    or digits, sent as ``nin`` reads as a Nigerian one); [] when it fits the default or no
+    other."""
+    default = find_channel(code)
+    if default is None or default.check(default.normalise(number)) is None:
+        return []
+    others = (_BY_KEY[(c, default.code)] for c in countries_for(code) if c != default.country)
+    return [c.country for c in others if c.check(c.normalise(number)) is None]
+
+
 # The KYC endpoints name a document and a country; this is the channel that verifies it.
 # Nigeria's national identity number is the NIN (the BVN is a bank's number, not an ID).
 DOCUMENTS = ("national_id", "drivers_license", "passport")

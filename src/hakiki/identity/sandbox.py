@@ -5,7 +5,7 @@ SHA-256 of the channel and number, never from randomness, time or the database.
 
 - the last digit of the number picks the outcome: 0-4 VERIFIED, 5 NOT_FOUND, 6 MISMATCH,
   7 PENDING, 8 SOURCE_UNAVAILABLE, 9 FAILED (soft error);
-- the digit before it is an AML bitmask: 1 PEP hit, 2 sanctions hit, 4 adverse-media hit
+- the digit before it is an AML bitmask, each bit one hit: 1 PEP, 2 sanctions, 4 adverse-media
   (8 and 9 count as 0 and 1: only the three low bits are read);
 - golden numbers per channel have fixed identities that never change.
 """

@@ -15,7 +15,7 @@ from hakiki.core.errors import ApiError
 from hakiki.core.runtime import Runtime
 from hakiki.engines.screening.compare import compare_names
 from hakiki.identity import sandbox
-from hakiki.identity.channels import Channel, find_channel
+from hakiki.identity.channels import Channel, countries_fitting, find_channel
 from hakiki.identity.providers.base import (
     IdentityProvider,
     IdentityRecord,
@@ -64,8 +64,10 @@ class NumberQuery:
     names: PersonFields
 
 
-def channel_or_400(code: str, country: str | None) -> Channel:
-    """The channel ``code`` (in ``country``, when given), or a 400 that says where to look."""
+def channel_or_400(code: str, country: str | None, number: str | None = None) -> Channel:
+    """The channel ``code`` (in ``country``, when given), or a 400 that says where to look;
+    with the ``number``, a 400 asking for the country_code when the number is another
+    country's (see ``country_hint_or_400``)."""
     channel = find_channel(code, country)
     if channel is None:
         where = f" in {country.upper()}" if country else ""
@@ -75,7 +77,33 @@ def channel_or_400(code: str, country: str | None) -> Channel:
             f"Unknown channel {code!r}{where}; GET /v3/screening/channels lists them.",
             details=[{"field": "channel", "problem": "unknown channel"}],
         )
+    if number is not None:
+        country_hint_or_400(channel, country, number)
     return channel
+
+
+def country_hint_or_400(
+    channel: Channel, country: str | None, number: str, field: str = "country_code"
+) -> None:
+    """Without a country_code a code used in several countries means the Nigerian channel; a
+    number that does not fit it but fits another country's (a Ugandan NIN sent as ``nin``) is
+    a 400 naming ``field`` that says which country_code to add, never a Nigerian look-up."""
+    if country:
+        return
+    others = countries_fitting(channel.code, number)
+    if not others:
+        return
+    add = " or ".join(f'"country_code": "{c}"' for c in others)
+    problem = (
+        f"number fits the {'/'.join(others)} {channel.code} format, not the {channel.country} "
+        f"one that {channel.code} means without a country_code: add {add}"
+    )
+    raise ApiError(
+        400,
+        "invalid_request",
+        f"{field}: {problem}.",
+        details=[{"field": field, "problem": problem}],
+    )
 
 
 def check_number(channel: Channel, raw_number: str, body: PersonFields) -> str:

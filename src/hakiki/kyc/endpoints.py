@@ -17,6 +17,7 @@ def _document(document: str, path: str, summary: str) -> Endpoint:
             price=2000,
             errors=(400, 402, 409, 503),
             sandbox=sandbox.DOCUMENTS[document],
+            logged_fields=("country_code", "compare"),
         )
     )
 

@@ -7,9 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 
 from hakiki.core.envelope import Billing, Envelope
-from hakiki.identity.schemas import Identity, NameComparison
+from hakiki.identity.schemas import CountryCode, Identity, NameComparison
+from hakiki.kyc import examples
 
-Country = Literal["NG", "KE", "UG", "TZ"]
 Document = Literal["national_id", "drivers_license", "passport"]
 State = Literal["pending", "completed", "failed"]
 
@@ -19,7 +19,7 @@ class KycRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    country_code: Country = Field(description="The issuing country: NG, KE, UG or TZ.")
+    country_code: CountryCode = Field(description="The issuing country: KE, NG, TZ or UG.")
     number: StrictStr = Field(
         min_length=1,
         max_length=64,
@@ -32,11 +32,6 @@ class KycRequest(BaseModel):
     )
     first_name: StrictStr | None = Field(default=None, max_length=100)
     last_name: StrictStr | None = Field(default=None, max_length=100)
-
-    @field_validator("country_code", mode="before")
-    @classmethod
-    def _upper(cls, value: object) -> object:
-        return value.strip().upper() if isinstance(value, str) else value
 
 
 class NationalIdRequest(KycRequest):
@@ -133,5 +128,7 @@ class KycBilling(Billing):
 
 
 class KycResult(Envelope):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.KYC_RESULT]})
+
     billing: KycBilling
     data: KycData

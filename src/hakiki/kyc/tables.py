@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from sqlalchemy import (
     Column,
-    DateTime,
     ForeignKey,
     String,
     Table,
@@ -14,6 +13,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 verifications = Table(
@@ -35,7 +35,7 @@ verifications = Table(
     Column("request_encrypted", Text, nullable=False),  # number and names, for the job
     Column("data_encrypted", Text, nullable=False),  # the result's data object
     Column("request_id", String(40), nullable=False),  # its debit's request_id, when charged
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("completed_at", DateTime(timezone=True)),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("completed_at", UtcDateTime()),
     UniqueConstraint("org_id", "environment", "reference", name="uq_verifications_reference"),
 )

@@ -15,6 +15,12 @@ router = EndpointRouter(tags=["Account"])
 
 @router.endpoint(LISTS, response_model=ListStatusList)
 async def get_lists(call: Call) -> ListStatusList:
+    """The screening lists this server knows, each with what it is screened for, whether the
+    live engine holds it (`in_use`), the version in use with its date, age and `stale` flag
+    (older than HAKIKI_LIST_MAX_AGE_DAYS), its `source` (the bundled snapshot or a download
+    by `hakiki lists update`) and the newest update attempt and error. Every list fits one
+    page. Any key of the organisation; free. Sandbox keys see the same live lists, though
+    sandbox screenings use the sandbox's fictional ones."""
     runtime = call.runtime
     rows = await list_status(
         runtime.settings, runtime.db, engine=runtime.part(ScreeningEngines).live

@@ -3,7 +3,8 @@
 Each version folder holds the raw files gzipped (``<role>.gz``) and a ``manifest.json`` (code,
 format, version, fetch time, entity count, SHA-256 of every uncompressed file and of the set).
 ``<data_dir>/lists/<code>/current`` names the folder in use; it is replaced atomically and only
-after a version passed validation, so a failed update never touches what is served.
+after a version passed validation, so a failed update never touches what is served. Folders
+are 0700 and files 0600, like everything in the data directory (core/data_dir.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hakiki.core.data_dir import DIRECTORY_MODE, private_dir, write_private
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.lists.sources import ListSource, parse_source
 
@@ -62,8 +64,7 @@ def save_version(
     fetched_at: str,
 ) -> StoredVersion:
     """Write the files and manifest of a validated version and make it the current one."""
-    code_dir = lists_root(data_dir) / source.code
-    code_dir.mkdir(parents=True, exist_ok=True)
+    code_dir = private_dir(lists_root(data_dir) / source.code)
     digest = files_digest(files)
     manifest: dict[str, Any] = {
         "code": source.code,
@@ -91,11 +92,11 @@ def save_version(
     target = code_dir / folder
     if not target.exists():
         staging = code_dir / f".staging-{uuid.uuid4().hex}"
-        staging.mkdir()
+        staging.mkdir(mode=DIRECTORY_MODE)
         try:
             for role, data in files.items():
-                (staging / f"{role}.gz").write_bytes(gzip.compress(data, compresslevel=6))
-            (staging / MANIFEST).write_text(json.dumps(manifest, indent=2), "utf-8")
+                write_private(staging / f"{role}.gz", gzip.compress(data, compresslevel=6))
+            write_private(staging / MANIFEST, json.dumps(manifest, indent=2))
             os.replace(staging, target)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -125,7 +126,7 @@ def _free_folder(code_dir: Path, version: str, digest: str) -> str:
 
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
-    tmp.write_text(text, "utf-8")
+    write_private(tmp, text)
     os.replace(tmp, path)
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, Index, Integer, String, Table, Text
+from sqlalchemy import Column, Index, Integer, String, Table, Text
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 # Every attempt to update an official list (hakiki lists update): good versions and failures,
@@ -14,7 +15,7 @@ list_versions = Table(
     Column("id", String(40), primary_key=True),
     Column("code", String(80), nullable=False),
     Column("version", String(80)),  # null when the download or parse failed before a version
-    Column("fetched_at", DateTime(timezone=True), nullable=False),
+    Column("fetched_at", UtcDateTime(), nullable=False),
     Column("entity_count", Integer),
     Column("sha256", String(64)),
     Column("status", String(10), nullable=False),  # ok | failed

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, String, Table, Text
+from sqlalchemy import Column, String, Table, Text
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 media_articles = Table(
@@ -16,5 +17,5 @@ media_articles = Table(
     Column("published", String(40)),
     Column("text", Text, nullable=False),
     Column("guid", Text),
-    Column("ingested_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("ingested_at", UtcDateTime(), nullable=False, index=True),
 )

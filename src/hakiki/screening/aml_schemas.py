@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from hakiki.core.envelope import ResultBase
 from hakiki.engines.screening.model import Schema
+from hakiki.screening import examples
 from hakiki.screening.schemas import AmlResult
 
 SubjectType = Literal["person", "business", "vessel", "aircraft"]
@@ -38,10 +39,10 @@ class _Subject(BaseModel):
         max_length=10,
         description="Document or registration numbers (passport, national ID, IMO...).",
     )
-    threshold: float | None = Field(
+    threshold: StrictFloat | None = Field(
         default=None, ge=0.5, le=1.0, description="Score from which an entry is a hit (0.80)."
     )
-    limit: int = Field(default=10, ge=1, le=50, description="At most this many hits.")
+    limit: StrictInt = Field(default=10, ge=1, le=50, description="At most this many hits.")
 
 
 class PersonFields(_Subject):
@@ -85,6 +86,10 @@ class BusinessScreeningRequest(_Subject):
 
 class SanctionScreeningRequest(PersonFields):
     """Any subject against sanctions lists."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [*examples.SANCTION_REQUESTS]}
+    )
 
     subject_type: SubjectType = Field(default="person")
 
@@ -130,6 +135,8 @@ class ScreeningData(BaseModel):
 
 class ScreeningResult(ResultBase):
     """The answer of every name-screening endpoint."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.SCREENING_RESULT]})
 
     ok: bool = Field(description="true: the screening ran (see aml.unavailable for gaps).")
     status: Literal["CLEAR", "POTENTIAL_MATCH"] = Field(

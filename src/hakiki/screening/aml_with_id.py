@@ -123,7 +123,7 @@ async def _screen(
 
 
 async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
-    channel = channel_or_400(body.channel, body.country_code)
+    channel = channel_or_400(body.channel, body.country_code, body.number)
     number = check_number(channel, body.number, body)
     if call.principal.live:
         verified = await _live_verify(call, channel, number, body)

@@ -15,8 +15,9 @@ SANDBOX_RULES = {
     "accepted": "Any number that fits the channel's format is accepted.",
     "last_digit": "0-4 VERIFIED, 5 NOT_FOUND, 6 MISMATCH when compare is true (else VERIFIED), "
     "7 PENDING, 8 SOURCE_UNAVAILABLE, 9 FAILED (soft error).",
-    "second_to_last_digit": "AML bitmask: 1 PEP hit, 2 sanctions hit, 4 adverse-media hit "
-    "(only when adverse_media is true); add them up, e.g. 3 = PEP and sanctions.",
+    "second_to_last_digit": "AML bitmask, each bit one hit: 1 adds a PEP hit, 2 a sanctions "
+    "hit, 4 an adverse-media hit (only when adverse_media is true); 3 gives two hits (one PEP, "
+    "one sanctions), 0 none.",
     "identities": "Mock identities are derived from the number, with names of the channel's "
     "country; with compare on a VERIFIED number the record carries the names you sent.",
     "charges": "Sandbox never charges the wallet.",

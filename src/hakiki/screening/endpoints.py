@@ -15,6 +15,14 @@ AML_WITH_ID = declare(
         price=5000,
         errors=(400, 402, 409, 503),
         sandbox=sandbox.AML_WITH_ID,
+        logged_fields=(
+            "channel",
+            "country_code",
+            "checks",
+            "adverse_media",
+            "compare",
+            "threshold",
+        ),
     )
 )
 CHANNELS = declare(
@@ -40,6 +48,7 @@ def _name_screening(key: str, path: str, summary: str) -> Endpoint:
             price=1000,
             errors=(400, 402, 409, 503),
             sandbox=sandbox.NameScreeningSandbox(key),
+            logged_fields=("subject_type", "checks", "threshold", "limit", "adverse_media"),
         )
     )
 
@@ -69,6 +78,8 @@ REVIEW = declare(
         status_code=201,
         errors=(400, 409),
         sandbox=sandbox.REVIEW,
+        # reason and reviewer (an analyst's name or e-mail) are masked
+        logged_fields=("subject_key", "list_code", "entity_id", "entity_fingerprint", "decision"),
     )
 )
 REVIEWS = declare(

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hakiki.core.pagination import Pagination
+from hakiki.screening import examples
 
 Decision = Literal["false_positive", "true_match"]
 
@@ -17,19 +18,7 @@ class ReviewRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "subject_key": "3f1c...(data.aml.subject_key)",
-                    "list_code": "us_ofac_sdn",
-                    "entity_id": "15009",
-                    "entity_fingerprint": "(the hit's entity_fingerprint)",
-                    "decision": "false_positive",
-                    "reason": "Different person: customer born 1994 in Kano, listed person 1969.",
-                    "reviewer": "amina.k@lender.example",
-                }
-            ]
-        },
+        json_schema_extra={"examples": [examples.REVIEW_REQUEST]},
     )
 
     subject_key: StrictStr = Field(
@@ -48,6 +37,8 @@ class ReviewRequest(BaseModel):
 
 
 class Review(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.REVIEW]})
+
     id: str
     subject_key: str
     list_code: str
@@ -60,6 +51,8 @@ class Review(BaseModel):
 
 
 class ReviewList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.REVIEW_LIST]})
+
     data: list[Review]
     pagination: Pagination
 

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictStr,
+    field_validator,
+)
 
 from hakiki.core.envelope import Envelope
 from hakiki.core.pagination import Pagination
-from hakiki.identity.schemas import ChannelRef, Identity, NameComparison
+from hakiki.identity.schemas import ChannelRef, CountryCode, Identity, NameComparison
+from hakiki.screening import examples
 from hakiki.screening.review_schemas import HitReview, SuppressedHit
 
 Check = Literal["sanction", "pep"]
@@ -39,10 +48,10 @@ class AmlWithIdRequest(BaseModel):
         min_length=1, description="Channel code from GET /v3/screening/channels, e.g. bvn."
     )
     number: StrictStr = Field(min_length=1, max_length=64, description="The identity number.")
-    country_code: StrictStr | None = Field(
+    country_code: CountryCode | None = Field(
         default=None,
-        description="ISO country of the channel. Needed only for codes used in several "
-        "countries (nin: NG or UG; passport: NG or KE); without it they mean NG.",
+        description="The channel's country: KE, NG, TZ or UG. Needed only for codes used in "
+        "several countries (nin: NG or UG; passport: NG or KE); without it they mean NG.",
     )
     checks: list[Check] = Field(
         default_factory=lambda: list(DEFAULT_CHECKS),
@@ -57,7 +66,7 @@ class AmlWithIdRequest(BaseModel):
     )
     first_name: StrictStr | None = Field(default=None, max_length=100)
     last_name: StrictStr | None = Field(default=None, max_length=100)
-    threshold: float | None = Field(
+    threshold: StrictFloat | None = Field(
         default=None,
         ge=0.5,
         le=1.0,
@@ -157,6 +166,8 @@ class AmlWithIdData(BaseModel):
 
 
 class AmlWithIdResult(Envelope):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.AML_WITH_ID_RESULT]})
+
     data: AmlWithIdData
 
 
@@ -182,6 +193,8 @@ class ChannelInfo(BaseModel):
 
 
 class ChannelList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHANNEL_LIST]})
+
     data: list[ChannelInfo]
     pagination: Pagination
     sandbox_rules: dict[str, str] = Field(description="How any valid number drives outcomes.")

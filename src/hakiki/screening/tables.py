@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, ForeignKey, Index, String, Table, Text
+from sqlalchemy import Column, ForeignKey, Index, String, Table, Text
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 # The analysts' decisions on screening hits: append-only (the audit trail); the newest row per
@@ -22,6 +23,6 @@ screening_reviews = Table(
     Column("reason", Text, nullable=False),
     Column("reviewer", String(200), nullable=False),
     Column("api_key_id", String(40), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
     Index("ix_screening_reviews_subject", "org_id", "environment", "subject_key"),
 )

@@ -16,6 +16,7 @@ def _webhooks(
     *,
     status_code: int = 200,
     errors: tuple[int, ...] = (),
+    logged_fields: tuple[str, ...] = (),
 ) -> Endpoint:
     return declare(
         Endpoint(
@@ -26,6 +27,7 @@ def _webhooks(
             summary=summary,
             status_code=status_code,
             errors=errors,
+            logged_fields=logged_fields,
         )
     )
 
@@ -37,6 +39,7 @@ CREATE = _webhooks(
     "Add a webhook endpoint; its signing secret is shown only now",
     status_code=201,
     errors=(400, 409),
+    logged_fields=("events",),  # the url may carry a token, the description anything
 )
 LIST = _webhooks(
     "list", "GET", "", "The environment's webhook endpoints, newest first", errors=(400,)
@@ -55,6 +58,7 @@ RESEND = _webhooks(
     "Send a delivered or failed delivery again now",
     status_code=202,
     errors=(404, 409),
+    logged_fields=("delivery_id",),
 )
 GET = _webhooks("get", "GET", "/{endpoint_id}", "One webhook endpoint", errors=(404,))
 DELETE = _webhooks(
@@ -71,4 +75,5 @@ ROTATE = _webhooks(
     "/{endpoint_id}/rotate-secret",
     "Replace the signing secret; the old one also signs during the grace period",
     errors=(404, 409),
+    logged_fields=("endpoint_id",),
 )

@@ -8,6 +8,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hakiki.core.pagination import Pagination
+from hakiki.webhooks import examples
 
 # The closed list of docs/api.md#webhooks.
 EventType = Literal[
@@ -48,6 +49,8 @@ class EndpointRequest(BaseModel):
 
 
 class Endpoint(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ENDPOINT]})
+
     id: str
     url: str
     description: str | None
@@ -60,10 +63,14 @@ class Endpoint(BaseModel):
 
 
 class EndpointWithSecret(Endpoint):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ENDPOINT_WITH_SECRET]})
+
     secret: str = Field(description="whsec_...: the signing secret. Shown only here.")
 
 
 class EndpointList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ENDPOINT_LIST]})
+
     data: list[Endpoint]
     pagination: Pagination
 
@@ -76,6 +83,8 @@ class Attempt(BaseModel):
 
 
 class Delivery(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.DELIVERY]})
+
     id: str
     endpoint_id: str
     event_id: str
@@ -89,5 +98,7 @@ class Delivery(BaseModel):
 
 
 class DeliveryList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.DELIVERY_LIST]})
+
     data: list[Delivery]
     pagination: Pagination

@@ -5,7 +5,6 @@ from __future__ import annotations
 from sqlalchemy import (
     JSON,
     Column,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -15,6 +14,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 webhook_endpoints = Table(
@@ -29,10 +29,10 @@ webhook_endpoints = Table(
     Column("secret_encrypted", Text, nullable=False),
     # After a rotation the old secret keeps signing (beside the new one) until this time.
     Column("previous_secret_encrypted", Text),
-    Column("previous_secret_expires_at", DateTime(timezone=True)),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("deleted_at", DateTime(timezone=True)),  # deliveries keep their history
+    Column("previous_secret_expires_at", UtcDateTime()),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Column("deleted_at", UtcDateTime()),  # deliveries keep their history
     Index("ix_webhook_endpoints_org_env", "org_id", "environment"),
 )
 
@@ -45,7 +45,7 @@ webhook_events = Table(
     Column("type", String(60), nullable=False),
     Column("resource_id", String(120)),
     Column("sequence", Integer, nullable=False),
-    Column("occurred_at", DateTime(timezone=True), nullable=False),
+    Column("occurred_at", UtcDateTime(), nullable=False),
     Column("data", JSON, nullable=False),
     Index("ix_webhook_events_org_env_resource", "org_id", "environment", "resource_id"),
 )
@@ -71,10 +71,10 @@ webhook_deliveries = Table(
     Column("status", String(16), nullable=False),  # pending | delivered | failed
     Column("attempt_count", Integer, nullable=False),
     Column("job_id", String(40)),  # the job of the latest (re)send
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("last_attempt_at", DateTime(timezone=True)),
-    Column("delivered_at", DateTime(timezone=True)),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Column("last_attempt_at", UtcDateTime()),
+    Column("delivered_at", UtcDateTime()),
     Index("ix_webhook_deliveries_org_env_created", "org_id", "environment", "created_at"),
     UniqueConstraint("endpoint_id", "event_id", name="uq_webhook_deliveries_endpoint_event"),
 )
@@ -86,7 +86,7 @@ webhook_attempts = Table(
     Column(
         "delivery_id", String(40), ForeignKey("webhook_deliveries.id"), nullable=False, index=True
     ),
-    Column("attempted_at", DateTime(timezone=True), nullable=False),
+    Column("attempted_at", UtcDateTime(), nullable=False),
     Column("status_code", Integer),  # null: no HTTP answer (network error, timeout, refused)
     Column("latency_ms", Integer, nullable=False),
     Column("error", Text),

@@ -37,10 +37,39 @@ def check_shape(url: str, *, live: bool) -> str:
     return parts.hostname
 
 
+# An IPv6 address that stands for an IPv4 one is judged by that IPv4 address. These carry it in
+# their last 32 bits: IPv4-compatible (::a.b.c.d, deprecated; :: and ::1 read as 0.0.0.0 and
+# 0.0.0.1, refused alike), SIIT IPv4-translated (::ffff:0:a.b.c.d) and NAT64's well-known
+# prefix (64:ff9b::a.b.c.d). IPv4-mapped (::ffff:a.b.c.d) and 6to4 (2002:aabb:ccdd::/48) have
+# their own properties in ipaddress.
+_EMBEDDING_LAST_32 = tuple(
+    ipaddress.IPv6Network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96")
+)
+# Refused whatever they carry: Teredo (2001::/32) hides its client's IPv4 address (obfuscated)
+# behind a relay, and NAT64's local-use prefix (64:ff9b:1::/48) translates to addresses of the
+# operator's own network.
+_TUNNELS = tuple(ipaddress.IPv6Network(n) for n in ("2001::/32", "64:ff9b:1::/48"))
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for (mapped, compatible, translated, NAT64,
+    6to4), else None."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in network for network in _EMBEDDING_LAST_32):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def _public(address: str) -> bool:
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if any(ip in network for network in _TUNNELS):
+            return False
+        ip = embedded_ipv4(ip) or ip
     return ip.is_global and not ip.is_multicast
 
 

@@ -120,7 +120,11 @@ async def test_live_id_scan_debits_each_row_once_and_releases_the_rest(
     money = await wallet(client, lender.headers)
     assert (money["balance"], money["reserved"]) == (97 * ID_PRICE, 0)
 
-    # The names given were seen with the number: a later single scan counts them.
+    # The names given were seen with the number: once another organisation gives the same date
+    # of birth (one organisation alone never carries a count), a later single scan counts it.
+    other = await make_account("live", balance=ID_PRICE)
+    told = {"channel": "bvn", "number": number, "date_of_birth": "1990-05-01"}
+    assert (await client.post("/v3/fraud/id-scan", json=told, headers=other.headers)).is_success
     single = await client.post(
         "/v3/fraud/id-scan", json={"channel": "bvn", "number": number}, headers=reporter.headers
     )

@@ -120,6 +120,22 @@ async def test_private_addresses_and_unlisted_hosts_are_refused(
     assert done["results"][0]["risk"]["level"] == "LOW"
 
 
+async def test_image_urls_on_ipv6_forms_of_private_addresses_are_refused(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    """IPv4-compatible, NAT64, 6to4 and Teredo forms are judged by the IPv4 address they carry
+    (tests/webhooks/test_urls.py): each row is refused, nothing is fetched or charged."""
+    account = await make_account("live", balance=10 * FACE_PRICE)
+    hosts = ["[::127.0.0.1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::ffff:0:a9fe:a9fe]",
+             "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"]  # fmt: skip
+    sheet = csv_bytes([["image_url"], *[[f"http://{host}/a.jpg"] for host in hosts]])
+    started = await upload(client, account.headers, sheet, "face")
+    done = await finished(client, account.headers, started["bulk_id"])
+    assert [r["error"]["code"] for r in done["results"]] == ["url_refused"] * len(hosts)
+    assert all("HAKIKI_BULK_FETCH_ALLOW_PRIVATE" in r["error"]["message"] for r in done["results"])
+    assert done["charged_amount"] == 0
+
+
 def test_host_lists() -> None:
     assert host_allowed("img.example.com", [".example.com"])
     assert host_allowed("example.com", [".example.com"])

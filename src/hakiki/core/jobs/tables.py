@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, DateTime, Index, Integer, String, Table, Text
+from sqlalchemy import JSON, Column, Index, Integer, String, Table, Text
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 jobs = Table(
@@ -15,12 +16,12 @@ jobs = Table(
     Column("status", String(16), nullable=False),  # queued | running | succeeded | failed
     Column("attempts", Integer, nullable=False),  # claims so far, crashed ones included
     Column("max_attempts", Integer, nullable=False),
-    Column("run_after", DateTime(timezone=True), nullable=False),
-    Column("lease_until", DateTime(timezone=True)),
+    Column("run_after", UtcDateTime(), nullable=False),
+    Column("lease_until", UtcDateTime()),
     Column("lease_token", String(40)),  # who holds the claim; a stale holder cannot finish it
     Column("last_error", Text),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("finished_at", DateTime(timezone=True)),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Column("finished_at", UtcDateTime()),
     Index("ix_jobs_status_run_after", "status", "run_after"),
 )

@@ -1,5 +1,6 @@
-"""The request log: one row per API call, with a redacted body and the subject's identity
-number encrypted beside a keyed hash for look-ups (docs/decisions.md#request-log-and-personal-data).
+"""The request log: one row per API call, with the body reduced to its endpoint's allow-list
+(every other value masked) and the subject's identity number encrypted beside a keyed hash for
+look-ups (docs/decisions.md#request-log-and-personal-data).
 
 Billed calls write their row inside the transaction that debits the wallet. Other calls are
 buffered and written in batches (every 200 ms or 500 rows), which keeps sandbox traffic off the
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Collection, Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -24,28 +26,36 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("hakiki.request_log")
 
-PERSONAL_FIELDS = frozenset(
-    {"number", "first_name", "last_name", "middle_name", "date_of_birth", "phone", "email"}
-)
+
+def redact(payload: Mapping[str, Any], logged_fields: Collection[str] = ()) -> dict[str, Any]:
+    """The request body as the log keeps it: the values at the paths of ``logged_fields`` (the
+    endpoint's allow-list, ``Endpoint.logged_fields``) as sent, every other value masked to its
+    type and size, at any depth. A path names a leaf with dots (``subject.country``); a list's
+    items share their list's path (``subject.identifiers.type``). Nothing else is kept: a field
+    an endpoint did not list, or one added later, is masked."""
+    allowed = frozenset(logged_fields)
+    return {field: _redact(value, field, allowed) for field, value in payload.items()}
 
 
-def mask(value: str) -> str:
-    """Keep enough to recognise a value in support, not enough to use it."""
-    if len(value) <= 4:
-        return "*" * len(value)
-    return value[:1] + "*" * (len(value) - 3) + value[-2:]
+def _redact(value: Any, path: str, allowed: frozenset[str]) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _redact(item, f"{path}.{key}", allowed) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redact(item, path, allowed) for item in value]
+    if path in allowed:
+        return value
+    return masked(value)
 
 
-def redact(payload: dict[str, Any]) -> dict[str, Any]:
-    redacted: dict[str, Any] = {}
-    for field, value in payload.items():
-        if field in PERSONAL_FIELDS and isinstance(value, str):
-            redacted[field] = mask(value)
-        elif isinstance(value, dict):
-            redacted[field] = redact(value)
-        else:
-            redacted[field] = value
-    return redacted
+def masked(value: Any) -> Any:
+    """What the log keeps of a value it may not show: its type, and a string's length
+    (``"<str:11>"``); null stays null. No characters of it, and no hash that a guess could be
+    tested against."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return f"<str:{len(value)}>"
+    return f"<{type(value).__name__}>"
 
 
 def log_row(

@@ -65,11 +65,13 @@ class IdentityEvidence:
     reports: int = 0
     reporting_organisations: int = 0
     categories: tuple[tuple[str, int], ...] = ()  # (category, reports), most reported first
-    names: int = 0  # distinct names seen with the number, across organisations
+    # Names seen with the number by organisations other than the caller, each organisation
+    # vouching for one, counted as what remains whichever one is left out (corroboration.py).
+    names: int = 0
     birth_dates: int = 0
     phones: int = 0
     faces: int = 0
-    linking_organisations: int = 0  # organisations that saw any of those with the number
+    linking_organisations: int = 0  # other organisations that saw anything with the number
 
 
 def id_signals(format_problem: str | None, evidence: IdentityEvidence) -> list[tuple[str, str]]:
@@ -94,7 +96,9 @@ def id_signals(format_problem: str | None, evidence: IdentityEvidence) -> list[t
         ("several_faces", evidence.faces, "faces", 2),
     ):
         if count >= floor:
-            fired.append((code, f"{count} different {what} seen with this number"))
+            fired.append(
+                (code, f"{count} different {what} seen with this number by other organisations")
+            )
     return fired
 
 
@@ -105,7 +109,7 @@ class PhoneEvidence:
     reports: int = 0
     reporting_organisations: int = 0
     categories: tuple[tuple[str, int], ...] = ()
-    identities: int = 0  # distinct identity numbers seen with the phone
+    identities: int = 0  # identity numbers other organisations saw the phone with (corroborated)
     checks_7d: int = 0  # earlier phone checks of this number, all organisations, last 7 days
     checking_organisations_7d: int = 0
 
@@ -126,7 +130,11 @@ def phone_signals(
         fired.append(("phone_reported", f"{evidence.reports} fraud report(s) name it ({kinds})"))
     if evidence.identities >= 3:
         fired.append(
-            ("phone_shared", f"seen with {evidence.identities} different identity numbers")
+            (
+                "phone_shared",
+                f"seen with {evidence.identities} different identity numbers by other "
+                "organisations",
+            )
         )
     if evidence.checking_organisations_7d >= 3:
         fired.append(

@@ -9,13 +9,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
-from hakiki.fraud.bulk.files import Problem, Sheet, SheetError, column_letter
+from hakiki.fraud.bulk.files import MAX_PROBLEMS, Problem, Sheet, SheetError, column_letter
 from hakiki.fraud.scan_schemas import IdScanRequest, PhoneScanRequest
-from hakiki.identity.channels import find_channel
+from hakiki.identity.channels import countries_fitting, find_channel
 from hakiki.webhooks.urls import UrlRefused, check_shape
 
 ScanType = Literal["id", "phone", "face"]
-MAX_PROBLEMS = 50
 MAX_REFERENCE = 100
 MAX_NUMBERS_PER_FACE = 10
 _NUMBER_SEPARATORS = re.compile(r"[;|]")
@@ -139,8 +138,13 @@ def _check_row(
     row = parsed.model_dump(mode="json", exclude_none=True)
     if isinstance(parsed, IdScanRequest):
         channel = find_channel(parsed.channel, parsed.country_code)
+        others = [] if parsed.country_code else countries_fitting(parsed.channel, parsed.number)
         if channel is None:
             problems.append(("channel", f"unknown channel {parsed.channel!r} for this country"))
+        elif others:  # a Ugandan NIN in a nin row without a country: not a Nigerian NIN
+            fits = " or ".join(others)
+            problem = f"the number fits the {fits} {channel.code} format, not the {channel.country}"
+            problems.append(("country_code", f"{problem} one: give country_code {fits}"))
         else:
             row["channel"], row["country_code"] = channel.code, channel.country
     if isinstance(parsed, FaceRow):
@@ -160,8 +164,8 @@ def validate_rows(sheet: Sheet, scan_type: str, defaults: dict[str, str]) -> lis
     rows: list[dict[str, Any]] = []
     problems: list[Problem] = []
     for number, cells in sheet.rows:
-        if len(cells) > width:
-            extra = f"{len(cells)} cells but the header has {width}"
+        if number in sheet.widths:
+            extra = f"{sheet.widths[number]:,} cells but the header has {width}"
             problems.append(Problem(number, None, column_letter(width), extra))
         else:
             row, found = _check_row(scan_type, _fields(cells, columns, defaults))

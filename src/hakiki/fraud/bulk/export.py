@@ -1,10 +1,19 @@
 """The results file of a bulk scan: one line per row of the upload, flat columns per scan type,
-as CSV (streamed) or XLSX."""
+as CSV (streamed) or XLSX.
+
+Neither may run anything in a spreadsheet (CSV/formula injection, OWASP): in the CSV a text that
+starts with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return or a line feed gets a leading
+``'``, unless the whole text is a plain number (``-2``, ``+254712345678`` stay as they are: a
+spreadsheet reads them as numbers, never as formulas); in the XLSX every text is a string cell
+(never a formula or an error cell), and those same texts also carry Excel's quote-prefix style so
+that editing the cell keeps it text.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
@@ -25,6 +34,24 @@ COLUMNS = {
     "face": ["image_url", "identity_numbers", "fraud_bank_matches", "other_identities",
              "closest_distance", "reports"],
 }  # fmt: skip
+
+
+# A formula, a DDE call or a cell-splitting character when a spreadsheet reads a cell's start.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+# What XML (so XLSX) cannot hold: C0 controls other than tab, line feed, carriage return.
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+
+
+def is_formula_like(text: str) -> bool:
+    return text.startswith(FORMULA_STARTS) and _PLAIN_NUMBER.fullmatch(text) is None
+
+
+def csv_safe(value: Any) -> Any:
+    """The value as the CSV holds it: a text a spreadsheet would run as a formula gets a `'`."""
+    if isinstance(value, str) and is_formula_like(value):
+        return "'" + value
+    return value
 
 
 def header(scan_type: str) -> list[str]:
@@ -93,7 +120,7 @@ async def results(runtime: Runtime, bulk_id: str) -> AsyncIterator[list[BulkRowR
 
 def _csv_lines(rows: Iterable[list[Any]]) -> bytes:
     buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
+    csv.writer(buffer).writerows([csv_safe(value) for value in row] for row in rows)
     return buffer.getvalue().encode()
 
 
@@ -104,16 +131,35 @@ async def csv_stream(runtime: Runtime, scan: dict[str, Any]) -> AsyncIterator[by
         yield _csv_lines(flat(scan_type, result) for result in batch)
 
 
+def _xlsx_row(sheet: Any, values: list[Any]) -> list[Any]:
+    """The row's cells: every text a string cell (openpyxl would make ``=...`` a formula and
+    ``#N/A`` an error), formula-like texts quote-prefixed; numbers and booleans stay typed."""
+    from openpyxl.cell import WriteOnlyCell
+
+    cells: list[Any] = []
+    for value in values:
+        if not isinstance(value, str):
+            cells.append(value)
+            continue
+        text = _NOT_IN_XML.sub("\ufffd", value)
+        cell = WriteOnlyCell(sheet, value=text)
+        cell.data_type = "s"  # whatever openpyxl inferred from the text
+        if is_formula_like(text):
+            cell.quotePrefix = True
+        cells.append(cell)
+    return cells
+
+
 async def xlsx_bytes(runtime: Runtime, scan: dict[str, Any]) -> bytes:
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet("results")
     scan_type = scan["scan_type"]
-    sheet.append(header(scan_type))
+    sheet.append(_xlsx_row(sheet, header(scan_type)))
     async for batch in results(runtime, scan["id"]):
         for result in batch:
-            sheet.append(flat(scan_type, result))
+            sheet.append(_xlsx_row(sheet, flat(scan_type, result)))
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

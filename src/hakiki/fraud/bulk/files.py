@@ -1,21 +1,28 @@
 """Reading an uploaded sheet (CSV or XLSX) into a header and rows of text, within limits.
 
 Row numbers are the sheet's own (the header is row 1), so a problem can be found in the file.
+Reading is bounded whatever the file claims: by the row limit, by the header's width (cells
+further right are only noted, never kept), and by a wall-clock budget (``Deadline``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import zipfile
-from collections.abc import Iterator
-from dataclasses import dataclass
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 XLSX_MAGIC = b"PK\x03\x04"
-MAX_XLSX_UNPACKED = 256 * 1024 * 1024  # a zip that inflates beyond this is refused (a bomb)
 MAX_CELL_CHARS = 2000
+MAX_COLUMNS = 100  # of a header; the layouts use at most nine
+MAX_PROBLEMS = 50
+# C0 controls other than tab, line feed and carriage return (PostgreSQL refuses NUL in text,
+# XML and XLSX refuse the others) and unpaired surrogates (not encodable as UTF-8).
+_BAD_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -63,36 +70,106 @@ class Sheet:
     file_format: str  # csv | xlsx
     header: list[str]
     rows: list[tuple[int, list[str]]]  # (sheet row number, cells), blank rows left out
+    # rows with non-blank cells right of the header: sheet row -> how many cells it has
+    widths: dict[int, int] = field(default_factory=dict)
 
 
-def read_sheet(data: bytes, *, max_rows: int) -> Sheet:
-    """The header and the non-blank rows; SheetError for an unreadable file or too many rows."""
+class Deadline:
+    """The wall-clock budget of reading one file; ``check`` raises once it is spent."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def check(self) -> None:
+        if time.monotonic() > self.at:
+            spent = f"reading the file took longer than its {self.seconds:g}-second budget"
+            refused = f"{spent}; refused (split it, or save it as CSV)"
+            raise SheetError([Problem(None, None, None, refused)])
+
+
+# (sheet row, cells, how many cells up to its last non-blank one); ``cells`` may be shorter
+# than that count (an XLSX row keeps only the header's width).
+Row = tuple[int, list[str], int]
+
+
+def read_sheet(data: bytes, *, max_rows: int, seconds: float = 20.0) -> Sheet:
+    """The header and the non-blank rows; SheetError for an unreadable file, too many rows, or
+    a file that takes longer than ``seconds`` to read."""
+    deadline = Deadline(seconds)
     if not data.strip():
         raise SheetError([Problem(None, None, None, "the file is empty")])
     if data.startswith(XLSX_MAGIC):
-        return _limited("xlsx", _xlsx_rows(data), max_rows)
-    return _limited("csv", _csv_rows(data), max_rows)
+        from hakiki.fraud.bulk.xlsx import SheetRows  # on demand: most uploads are CSV
+
+        sheet_rows = SheetRows(io.BytesIO(data), deadline, MAX_COLUMNS + 1)
+
+        def narrow(width: int) -> None:
+            sheet_rows.columns = width
+
+        return _limited("xlsx", sheet_rows, max_rows, deadline, narrow)
+    return _limited("csv", _csv_rows(data), max_rows, deadline, None)
 
 
-def _limited(file_format: str, rows: Iterator[tuple[int, list[str]]], max_rows: int) -> Sheet:
+def _character_problem(text: str) -> str | None:
+    if len(text) > MAX_CELL_CHARS:
+        return f"longer than {MAX_CELL_CHARS:,} characters"
+    bad = _BAD_CHARACTER.search(text)
+    if bad is None:
+        return None
+    code = f"U+{ord(bad.group()):04X}"
+    if "\ud800" <= bad.group() <= "\udfff":
+        return f"contains an unpaired surrogate ({code}), which is not valid text; remove it"
+    return f"contains a control character ({code}); remove it"
+
+
+def _limited(
+    file_format: str,
+    rows: Iterable[Row],
+    max_rows: int,
+    deadline: Deadline,
+    narrow: Callable[[int], None] | None,
+) -> Sheet:
     header: list[str] | None = None
     kept: list[tuple[int, list[str]]] = []
-    for number, cells in rows:
-        while cells and not cells[-1].strip():
-            cells.pop()  # trailing empty cells (Excel pads rows to the widest one)
-        if not cells:
+    widths: dict[int, int] = {}
+    problems: list[Problem] = []
+    for number, cells, width in rows:
+        deadline.check()
+        if not width:
             continue
         if header is None:
-            header = cells
+            if width > MAX_COLUMNS:
+                where = column_letter(MAX_COLUMNS)
+                too_wide = f"the header has more than {MAX_COLUMNS} columns"
+                raise SheetError([Problem(number, None, where, too_wide)])
+            header = cells[:width]
+            for position, text in enumerate(header):
+                if found := _character_problem(text):
+                    problems.append(Problem(number, None, column_letter(position), found))
+            if narrow is not None:
+                narrow(len(header))
             continue
         if len(kept) == max_rows:
             raise SheetError(
                 [Problem(number, None, None, f"more than {max_rows:,} rows; split the file")]
             )
+        if width > len(header):
+            widths[number] = width
+        cells = cells[: min(width, len(header))]
+        if max(map(len, cells)) > MAX_CELL_CHARS or _BAD_CHARACTER.search("".join(cells)):
+            for position, text in enumerate(cells):  # rare: find the cells
+                if len(problems) < MAX_PROBLEMS and (found := _character_problem(text)):
+                    name = header[position] or "(blank)"
+                    problems.append(Problem(number, name, column_letter(position), found))
+        if len(problems) >= MAX_PROBLEMS:
+            break
         kept.append((number, cells))
+    if problems:
+        raise SheetError(problems[:MAX_PROBLEMS])
     if header is None:
         raise SheetError([Problem(None, None, None, "the file has no header row")])
-    return Sheet(file_format, header, kept)
+    return Sheet(file_format, header, kept, widths)
 
 
 def _decode(data: bytes) -> str:
@@ -102,21 +179,24 @@ def _decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")  # Excel's "CSV" on Windows
 
 
-def _csv_rows(data: bytes) -> Iterator[tuple[int, list[str]]]:
+def _csv_rows(data: bytes) -> Iterator[Row]:
     text = _decode(data)
-    if "\x00" in text:
-        raise SheetError([Problem(None, None, None, "not a CSV or XLSX file")])
     first_line = text.split("\n", 1)[0]
+    if "\x00" in first_line:  # UTF-16 text, a spreadsheet of another kind, a binary file
+        raise SheetError([Problem(None, None, None, "not a CSV or XLSX file")])
     delimiter = max(",;\t", key=first_line.count)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         for cells in reader:
-            yield reader.line_num, cells
+            width = len(cells)
+            while width and not cells[width - 1].strip():
+                width -= 1  # trailing empty cells (Excel pads rows to the widest one)
+            yield reader.line_num, cells, width
     except csv.Error as error:
         raise SheetError([Problem(reader.line_num, None, None, f"bad CSV: {error}")]) from error
 
 
-def _cell_text(value: object) -> str:
+def cell_text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, datetime):
@@ -126,26 +206,3 @@ def _cell_text(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))  # an identity number typed as a number: 22222222222.0
     return str(value)
-
-
-def _xlsx_rows(data: bytes) -> Iterator[tuple[int, list[str]]]:
-    from openpyxl import load_workbook  # imported on demand: most uploads are CSV
-
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-        if unpacked > MAX_XLSX_UNPACKED:
-            raise SheetError(
-                [Problem(None, None, None, "the XLSX file inflates beyond 256 MB; refused")]
-            )
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except SheetError:
-        raise
-    except Exception as error:  # openpyxl raises many kinds for a damaged file
-        raise SheetError([Problem(None, None, None, "not a readable XLSX file")]) from error
-    try:
-        sheet = book.worksheets[0]
-        for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-            yield number, [_cell_text(value) for value in values]
-    finally:
-        book.close()

@@ -21,11 +21,23 @@ router = EndpointRouter(tags=["Fraud"])
 @router.endpoint(BULK_UPLOAD, response_model=BulkScan)
 async def upload(
     call: Call,
-    file: UploadFile = File(description="CSV (UTF-8, comma or semicolon) or XLSX, first sheet."),
-    scan_type: ScanType = Form(description="id, phone or face."),
-    channel: str | None = Form(None, max_length=20, description="id: channel for every row."),
+    file: UploadFile = File(
+        description="A file part: CSV (UTF-8, comma or semicolon; text/csv) or XLSX (its first "
+        "sheet). The first row is the header, naming the columns of `scan_type` (docs/api.md), "
+        "e.g. for id: `reference,number,channel` then `loan-0,22222222200,bvn`."
+    ),
+    scan_type: ScanType = Form(description="id, phone or face.", examples=["id"]),
+    channel: str | None = Form(
+        None,
+        max_length=20,
+        description="id: the channel of every row without a channel column.",
+        examples=["bvn"],
+    ),
     country_code: str | None = Form(
-        None, pattern=r"^[A-Za-z]{2}$", description="id/phone: country for every row."
+        None,
+        pattern=r"^[A-Za-z]{2}$",
+        description="id/phone: the country (KE, NG, TZ or UG) of every row without one.",
+        examples=["NG"],
     ),
 ) -> bytes:
     """multipart/form-data. The whole file is checked first: a bad header, a bad value or a
@@ -34,7 +46,9 @@ async def upload(
     job scans it (`processing`), then `completed` (or `failed`) and `bulk_scan.completed` is
     sent to your webhooks. Live: the whole file's price is reserved at once (402 if the wallet
     cannot cover it); each scanned row is then one wallet debit, rows that end in an error are
-    not charged and their reservation is released. Columns per type in docs/api.md."""
+    not charged and their reservation is released. Sandbox: the same checks and job, the
+    single scans' sandbox rules per row, nothing reserved or charged. Columns per type in
+    docs/api.md."""
     limit = call.runtime.settings.bulk_max_bytes
     data = await file.read(limit + 1)
     if len(data) > limit:
@@ -55,6 +69,10 @@ async def list_scans(
     status: BulkStatus | None = Query(None),
     scan_type: ScanType | None = Query(None),
 ) -> BulkScanList:
+    """Your organisation's bulk scans of this environment, newest first, paginated, each with
+    its status and progress but not its rows (GET /v3/fraud/bulk-scan/{bulk_id} pages
+    through them); filters `status` and `scan_type`. Free. Sandbox: the scans uploaded with
+    sandbox keys."""
     filters: dict[str, str | None] = {"status": status, "scan_type": scan_type}
     return await service.list_scans(call.runtime, call.principal.owner, page, filters)
 
@@ -73,7 +91,9 @@ async def get_scan(
 ) -> Response | BulkScanDetail:
     """Progress (`processed_records` of `total_records`, `success_count`, `error_count`) and a
     page of row results with their errors. `?format=csv` (or `xlsx`) downloads every row's
-    result as a file: what has been scanned so far while the scan runs."""
+    result as a file: what has been scanned so far while the scan runs. Another
+    organisation's scan, or one of the other environment, is 404. Free. Sandbox: the scans
+    uploaded with sandbox keys."""
     runtime, owner = call.runtime, call.principal.owner
     if format == "json":
         return await service.get_scan(runtime, owner, bulk_id, page, row_status)

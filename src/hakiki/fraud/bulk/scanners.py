@@ -97,6 +97,8 @@ async def scan_ids(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, Any]
             evidence, seen = found[scan.key]
             if new := id_scan.new_values(vault, scan, seen, _told(row)):
                 sightings.append((scan.key, new))
+                # later rows of the chunk with this number: noted, and within the same limit
+                found[scan.key] = (evidence, seen.noting(new))
         else:
             evidence = sandbox.ID_SCAN.answer(scan.number)
         risk = assess(id_signals(scan.problem, evidence), weights)
@@ -116,7 +118,9 @@ async def scan_phones(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, A
     lookups = [phone_scan.prepare(vault, row["phone"], row.get("country_code")) for row in rows]
     if owner.live:
         async with read(runtime.db) as conn:
-            evidence = await phone_scan.live_evidence(conn, owner.environment, lookups)
+            evidence = await phone_scan.live_evidence(
+                conn, owner.environment, owner.org_id, lookups
+            )
     else:
         evidence = [sandbox.PHONE.answer(row["phone"]) for row in rows]
     results = []

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hakiki.core.pagination import Pagination
+from hakiki.fraud import examples
 from hakiki.fraud.scan_schemas import RiskAssessment
 
 ScanType = Literal["id", "phone", "face"]
@@ -15,6 +16,8 @@ BulkStatus = Literal["pending", "processing", "completed", "failed"]
 
 
 class BulkScan(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.BULK_SCAN]})
+
     bulk_id: str
     live: bool
     scan_type: ScanType
@@ -59,10 +62,14 @@ class BulkRowResult(BaseModel):
 
 
 class BulkScanDetail(BulkScan):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.BULK_SCAN_DETAIL]})
+
     results: list[BulkRowResult] = Field(description="One page of rows, in sheet order.")
     pagination: Pagination
 
 
 class BulkScanList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.BULK_SCAN_LIST]})
+
     data: list[BulkScan]
     pagination: Pagination

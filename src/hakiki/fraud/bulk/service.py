@@ -4,6 +4,8 @@ listing. The scanning itself is the job in ``runner``."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import orjson
@@ -33,6 +35,10 @@ from hakiki.fraud.bulk.schemas import (
 from hakiki.fraud.scan_schemas import RiskAssessment
 
 ECHOED = ("row", "reference", "input", "risk", "error")
+# Uploads are read and checked off the event loop, two at a time at most, in threads of their
+# own: a slow file waits for a reader, it does not hold the default pool the rest of the app
+# uses, and each read is bounded by HAKIKI_BULK_PARSE_SECONDS.
+_READERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bulk-upload")
 
 
 def sheet_error(error: SheetError) -> ApiError:
@@ -47,10 +53,20 @@ def sheet_error(error: SheetError) -> ApiError:
 
 
 def _checked_rows(
-    data: bytes, scan_type: str, defaults: dict[str, str], max_rows: int
+    data: bytes, scan_type: str, defaults: dict[str, str], max_rows: int, seconds: float
 ) -> tuple[str, list[dict[str, Any]]]:
-    sheet = read_sheet(data, max_rows=max_rows)
+    sheet = read_sheet(data, max_rows=max_rows, seconds=seconds)
     return sheet.file_format, validate_rows(sheet, scan_type, defaults)
+
+
+def _file_name(name: str) -> str:
+    """The upload's name as stored: no control characters (PostgreSQL refuses NUL) and no
+    unpaired surrogates, at most 255 characters."""
+    kept = "".join(
+        "_" if ord(char) < 32 or ord(char) == 127 or 0xD800 <= ord(char) <= 0xDFFF else char
+        for char in name[:255]
+    )
+    return kept.strip() or "upload"
 
 
 def bulk_model(row: dict[str, Any]) -> BulkScan:
@@ -80,10 +96,17 @@ async def upload(
     call: Call, data: bytes, file_name: str, scan_type: str, defaults: dict[str, str]
 ) -> bytes:
     runtime, principal = call.runtime, call.principal
-    try:  # parsing 100,000 rows takes a second or two: not on the event loop
-        file_format, rows = await asyncio.to_thread(
-            _checked_rows, data, scan_type, defaults, runtime.settings.bulk_max_rows
-        )
+    settings = runtime.settings
+    check = partial(
+        _checked_rows,
+        data,
+        scan_type,
+        defaults,
+        settings.bulk_max_rows,
+        settings.bulk_parse_seconds,
+    )
+    try:  # reading 100,000 rows takes seconds: not on the event loop
+        file_format, rows = await asyncio.get_running_loop().run_in_executor(_READERS, check)
     except SheetError as error:
         raise sheet_error(error) from error
     price = runtime.price(price_key(scan_type)) if principal.live else 0
@@ -96,7 +119,7 @@ async def upload(
         "request_id": call.request_id,
         "scan_type": scan_type,
         "status": "pending",
-        "file_name": file_name[:255],
+        "file_name": _file_name(file_name),
         "file_format": file_format,
         "total_records": len(rows),
         "processed_records": 0,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -15,6 +14,7 @@ from sqlalchemy import (
     Text,
 )
 
+from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
 
 bulk_scans = Table(
@@ -40,10 +40,10 @@ bulk_scans = Table(
     # The validated rows as zlib-compressed JSON, AES-GCM encrypted: the job's input.
     Column("input_encrypted", LargeBinary, nullable=False),
     Column("failure_reason", Text),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("started_at", DateTime(timezone=True)),
-    Column("completed_at", DateTime(timezone=True)),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("started_at", UtcDateTime()),
+    Column("completed_at", UtcDateTime()),
+    Column("updated_at", UtcDateTime(), nullable=False),
     Index("ix_bulk_scans_owner", "org_id", "environment", "created_at"),
 )
 

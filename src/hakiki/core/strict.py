@@ -1,0 +1,30 @@
+"""Strict request field types for what JSON's loose readings would let through.
+
+pydantic reads ``0`` (and ``"0"``) as the date 1970-01-01 and ``true`` as the number 1.0; a
+request carrying them is a mistake, so these types make it a 400 naming the field. Numbers use
+pydantic's ``StrictFloat``/``StrictInt`` (a JSON integer is still a valid float); dates use
+``IsoDate``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+from pydantic_core import PydanticCustomError
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_date(value: Any) -> Any:
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
+        return value.strip()
+    raise PydanticCustomError("date_type", "must be a date written as YYYY-MM-DD, in a string")
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_date)]
+"""A calendar date sent as ``"YYYY-MM-DD"``: no number, boolean or timestamp."""
