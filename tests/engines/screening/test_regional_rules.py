@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from hakiki.engines.screening.frequency import VERY_COMMON, rarity
 from hakiki.engines.screening.normalize import normalize_name
 from hakiki.engines.screening.scorer import score_name, score_names_symmetric
+from hakiki.engines.screening.similarity import token_similarity
 from hakiki.lists.screen import compare_pair
 
 
@@ -97,3 +99,81 @@ def test_compare_mode_is_symmetric(a: str, b: str) -> None:
     one = compare_pair({"a": {"name": a}, "b": {"name": b}}, threshold=0.8)
     other = compare_pair({"a": {"name": b}, "b": {"name": a}}, threshold=0.8)
     assert one["score"] == other["score"] and one["decision"] == "match"
+
+
+def compared(a: str, b: str) -> tuple[float, str]:
+    result = score_names_symmetric(normalize_name(a), normalize_name(b), "primary")
+    return result.score, result.reason
+
+
+@pytest.mark.parametrize(
+    ("customer", "listed"),
+    [
+        ("Yusuf Hassan", "Yusef HASSANI"),  # "yusuf" and "hassan" are common; the list's not
+        ("Ibrahim Idris", "Ibrahimu IDRISA"),
+        ("A. Abdallah", "Abubakar ABDILLAH"),
+    ],
+)
+def test_a_near_spelling_of_a_common_name_is_common_evidence(customer: str, listed: str) -> None:
+    """The near neighbours of a common name are met often: a customer's "Hassan" close to a
+    listed "Hassani" is the evidence of a "Hassan", so the common-name cap applies."""
+    score, reason = scored(customer, listed)
+    assert score < 0.8, reason
+    assert "common names" in reason
+
+
+@pytest.mark.parametrize(
+    ("spelling", "other"),
+    [("Ally", "Ali"), ("Salum", "Salim"), ("Hamisi", "Khamis"), ("Ramadhani", "Ramadan")],
+)
+def test_swahili_spellings_of_arabic_names_are_variants(spelling: str, other: str) -> None:
+    score, reason = scored(f"{spelling} Kigoda", f"{other} Kigoda")
+    assert score >= 0.95 and "variant" in reason
+    # and as common as the name they spell: alone with another common name, no hit
+    score, reason = scored(f"Mohamed {spelling}", f"Mohamed {other}")
+    assert score < 0.8 and "common names" in reason
+
+
+def test_a_four_letter_name_is_not_near_a_name_two_edits_away() -> None:
+    """Two edits on a four-letter name make another name (Omar / Omarow, Said / Saade);
+    "sounds alike" needs five letters on the shorter side."""
+    assert token_similarity("omar", "omarow") == (0.0, "")
+    assert token_similarity("said", "saade") == (0.0, "")
+    assert token_similarity("mukhtar", "muhtar")[0] >= 0.85
+    assert token_similarity("mohamed", "muhammad") == (0.95, "variant")
+    assert token_similarity("jabiri", "jabar") == (0.85, "sounds alike")
+
+
+def test_a_reordered_near_spelling_of_a_short_name_keeps_the_full_penalty() -> None:
+    score, reason = scored("Bahati Ali Abeid", "Abid ALI")
+    assert score < 0.8
+    assert "different order" in reason and "surname" not in reason
+    # one slip in a long surname written first is still recognisable
+    score, reason = scored("Abraham Byandaala", "BYANDALA Abraham James")
+    assert score >= 0.8 and "surname written first" in reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Abdullahi Adamu", "ADAMU ABDULLAHI"),
+        ("Anna Abdallah", "Anna Margareth Abdallah"),
+        ("Abdalla Ali", "Abdalla Haji Ali"),
+    ],
+)
+def test_compare_mode_reports_common_names_without_capping(a: str, b: str) -> None:
+    """Two records compared are not one query among every listed name: the common-name cap
+    guards a search, so compare mode names the common parts and does not cap."""
+    score, reason = compared(a, b)
+    assert score >= 0.8, reason
+    assert "common names (not capped: two records compared)" in reason
+    screened, screened_reason = scored(a, b)
+    assert screened < 0.8 and "common names" in screened_reason
+
+
+def test_rigour_generic_names_are_very_common_and_a_rare_surname_is_not() -> None:
+    assert rarity("bilal") == VERY_COMMON  # hand table had it "common"; rigour says generic
+    assert rarity("abdulrahman") == VERY_COMMON
+    # a rare surname beside a common given name is never capped
+    score, reason = scored("John Kibanzanga", "John KIBANZANGA")
+    assert score == 1.0 and "common" not in reason

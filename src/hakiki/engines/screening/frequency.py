@@ -1,13 +1,15 @@
 """How common a name token is, so a common name alone cannot make a hit.
 
 ``rarity(token)`` is in (0, 1]: 1.0 for an unremarkable token, less for common ones. It is the
-lowest of two sources, both shipped with the package (no work at import beyond reading two
+lowest of these sources, both shipped with the package (no work at import beyond reading two
 small text files):
 
 * ``data/common_names.txt``: a hand-compiled table of very common and common given and family
   names (African, Arabic-derived, South and East Asian, European; sources in the file);
 * ``data/han_syllables.txt``: the syllables Chinese characters and kana transliterate to; a
   name part of one or two such syllables ("li", "wen", "guihua") is common;
+* rigour's generic person names (the forms OpenSanctions marks as identifying nobody on their
+  own: Muhammad, Hassan, Bilal, Abdul Rahman...): very common;
 * ``data/list_token_counts.tsv``: for each name token used by 10 or more listed persons of the
   bundled lists (OFAC SDN and UN), in how many persons' names it occurs. Regenerate it after a
   list update with ``python -m hakiki.engines.screening.frequency``.
@@ -58,12 +60,31 @@ def _table() -> dict[str, float]:
             table[token] = min(table.get(token, 1.0), tier)
     for token in _syllables():
         table[token] = min(table.get(token, 1.0), COMMON)
+    for token in _generic_person_names():
+        table[token] = VERY_COMMON
     counts = resources.files(_DATA).joinpath(LIST_COUNTS).read_text(encoding="utf-8")
     for line in counts.splitlines():
         token, _, count = line.partition("\t")
         if count:
             table[token] = min(table.get(token, 1.0), _list_rarity(int(count)))
     return table
+
+
+def _generic_person_names() -> set[str]:
+    """rigour's generic person names (OpenSanctions: forms that alone identify nobody), one
+    token each ("abdul rahman" as "abdulrahman", as the aligner joins them)."""
+    from rigour._core import generic_person_names_list
+
+    from hakiki.engines.screening.normalize import normalize_name
+
+    found: set[str] = set()
+    for name in generic_person_names_list():
+        if not name.isascii():  # the Arabic-script forms transliterate to other spellings
+            continue
+        tokens = normalize_name(name).tokens
+        if tokens:
+            found.add("".join(tokens))
+    return found
 
 
 @lru_cache(maxsize=1)
@@ -86,10 +107,18 @@ def rarity(token: str) -> float:
 
     A one-word given name of two Chinese syllables counts as common too.
     """
-    table = _table()
-    value = table.get(token, 1.0)
+    value = measured_rarity(token)
     if value > COMMON and 4 <= len(token) <= 12 and _two_syllables(token):
         value = COMMON
+    return value
+
+
+@lru_cache(maxsize=65536)
+def measured_rarity(token: str) -> float:
+    """:func:`rarity` from the tables alone, without the two-syllable guess (which would call
+    "pulin" or "baowei" common)."""
+    table = _table()
+    value = table.get(token, 1.0)
     for variant in variants_of(token):
         value = min(value, table.get(variant, 1.0))
     return value

@@ -9,7 +9,8 @@ The name decides; the other features move the score a little and say why:
   the matched parts are in a different order (a swapped first and last name is never an exact
   match), -0.25 instead when a part moved across "bin" (the given and the father's name
   swapped); -0.20 for different specific legal forms (AG / GmbH); a cap for common names
-  (below); -0.05 for a weak alias.
+  (below; a near spelling counts as common as the commoner of its two spellings; compare
+  mode reports common names without capping); -0.05 for a weak alias.
 * ``birth_date``: +0.05 same date, +0.02 same year where one side gives only the year, 0 for
   day and month swapped, -0.08 same year but another day or one year apart, -0.20 otherwise.
 * ``country``: +0.02 when a country is shared, -0.05 when both sides have countries and none is
@@ -28,7 +29,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hakiki.engines.screening.frequency import COMMON, rarity
+from hakiki.engines.screening.frequency import COMMON, measured_rarity, rarity
 from hakiki.engines.screening.model import ListEntity, NameKind
 from hakiki.engines.screening.normalize import (
     HONORIFICS,
@@ -66,6 +67,7 @@ REORDER_PENALTY = 0.10
 # records write the surname first, so the order says little; never 0 (nomenklatura#247: a
 # reversed name is never the same name).
 RARE_REORDER_PENALTY = 0.03
+RECOGNISABLE_SIMILARITY = 0.9  # one edit in eight letters or more, a variant, or exact
 # Parts present on one side only, when two or more parts agree in full with this much joint
 # rarity (a rare part and a common one): an omission (a middle, clan or second surname one
 # record leaves out), charged like a missing middle part wherever it stands. On the list side
@@ -119,22 +121,30 @@ class NameScore:
         return _name_reason(self.alignment, self.notes)
 
 
-def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) -> NameScore:
-    """Score a query name against one list name (0..1) with a short reason."""
+def score_name(
+    query: NormalizedName, listed: NormalizedName, kind: NameKind, *, search: bool = True
+) -> NameScore:
+    """Score a query name against one list name (0..1) with a short reason.
+
+    ``search=False`` (compare mode: two records the caller already links, not one query among
+    every listed name) reports common names without capping the score; the cap guards a
+    search against the coincidences a population of list names makes likely.
+    """
     matches, q_scores, l_scores = match_tokens(query, listed)
     l_tokens, l_weights = listed.tokens, listed.weights
+    pair_rarity = _pair_rarity(matches)
     full = initials = 0
     evidence = 0.0
-    for token, weight, sim in zip(l_tokens, l_weights, l_scores, strict=True):
+    for k, (token, weight, sim) in enumerate(zip(l_tokens, l_weights, l_scores, strict=True)):
         if sim == 0.0:
             continue
         if weight < SUBSTANTIVE:
             if token in HONORIFICS and sim > INITIAL_SIMILARITY:
-                evidence += min(rarity(token), COMMON) * sim
+                evidence += min(pair_rarity.get(k, 1.0), COMMON) * sim
             continue
         if sim > INITIAL_SIMILARITY:
             full += 1
-            evidence += rarity(token) * sim
+            evidence += pair_rarity.get(k, 1.0) * sim
         else:
             initials += 1
     if full == 0:
@@ -191,20 +201,25 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
         notes.append("only one name part matched")
     cap = _common_name_cap(evidence)
     if score > cap:
-        score = cap
-        notes.append("matched name parts are common names")
+        if search:
+            score = cap
+            notes.append("matched name parts are common names")
+        else:
+            notes.append("matched name parts are common names (not capped: two records compared)")
     if swaps_father(matches, query, listed):
         score -= FATHER_SWAP_PENALTY
         notes.append("given name and father's name swapped")
     elif is_reordered(matches, listed):
-        common = sum(
-            1
+        moved = [
+            m
             for m in matches
-            if m.score > INITIAL_SIMILARITY
-            and l_weights[m.list_index] >= SUBSTANTIVE
-            and rarity(m.listed) <= COMMON
-        )
-        if common >= 2:
+            if m.score > INITIAL_SIMILARITY and l_weights[m.list_index] >= SUBSTANTIVE
+        ]
+        common = sum(1 for m in moved if pair_rarity.get(m.list_index, 1.0) <= COMMON)
+        # A surname written first is recognisable only when its parts are: one slip in a long
+        # name (Byandaala / Byandala) still is, a near-spelling of a short one is another name
+        # (Abeid / Abid), and moved as well it compounds two doubts.
+        if common >= 2 or any(m.score < RECOGNISABLE_SIMILARITY for m in moved):
             score -= REORDER_PENALTY
             notes.append("name parts in a different order")
         else:
@@ -220,11 +235,19 @@ def score_name(query: NormalizedName, listed: NormalizedName, kind: NameKind) ->
 def score_names_symmetric(a: NormalizedName, b: NormalizedName, kind: NameKind) -> NameScore:
     """Compare mode (two records, neither is "the list"): the mean of both directions, so
     ``score(a, b) == score(b, a)`` and a part only one record has costs the same on either
-    side. The reason is read from ``a`` to ``b``, with the notes of both directions."""
-    ab = score_name(a, b, kind)
-    ba = score_name(b, a, kind)
+    side; common names are reported, not capped (see :func:`score_name`). The reason is read
+    from ``a`` to ``b``, with the notes of both directions."""
+    ab = score_name(a, b, kind, search=False)
+    ba = score_name(b, a, kind, search=False)
     notes = ab.notes + tuple(n for n in ba.notes if n not in ab.notes)
     return NameScore((ab.score + ba.score) / 2, a, b, notes)
+
+
+def _pair_rarity(matches: Iterable[TokenMatch]) -> dict[int, float]:
+    """Rarity of each matched list part, as the commoner of its two spellings: a customer's
+    "Omar" near a listed "Omarow" is the evidence of an "Omar" (the near neighbours of a common
+    name are met often), not of the rare list spelling."""
+    return {m.list_index: min(rarity(m.listed), measured_rarity(m.query)) for m in matches}
 
 
 def _legal_forms(name: NormalizedName) -> set[str]:

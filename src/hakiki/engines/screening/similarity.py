@@ -13,9 +13,10 @@ Rules (deliberately few, each with a reason a reviewer can read):
 * an initial against a name starting with that letter: 0.6, "initial";
 * tokens of 4+ letters within 1 edit (2 edits from 8 letters; a transposition is one edit):
   ``1 - edits / (shortest + 2)``, "typo";
-* tokens of 4+ letters, same first letter, same metaphone key (a "kh" after the first letter
+* tokens of 5+ letters, same first letter, same metaphone key (a "kh" after the first letter
   read as "h") and edits within 40% of the longer token: at least 0.85, "sounds alike"
-  (Mohamed / Muhammad, Mukhtar / Muhtar);
+  (Mohamed / Muhammad, Mukhtar / Muhtar); two edits on a four-letter name make another name
+  (Omar / Omarow, Said / Saade);
 * anything else: 0.
 """
 
@@ -37,6 +38,7 @@ VARIANT_SIMILARITY = 0.95
 TYPO_SOFTENING = 2
 PHONETIC_SIMILARITY = 0.85
 MIN_FUZZY_LENGTH = 4
+SOUND_MIN_LENGTH = 5  # the shorter token, for "sounds alike"
 MERGE_MIN_SIMILARITY = 0.8
 # A list name part missing from the query between the first and the last part (a middle name)
 # counts this much of its weight against the list-name coverage.
@@ -83,7 +85,8 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
     shortest = min(la, lb)
     if shortest < MIN_FUZZY_LENGTH:
         return 0.0, ""
-    limit = max(allowed_edits(shortest), int(0.4 * max(la, lb)))
+    sound_limit = int(0.4 * max(la, lb)) if shortest >= SOUND_MIN_LENGTH else 0
+    limit = max(allowed_edits(shortest), sound_limit)
     edits = OSA.distance(a, b, score_cutoff=limit)
     if edits > limit:
         return 0.0, ""

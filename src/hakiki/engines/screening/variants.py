@@ -14,6 +14,10 @@ Sources, kept deliberately conservative:
 * Yoruba short forms: the everyday clipped forms of Oluwa-/Ola- names (Olanrewaju / Lanre,
   Oluwaseun / Seun, Babatunde / Tunde), as used in Nigerian civil registration guidance on
   "known as" names;
+* Swahili spellings of Arabic-derived names, as East African civil and parliamentary records
+  write them (a final vowel added, "kh" written "h", "y" for final "i": Ally / Ali, Salum /
+  Salim, Hamisi / Khamis, Ramadhani / Ramadan, Shabani / Shaban, Athumani / Othman, Mussa /
+  Musa);
 * English hypocoristics in wide use (William / Bill, Theodore / Ted).
 
 Single words written as two ("Abu Bakr", "Abdul Rahman") are handled by the aligner, which
@@ -38,7 +42,7 @@ hussein husayn hussain husein hossein hussen husain
 hassan hasan
 osama usama usamah oussama
 omar umar omer oumar
-othman uthman osman usman ousmane
+othman uthman osman usman ousmane athumani athuman
 yusuf yousef youssef yousuf yusif yousif yussuf
 ibrahim ebrahim ibrahima brahim
 ismail ismael ismaila
@@ -54,6 +58,12 @@ yaqub yakub yakubu yacoub
 aisha aishah aicha ayesha aysha
 fatima fatuma fatimah fatma fatoumata
 zainab zaynab zeinab
+ali ally aly
+salim salem saleem selim salum
+khamis hamis hamisi khamisi
+ramadan ramadhan ramadhani ramazan
+shaban shabani shaaban
+juma jumaa
 olanrewaju lanre
 oluwaseun seun
 oluwatosin tosin
