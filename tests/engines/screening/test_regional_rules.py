@@ -177,3 +177,16 @@ def test_rigour_generic_names_are_very_common_and_a_rare_surname_is_not() -> Non
     # a rare surname beside a common given name is never capped
     score, reason = scored("John Kibanzanga", "John KIBANZANGA")
     assert score == 1.0 and "common" not in reason
+
+
+def test_abdul_and_a_divine_name_are_one_name() -> None:
+    """"Abdul Jabar" is one given name (Abd al-Jabbar): a list name made of it alone is one
+    name part, which cannot hit a customer with more names on its own."""
+    score, reason = scored("Abdul Jabir Marombwa", "Abdul JABAR")
+    assert score < 0.8 and "'Abdul X' is one name" in reason
+    # "Abdul" before a surname is a given name of its own
+    score, reason = scored("Abdul Jabir Marombwa", "Abdul MAROMBWA")
+    assert score >= 0.9 and "one name" not in reason
+    # and the same theophoric name on both sides is still a match
+    score, _ = scored("Abdul Jabbar Marombwa", "Abdul Jabbar MAROMBWA")
+    assert score == 1.0

@@ -46,6 +46,7 @@ from hakiki.engines.screening.similarity import (
     match_tokens,
     swaps_father,
 )
+from hakiki.engines.screening.variants import is_theophoric
 
 LIST_COVERAGE_WEIGHT = 0.8
 INNER_MISSING_WEIGHT = 0.3
@@ -192,13 +193,18 @@ def score_name(
         if l_forms and q_forms.isdisjoint(l_forms):
             score -= LEGAL_FORM_CONFLICT
             notes.append("different legal forms")
+    compounds = _compound_names(listed, l_scores)
     if (
-        full + initials < 2
-        and (len(substantive) >= 2 or unmatched_query >= 1)
+        full + initials - compounds < 2
+        and (len(substantive) - compounds >= 2 or unmatched_query >= 1)
         and score > SINGLE_PART_CAP
     ):
         score = SINGLE_PART_CAP
-        notes.append("only one name part matched")
+        notes.append(
+            "only one name part matched"
+            if not compounds
+            else "only one name matched ('Abdul X' is one name)"
+        )
     cap = _common_name_cap(evidence)
     if score > cap:
         if search:
@@ -241,6 +247,19 @@ def score_names_symmetric(a: NormalizedName, b: NormalizedName, kind: NameKind) 
     ba = score_name(b, a, kind, search=False)
     notes = ab.notes + tuple(n for n in ba.notes if n not in ab.notes)
     return NameScore((ab.score + ba.score) / 2, a, b, notes)
+
+
+def _compound_names(listed: NormalizedName, l_scores: list[float]) -> int:
+    """How many matched theophoric names ("Abdul Jabar", see :func:`.variants.is_theophoric`)
+    the list name writes as two parts."""
+    tokens = listed.tokens
+    return sum(
+        1
+        for k in range(len(tokens) - 1)
+        if l_scores[k] > INITIAL_SIMILARITY
+        and l_scores[k + 1] > INITIAL_SIMILARITY
+        and is_theophoric(tokens[k], tokens[k + 1])
+    )
 
 
 def _pair_rarity(matches: Iterable[TokenMatch]) -> dict[int, float]:

@@ -181,3 +181,26 @@ def numbers_to_digits(tokens: tuple[str, ...]) -> tuple[str, ...]:
     if pending is not None:
         out.append(str(pending))
     return tuple(out)
+
+
+# "Abd al-X", servant of X, with X one of the divine names (or Muttalib), is one given name as
+# written in two words ("Abdul Jabbar", "Abdel Aziz"); "Abdul" before a surname is not.
+_ABD_PREFIXES = frozenset({"abdul", "abdel", "abdal", "abdil", "abd", "abdoul", "abdu", "abdou"})
+_DIVINE_NAME_WORDS = """
+    rahman rahim malik quddus salam mumin muhaymin aziz jabbar jabar mutakabbir khaliq bari
+    musawwir ghaffar ghafar ghafur ghafoor qahhar wahhab wahab razzaq razaq fattah alim qabid
+    basit khafid rafi muizz mudhill sami basir hakam adl latif khabir halim azim shakur shakoor
+    ali kabir hafiz hafeez muqit hasib jalil karim kareem raqib mujib wasi hakim hakeem wadud
+    majid majeed baith shahid haqq haq wakil qawi matin wali hamid hameed muhsi mubdi muid muhyi
+    mumit hayy qayyum qayum wajid wahid ahad samad qadir kadir qader muqtadir muqaddim muakhkhir
+    awwal akhir zahir batin mutaali barr tawwab muntaqim afuw rauf muqsit jami ghani mughni mani
+    darr nafi nur hadi badi baqi warith rashid sabur sabour nasir nasser naser mannan muttalib
+    qayoom sattar
+"""
+_DIVINE_NAMES = frozenset(_DIVINE_NAME_WORDS.split())
+
+
+@lru_cache(maxsize=4096)
+def is_theophoric(prefix: str, name: str) -> bool:
+    """True for "abdul" + "jabbar": two tokens that write one theophoric given name."""
+    return prefix in _ABD_PREFIXES and name in _DIVINE_NAMES
