@@ -1,0 +1,2 @@
+BUSINESS_RESULT: dict = {}
+OWNERSHIP_RESULT: dict = {}
