@@ -26,6 +26,7 @@ from tests.kyb.helpers import ledger_kinds, post, wait_event
 
 KE = {"country_code": "KE", "registration_number": KE_FOUND}
 FREE_LEDGER = {"credit": 1}
+MISSING_LEI = "HAKIKIMISSING0000127"  # valid check digits, not in the fake
 
 
 async def test_kenyan_ownership_is_found_screened_and_charged_once(
@@ -235,8 +236,10 @@ async def test_gleif_by_registration_number_and_not_found(
     unknown_lei = await post(
         client, "business", account.headers, country_code="GB", lei="HAKIKIULTIMATE000175"[:18] + "XX"
     )
-    assert unknown_lei.status_code == 400
-    assert await debit_count(db, account.org_id) == 3
+    assert unknown_lei.status_code == 400  # check digits fail: never sent
+    absent = await post(client, "business", account.headers, country_code="GB", lei=MISSING_LEI)
+    assert absent.json()["status"] == "NOT_FOUND"
+    assert await debit_count(db, account.org_id) == 4
 
 
 async def test_gleif_rate_limit_is_02_with_its_retry(
