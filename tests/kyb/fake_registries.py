@@ -103,7 +103,9 @@ _KE_RECORDS: dict[str, dict[str, Any]] = {
 }
 
 
-def _gleif_record(lei: str, name: str, registered_as: str, status: str = "ACTIVE") -> dict[str, Any]:
+def _gleif_record(
+    lei: str, name: str, registered_as: str, status: str = "ACTIVE"
+) -> dict[str, Any]:
     return {
         "type": "lei-records",
         "id": lei,
@@ -248,7 +250,10 @@ def create_app(state: State) -> FastAPI:
     async def oc_guard(request: Request) -> Response | None:
         if (fault := await faults(request, "opencorporates")) is not None:
             return fault
-        if state.mode is FaultMode.UNAUTHORIZED or request.query_params.get("api_token") != OC_TOKEN:
+        if (
+            state.mode is FaultMode.UNAUTHORIZED
+            or request.query_params.get("api_token") != OC_TOKEN
+        ):
             return JSONResponse({"error": {"message": "Invalid Api Token"}}, 401)
         if state.mode is FaultMode.RATE_LIMITED:
             return JSONResponse(
@@ -261,7 +266,7 @@ def create_app(state: State) -> FastAPI:
         if (refused := await oc_guard(request)) is not None:
             return refused
         q = request.query_params.get("q", "").lower()
-        found = [{"company": _OC_COMPANY}] if q and q in _OC_COMPANY["name"].lower() else []
+        found = [{"company": _OC_COMPANY}] if q and q in str(_OC_COMPANY["name"]).lower() else []
         return JSONResponse(
             {"api_version": "0.4", "results": {"companies": found, "total_count": len(found)}}
         )

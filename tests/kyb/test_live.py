@@ -38,7 +38,11 @@ async def test_kenyan_ownership_is_found_screened_and_charged_once(
 ) -> None:
     account = await make_account("live", balance=20_000)
     body = (await post(client, "ownership", account.headers, **KE)).json()
-    assert (body["status"], body["response_code"], body["provider"]) == ("VERIFIED", "00", "prembly")
+    assert (body["status"], body["response_code"], body["provider"]) == (
+        "VERIFIED",
+        "00",
+        "prembly",
+    )
     assert body["billing"]["charged"] is True and body["billing"]["amount"] == 5000
     data = body["data"]
     assert data["company"]["name"] == "MLIMA AGRO EXPORTERS LIMITED"
@@ -92,7 +96,8 @@ async def test_the_prembly_request_follows_the_documentation(
 
 
 @pytest.mark.parametrize(
-    "mode", [FaultMode.HTTP_503, FaultMode.GARBAGE, FaultMode.UNEXPECTED_JSON, FaultMode.SERVICE_DOWN]
+    "mode",
+    [FaultMode.HTTP_503, FaultMode.GARBAGE, FaultMode.UNEXPECTED_JSON, FaultMode.SERVICE_DOWN],
 )
 async def test_an_outage_or_garbage_is_02_and_free(
     client: httpx.AsyncClient,
@@ -208,7 +213,10 @@ async def test_gleif_lei_with_its_parents(
     assert parents[0]["aml"]["checks"] == ["sanction"]  # entities: sanctions only
     relationships = [s for s in body["data"]["bods"] if s["recordType"] == "relationship"]
     interest = relationships[1]["recordDetails"]["interests"][0]
-    assert (interest["type"], interest["directOrIndirect"]) == ("otherInfluenceOrControl", "indirect")
+    assert (interest["type"], interest["directOrIndirect"]) == (
+        "otherInfluenceOrControl",
+        "indirect",
+    )
     assert interest["beneficialOwnershipOrControl"] is False
 
 
@@ -234,7 +242,11 @@ async def test_gleif_by_registration_number_and_not_found(
     parent = await post(client, "business", account.headers, country_code="GB", lei=PARENT_LEI)
     assert parent.json()["data"]["company"]["name"] == "Example Group Plc"
     unknown_lei = await post(
-        client, "business", account.headers, country_code="GB", lei="HAKIKIULTIMATE000175"[:18] + "XX"
+        client,
+        "business",
+        account.headers,
+        country_code="GB",
+        lei="HAKIKIULTIMATE000175"[:18] + "XX",
     )
     assert unknown_lei.status_code == 400  # check digits fail: never sent
     absent = await post(client, "business", account.headers, country_code="GB", lei=MISSING_LEI)
@@ -305,7 +317,11 @@ async def test_opencorporates_limits_and_refusals_are_honest_and_free(
     for _ in range(2):  # asked again, it asks again: no cached answer
         body = (
             await post(
-                client, "business", account.headers, country_code="GB", registration_number=GB_NUMBER
+                client,
+                "business",
+                account.headers,
+                country_code="GB",
+                registration_number=GB_NUMBER,
             )
         ).json()
         assert body["response_code"] == code and words in body["data"]["source"]["detail"]

@@ -22,7 +22,9 @@ async def test_the_same_request_gives_the_same_answer(
     body = {"country_code": "UG", "registration_number": "80020001234560"}
     first = (await post(client, "ownership", account.headers, **body)).json()
     again = (await post(client, "ownership", account.headers, **body)).json()
-    other = (await post(client, "ownership", (await make_account("sandbox")).headers, **body)).json()
+    other = (
+        await post(client, "ownership", (await make_account("sandbox")).headers, **body)
+    ).json()
     for answer in (again, other):
         assert {**answer, "request_id": ""} == {**first, "request_id": ""}
     assert first["data"]["query"]["registration_format"] == "UG-URSB-BRN"

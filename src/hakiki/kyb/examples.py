@@ -102,7 +102,9 @@ OWNERSHIP_RESULT: dict[str, Any] = {
                     "kind": "person",
                     "nationality": "KE",
                     "aml": {
-                        "subject_key": "37138f479af015a2fc506ec173e29994eefa80dc79231b0ebb80b6826d717876",
+                        "subject_key": (
+                            "37138f479af015a2fc506ec173e29994eefa80dc79231b0ebb80b6826d717876"
+                        ),
                         "checks": ["sanction", "pep"],
                         "threshold": 0.8,
                         "screened_name": "Wanjiru Akinyi Kamau",
@@ -132,7 +134,9 @@ OWNERSHIP_RESULT: dict[str, Any] = {
                     "kind": "person",
                     "nationality": "KE",
                     "aml": {
-                        "subject_key": "c30e138386c28a2fc18178d02d47dcda0c2df53efbbea77389d0cfc242fad3bc",
+                        "subject_key": (
+                            "c30e138386c28a2fc18178d02d47dcda0c2df53efbbea77389d0cfc242fad3bc"
+                        ),
                         "checks": ["sanction", "pep"],
                         "threshold": 0.8,
                         "screened_name": "Sandbox Sanction Person",
@@ -202,7 +206,9 @@ OWNERSHIP_RESULT: dict[str, Any] = {
                     "kind": "person",
                     "nationality": "KE",
                     "aml": {
-                        "subject_key": "37138f479af015a2fc506ec173e29994eefa80dc79231b0ebb80b6826d717876",
+                        "subject_key": (
+                            "37138f479af015a2fc506ec173e29994eefa80dc79231b0ebb80b6826d717876"
+                        ),
                         "checks": ["sanction", "pep"],
                         "threshold": 0.8,
                         "screened_name": "Wanjiru Akinyi Kamau",
@@ -233,7 +239,9 @@ OWNERSHIP_RESULT: dict[str, Any] = {
                     "kind": "person",
                     "nationality": "KE",
                     "aml": {
-                        "subject_key": "c30e138386c28a2fc18178d02d47dcda0c2df53efbbea77389d0cfc242fad3bc",
+                        "subject_key": (
+                            "c30e138386c28a2fc18178d02d47dcda0c2df53efbbea77389d0cfc242fad3bc"
+                        ),
                         "checks": ["sanction", "pep"],
                         "threshold": 0.8,
                         "screened_name": "Sandbox Sanction Person",
@@ -304,7 +312,9 @@ OWNERSHIP_RESULT: dict[str, Any] = {
                     "kind": "person",
                     "nationality": "KE",
                     "aml": {
-                        "subject_key": "37138f479af015a2fc506ec173e29994eefa80dc79231b0ebb80b6826d717876",
+                        "subject_key": (
+                            "37138f479af015a2fc506ec173e29994eefa80dc79231b0ebb80b6826d717876"
+                        ),
                         "checks": ["sanction", "pep"],
                         "threshold": 0.8,
                         "screened_name": "Wanjiru Akinyi Kamau",
@@ -335,7 +345,9 @@ OWNERSHIP_RESULT: dict[str, Any] = {
                     "kind": "person",
                     "nationality": "KE",
                     "aml": {
-                        "subject_key": "c30e138386c28a2fc18178d02d47dcda0c2df53efbbea77389d0cfc242fad3bc",
+                        "subject_key": (
+                            "c30e138386c28a2fc18178d02d47dcda0c2df53efbbea77389d0cfc242fad3bc"
+                        ),
                         "checks": ["sanction", "pep"],
                         "threshold": 0.8,
                         "screened_name": "Sandbox Sanction Person",

@@ -69,7 +69,7 @@ def test_records_come_before_the_relationships_that_name_them() -> None:
 
 def test_one_person_with_several_roles_is_one_record_with_all_interests() -> None:
     statements = _statements()
-    john = [s for s in statements if s["recordType"] == "relationship"][0]["recordDetails"]
+    john = next(s for s in statements if s["recordType"] == "relationship")["recordDetails"]
     kinds = [(i["type"], i["beneficialOwnershipOrControl"]) for i in john["interests"]]  # type: ignore[index]
     assert kinds == [
         ("boardMember", False), ("boardMember", False), ("shareholding", False),
