@@ -48,10 +48,10 @@ async def test_a_pending_number_completes_with_a_webhook(
     assert (body["status"], body["data"]["state"]) == ("PENDING", "pending")
     event = await wait_event(db, account.org_id, body["reference"])
     assert event["type"] == "verification.completed" and event["environment"] == "sandbox"
-    result: dict[str, Any] = event["data"]["result"]
-    assert result["company"]["name"] == "Kilimanjaro Coffee Growers Limited"
-    assert result["ownership"]["directors"][1]["name"] == "Sandbox Sanction Person"
-    assert result["screening"]["status"] == "POTENTIAL_MATCH"
+    data: dict[str, Any] = event["data"]
+    assert data["company"]["name"] == "Kilimanjaro Coffee Growers Limited"
+    assert data["screening"]["status"] == "POTENTIAL_MATCH"
+    assert "Sandbox Sanction Person" not in str(data)
     assert await ledger_kinds(db, account.org_id) == {}
 
 

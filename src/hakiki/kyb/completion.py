@@ -1,6 +1,6 @@
 """Building a KYB result's data, and finishing a pending check: the conditional update from
-pending, the refund of a pending charge that bought no answer, and the webhook carrying the
-result, in one transaction (as kyc/completion.py does for identity documents)."""
+pending, the refund of a pending charge that bought no answer, and the webhook with its
+outcome, in one transaction (as kyc/completion.py does for identity documents)."""
 
 from __future__ import annotations
 
@@ -109,9 +109,11 @@ async def finalise(runtime: Runtime, row: dict[str, Any], result: RegistryResult
 
 
 def event_data(row: dict[str, Any], outcome: Outcome, data: KybData) -> dict[str, Any]:
-    """The event carries the result itself: the KYB endpoints have no status call to fetch it
-    from (docs/decisions.md, "KYB")."""
-    return {
+    """The outcome, the company as the register holds it (a legal entity's public record) and
+    the owners' screening in counts; no person's name, since events are stored in clear
+    (docs/decisions.md, "KYB"): the owners themselves come with the call."""
+    company = data.company
+    event: dict[str, Any] = {
         "reference": row["reference"],
         "endpoint": row["endpoint"],
         "status": outcome.value,
@@ -119,8 +121,27 @@ def event_data(row: dict[str, Any], outcome: Outcome, data: KybData) -> dict[str
         "state": data.state,
         "found": data.status == "FOUND",
         "request_id": row["request_id"],
-        "result": data.model_dump(mode="json"),
+        "company": company.model_dump(mode="json", include=_COMPANY_FIELDS) if company else None,
     }
+    if isinstance(data, OwnershipData):
+        screening = data.screening
+        event["screening"] = (
+            {
+                "status": screening.status,
+                "parties_screened": screening.parties_screened,
+                "hits": screening.hits,
+                "parties_with_hits": len(screening.parties_with_hits),
+            }
+            if screening is not None
+            else None
+        )
+    return event
+
+
+_COMPANY_FIELDS = {
+    "name", "registration_number", "country", "entity_type", "status", "registration_date",
+    "dissolution_date",
+}  # fmt: skip
 
 
 _background: set[asyncio.Task[None]] = set()

@@ -41,7 +41,7 @@ MESSAGES = {
     Outcome.SOURCE_UNAVAILABLE: "The registry is unavailable right now; nothing was charged. "
     "Retry later.",
     Outcome.PENDING: "The registry is answering slowly; the look-up continues and a "
-    "verification.completed webhook carries the result.",
+    "verification.completed webhook gives its outcome.",
     Outcome.FAILED: "The look-up could not be completed; nothing was charged.",
 }
 

@@ -19,7 +19,7 @@ async def business(body: BusinessRequest, call: Call) -> bytes:
     country's formats first (a 400 names `registration_number` and says what is wrong) and the
     entity type its prefix implies is echoed. Answers the verification envelope with the name,
     number, type, status (registered, dissolved, struck_off, ...), registration date and
-    address. A slow registry answers PENDING; the result follows as a verification.completed
+    address. A slow registry answers PENDING; its outcome follows as a verification.completed
     webhook. Live: one charge per billable answer (none for 02 or 09); sandbox: the last digit
     picks the outcome (KE PVT-KYB00000 is Mlima Fresh Produce Limited, 6 a dissolved company)."""
     return await service.check(call, body, ownership=False)

@@ -3,9 +3,9 @@ shareholders and beneficial owners, screened, with BODS statements (POST /v3/kyb
 
 A live call waits up to HAKIKI_KYB_SYNC_SECONDS for the registry. Past that it answers PENDING
 (charged, like every 05) and the look-up under way finishes the check when it answers; a durable
-job, enqueued with the pending row, finishes it otherwise. Either way the result goes out as a
-verification.completed (or .failed) webhook carrying it: KYB has no status endpoint among the
-50 (docs/decisions.md).
+job, enqueued with the pending row, finishes it otherwise. Either way the outcome goes out as a
+verification.completed (or .failed) webhook: the company and the owners' screening in counts
+(KYB has no status endpoint among the 50; docs/decisions.md).
 """
 
 from __future__ import annotations
