@@ -9,6 +9,7 @@ from hakiki.core.test_values import router as sandbox_router
 from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
 from hakiki.fraud.scan_router import router as fraud_scan_router
+from hakiki.kyb.router import router as kyb_router
 from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
 from hakiki.screening.review_router import router as review_router
@@ -18,6 +19,7 @@ from hakiki.webhooks.router import router as webhooks_router
 ROUTERS: tuple[APIRouter, ...] = (
     screening_router,
     kyc_router,
+    kyb_router,
     fraud_router,
     fraud_scan_router,
     bulk_scan_router,

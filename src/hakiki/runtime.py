@@ -31,6 +31,7 @@ from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
 from hakiki.identity.providers.registry import Providers, build_providers
+from hakiki.kyb.providers.registry import Registries
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
@@ -58,6 +59,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         settlements=SettlementWriter(db, vault),
     )
     runtime.add_part(Providers(build_providers(settings)))
+    runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
@@ -108,6 +110,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         await runtime.settlements.stop()
         await runtime.request_log.stop()
         await runtime.part(Providers).aclose()
+        await runtime.part(Registries).aclose()
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()

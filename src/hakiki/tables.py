@@ -7,6 +7,7 @@ from hakiki.core.jobs import tables as _jobs_tables  # noqa: F401
 from hakiki.core.tables import metadata
 from hakiki.fraud import tables as _fraud_tables  # noqa: F401
 from hakiki.fraud.bulk import tables as _bulk_tables  # noqa: F401
+from hakiki.kyb import tables as _kyb_tables  # noqa: F401
 from hakiki.kyc import tables as _kyc_tables  # noqa: F401
 from hakiki.lists import tables as _lists_tables  # noqa: F401
 from hakiki.media import tables as _media_tables  # noqa: F401

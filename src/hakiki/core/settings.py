@@ -162,6 +162,20 @@ class Settings(BaseSettings):
     prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")
     prembly_base_url: str = "https://api.prembly.com"
     provider_timeout_seconds: float = 15.0
+    gleif_base_url: str = Field(
+        default="https://api.gleif.org/api/v1",
+        description="GLEIF's LEI API (open, no key): the KYB global fallback; empty turns it off.",
+    )
+    opencorporates_api_token: str | None = Field(
+        default=None, description="OpenCorporates API token: KYB look-ups outside KE."
+    )
+    opencorporates_base_url: str = "https://api.opencorporates.com/v0.4"
+    kyb_sync_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a live KYB call waits for the registry before it answers PENDING "
+        "and the look-up finishes in the background (then a webhook).",
+    )
     kyc_sync_seconds: float = Field(
         default=5.0,
         gt=0,

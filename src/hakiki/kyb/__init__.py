@@ -1,0 +1,1 @@
+"""KYB: business registration and ownership look-ups (docs/api.md#kyb)."""
