@@ -6,6 +6,7 @@ without a registry, and no personal data in the request log."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 import pytest
@@ -180,7 +181,7 @@ async def test_the_job_completes_when_the_registry_is_back(
     assert await ledger_kinds(db, account.org_id) == {"credit": 1, "debit": 1}
 
 
-async def _job_for(db: Database, check_id: str) -> dict[str, object]:
+async def _job_for(db: Database, check_id: str) -> dict[str, Any]:
     async with read(db) as conn:
         rows = await conn.execute(select(jobs).where(jobs.c.task == COMPLETE_TASK))
         found = [dict(r._mapping) for r in rows if r.payload["check_id"] == check_id]
