@@ -11,6 +11,7 @@ financier's caveat on the logbook.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from hakiki.core.endpoints import TestValue
@@ -100,6 +101,12 @@ def record_for(decoded: Decoded, owner_name: str | None) -> RegistryRecord:
     seed = _seed(decoded)
     make, model, body, code = _make_model(decoded, seed)
     year = 2006 + (seed >> 16) % 12
+    generation = decoded.chassis.generation if decoded.chassis else None
+    span = re.search(r"(\d{4})-(\d{4})?", generation) if generation else None
+    if span:  # a year the model code's generation was built in
+        first = int(span.group(1))
+        last = int(span.group(2)) if span.group(2) else first + 8
+        year = first + (seed >> 16) % (last - first + 1)
     vin_years = [y for y in decoded.vin.model_years if y >= 1990] if decoded.vin else []
     if vin_years:
         year = min(vin_years)  # stable as the 30-year cycle comes round again
