@@ -167,50 +167,54 @@ GOLDEN_VIN = "1HGCM82633A004352"  # a North American VIN whose check digit (3) h
 BAD_CHECK_DIGIT_VIN = "1HGCM82643A004352"  # the same with position 9 changed: it fails
 
 
+def _value(description: str, body: dict[str, object], expect: dict[str, object]) -> TestValue:
+    return TestValue(description=description, expect=expect, body=body)
+
+
 def test_values() -> list[TestValue]:
     plate = "registration_number"
     return [
-        TestValue("a civilian plate, last digit 0: found", {plate: "KCA 100A"},
+        _value("a civilian plate, last digit 0: found", {plate: "KCA 100A"},
                   _expect(Outcome.VERIFIED, **{"data.decoded.plate.category": "civilian",
                                                "data.status": "FOUND"})),
-        TestValue("owner_name matches the registered owner", {plate: "KCA 100A",
+        _value("owner_name matches the registered owner", {plate: "KCA 100A",
                   "owner_name": "Wanjiru Kamau"},
                   _expect(Outcome.VERIFIED, **{"data.owner_comparison.match": True})),
-        TestValue("last digit 5: not found", {plate: "KCA 105A"},
+        _value("last digit 5: not found", {plate: "KCA 105A"},
                   _expect(Outcome.NOT_FOUND, **{"data.status": "NOT_FOUND"})),
-        TestValue("last digit 6 with owner_name: another owner is registered (MISMATCH)",
+        _value("last digit 6 with owner_name: another owner is registered (MISMATCH)",
                   {plate: "KCA 106A", "owner_name": "Wanjiru Kamau"},
                   _expect(Outcome.MISMATCH, **{"data.owner_comparison.match": False})),
-        TestValue("last digit 7: pending, completes a few seconds later with a webhook",
+        _value("last digit 7: pending, completes a few seconds later with a webhook",
                   {plate: "KCA 107A"}, _expect(Outcome.PENDING, **{"data.state": "pending"})),
-        TestValue("last digit 8: the registry is unavailable (not charged live)",
+        _value("last digit 8: the registry is unavailable (not charged live)",
                   {plate: "KCA 108A"},
                   _expect(Outcome.SOURCE_UNAVAILABLE, **{"data.state": "failed"})),
-        TestValue("last digit 9: soft error", {plate: "KCA 109A"}, _expect(Outcome.FAILED)),
-        TestValue("second-to-last digit 1: the logbook carries a financier's caveat",
+        _value("last digit 9: soft error", {plate: "KCA 109A"}, _expect(Outcome.FAILED)),
+        _value("second-to-last digit 1: the logbook carries a financier's caveat",
                   {plate: "KCA 110A"},
                   _expect(Outcome.VERIFIED, **{"data.vehicle.caveats.0.holder": FINANCIER})),
-        TestValue("a motorcycle plate", {plate: "KMDA 120A"},
+        _value("a motorcycle plate", {plate: "KMDA 120A"},
                   _expect(Outcome.VERIFIED, **{"data.decoded.plate.category": "motorcycle"})),
-        TestValue("a county government plate (47: Nairobi)", {plate: "47 CG 120A"},
+        _value("a county government plate (47: Nairobi)", {plate: "47 CG 120A"},
                   _expect(Outcome.VERIFIED, **{"data.decoded.plate.county": "Nairobi"})),
-        TestValue("a VIN: decoded locally, check digit valid", {"vin": GOLDEN_VIN},
+        _value("a VIN: decoded locally, check digit valid", {"vin": GOLDEN_VIN},
                   _expect(Outcome.VERIFIED, **{"data.decoded.vin.manufacturer": "Honda",
                                                "data.decoded.vin.check_digit": "valid"})),
-        TestValue("a VIN whose check digit fails: decoded, flagged in warnings",
+        _value("a VIN whose check digit fails: decoded, flagged in warnings",
                   {"vin": BAD_CHECK_DIGIT_VIN},
                   _expect(Outcome.VERIFIED, **{"data.decoded.vin.check_digit": "invalid"})),
-        TestValue("a Japanese chassis number: model code NZE121 is a Toyota Corolla",
+        _value("a Japanese chassis number: model code NZE121 is a Toyota Corolla",
                   {"chassis_number": "NZE121-1234560"},
                   _expect(Outcome.VERIFIED, **{"data.decoded.chassis.maker": "Toyota",
                                                "data.identifier.kind": "jdm_chassis_number"})),
-        TestValue("a plate that fits no Kenyan format: 400 naming registration_number",
+        _value("a plate that fits no Kenyan format: 400 naming registration_number",
                   {plate: "KCI 123A"}, {**INVALID, "details.0.field": plate}),
-        TestValue("a VIN with the letter O: 400 naming vin", {"vin": "1HGCM82633AOO4352"},
+        _value("a VIN with the letter O: 400 naming vin", {"vin": "1HGCM82633AOO4352"},
                   {**INVALID, "details.0.field": "vin"}),
-        TestValue("two identifiers: 400 naming both", {plate: "KCA 100A", "vin": GOLDEN_VIN},
+        _value("two identifiers: 400 naming both", {plate: "KCA 100A", "vin": GOLDEN_VIN},
                   {**INVALID, "details.0.field": "vin"}),
-        TestValue("no identifier: 400", {"owner_name": "Wanjiru Kamau"}, INVALID),
+        _value("no identifier: 400", {"owner_name": "Wanjiru Kamau"}, INVALID),
     ]  # fmt: skip
 
 
