@@ -33,6 +33,8 @@ from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
 from tests.identity.providers.fake_prembly import FakePrembly, run_fake_prembly
 from tests.jobs import sample_tasks as _sample_tasks  # noqa: F401  (registers test tasks)
+from tests.vehicle import fake_aggregator
+from tests.vehicle.fake_aggregator import FakeAggregator, run_fake_aggregator
 
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -89,11 +91,18 @@ def fake_prembly_server() -> Iterator[FakePrembly]:
         yield fake
 
 
+@pytest.fixture(scope="session")
+def fake_vehicle_server() -> Iterator[FakeAggregator]:
+    with run_fake_aggregator() as fake:
+        yield fake
+
+
 @pytest.fixture(scope="session", params=_backends())
 def settings(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
     fake_prembly_server: FakePrembly,
+    fake_vehicle_server: FakeAggregator,
 ) -> Settings:
     """Migrated settings for one backend, with live identity lookups going to the fake Prembly."""
     data_dir = tmp_path_factory.mktemp(f"hakiki-{request.param}")
@@ -109,6 +118,9 @@ def settings(
         prembly_app_id=fake_prembly_server.app_id,
         prembly_api_key=fake_prembly_server.api_key,
         prembly_base_url=fake_prembly_server.base_url,
+        vehicle_prembly_app_id=fake_aggregator.APP_ID,
+        vehicle_prembly_api_key=fake_aggregator.API_KEY,
+        vehicle_prembly_base_url=fake_vehicle_server.base_url,
         provider_timeout_seconds=1.0,
         key_cache_seconds=0.0,
         webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1
@@ -135,6 +147,13 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 def db(app: FastAPI) -> Database:
     database: Database = app.state.runtime.db
     return database
+
+
+@pytest.fixture
+def fake_vehicle(fake_vehicle_server: FakeAggregator) -> Iterator[FakeAggregator]:
+    fake_vehicle_server.reset()
+    yield fake_vehicle_server
+    fake_vehicle_server.reset()
 
 
 @pytest.fixture

@@ -187,6 +187,28 @@ class Settings(BaseSettings):
         ge=0,
         description="After how long a sandbox PENDING verification (last digit 7) completes.",
     )
+    vehicle_prembly_app_id: str | None = Field(
+        default=None, description="Prembly app id for vehicle checks (NTSA records)."
+    )
+    vehicle_prembly_api_key: str | None = Field(
+        default=None, description="Prembly secret key for vehicle checks."
+    )
+    vehicle_prembly_base_url: str = "https://api.prembly.com"
+    vehicle_prembly_path: str = Field(
+        default="/verification/vehicle",
+        description="Path of Prembly's vehicle verification, appended to the base URL.",
+    )
+    vehicle_sync_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a live vehicle check waits for the registry before it answers "
+        "PENDING and finishes in the background.",
+    )
+    vehicle_sandbox_pending_seconds: float = Field(
+        default=3.0,
+        ge=0,
+        description="After how long a sandbox PENDING vehicle check (last digit 7) completes.",
+    )
 
     @field_validator("rate_limit")
     @classmethod

@@ -180,7 +180,7 @@ def test_rigour_generic_names_are_very_common_and_a_rare_surname_is_not() -> Non
 
 
 def test_abdul_and_a_divine_name_are_one_name() -> None:
-    """"Abdul Jabar" is one given name (Abd al-Jabbar): a list name made of it alone is one
+    """ "Abdul Jabar" is one given name (Abd al-Jabbar): a list name made of it alone is one
     name part, which cannot hit a customer with more names on its own."""
     score, reason = scored("Abdul Jabir Marombwa", "Abdul JABAR")
     assert score < 0.8 and "'Abdul X' is one name" in reason

@@ -1,0 +1,20 @@
+"""The vehicle category's entry in the endpoint catalogue (docs/api.md#vehicle)."""
+
+from __future__ import annotations
+
+from hakiki.core.endpoints import Endpoint, declare
+from hakiki.vehicle import sandbox
+
+VERIFY = declare(
+    Endpoint(
+        key="vehicle.verify",
+        method="POST",
+        path="/v3/vehicle/verify",
+        scope="vehicle:read",
+        summary="Check a vehicle by VIN, chassis number or Kenyan registration number",
+        price=1500,
+        errors=(400, 402, 409, 503),
+        sandbox=sandbox.VERIFY,
+        max_body_bytes=16 * 1024,
+    )
+)

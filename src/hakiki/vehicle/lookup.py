@@ -1,0 +1,33 @@
+"""The registry half's answer, whoever gave it (the sandbox or a live adapter)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hakiki.core.envelope import Outcome
+from hakiki.vehicle.registry import RegistryOutcome, RegistryRecord, RegistryResult
+
+_OUTCOMES = {
+    RegistryOutcome.FOUND: Outcome.VERIFIED,
+    RegistryOutcome.NOT_FOUND: Outcome.NOT_FOUND,
+    RegistryOutcome.UNAVAILABLE: Outcome.SOURCE_UNAVAILABLE,
+    RegistryOutcome.FAILED: Outcome.FAILED,
+}
+
+
+@dataclass(frozen=True)
+class Looked:
+    outcome: Outcome  # VERIFIED, NOT_FOUND, PENDING, SOURCE_UNAVAILABLE or FAILED
+    provider: str
+    reference: str
+    record: RegistryRecord | None
+    provider_reference: str | None = None
+
+
+def looked_from(result: RegistryResult, reference: str) -> Looked:
+    """An adapter's answer under our ``reference`` (the one events name)."""
+    outcome = _OUTCOMES[result.outcome]
+    record = result.record if outcome is Outcome.VERIFIED else None
+    if outcome is Outcome.VERIFIED and record is None:
+        outcome = Outcome.SOURCE_UNAVAILABLE
+    return Looked(outcome, result.provider, reference, record, result.provider_reference)
