@@ -36,6 +36,7 @@ from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.review_service import ReviewPresence
+from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 
 logger = logging.getLogger("hakiki")
 
@@ -58,6 +59,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         settlements=SettlementWriter(db, vault),
     )
     runtime.add_part(Providers(build_providers(settings)))
+    runtime.add_part(TaxProviders(build_tax_providers(settings)))
     runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
@@ -108,6 +110,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         await runtime.settlements.stop()
         await runtime.request_log.stop()
         await runtime.part(Providers).aclose()
+        await runtime.part(TaxProviders).aclose()
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()

@@ -5,4 +5,5 @@ from __future__ import annotations
 
 from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401
+from hakiki.tax import tasks as _tax_tasks  # noqa: F401
 from hakiki.webhooks import tasks as _webhook_tasks  # noqa: F401
