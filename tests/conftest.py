@@ -33,6 +33,13 @@ from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
 from tests.identity.providers.fake_prembly import FakePrembly, run_fake_prembly
 from tests.jobs import sample_tasks as _sample_tasks  # noqa: F401  (registers test tasks)
+from tests.tax.fake_gavaconnect import (
+    CONSUMER_KEY,
+    CONSUMER_SECRET,
+    WITHHOLDING_PATH,
+    FakeGavaConnect,
+    run_fake_gavaconnect,
+)
 
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
@@ -89,13 +96,21 @@ def fake_prembly_server() -> Iterator[FakePrembly]:
         yield fake
 
 
+@pytest.fixture(scope="session")
+def fake_gavaconnect_server() -> Iterator[FakeGavaConnect]:
+    with run_fake_gavaconnect() as fake:
+        yield fake
+
+
 @pytest.fixture(scope="session", params=_backends())
 def settings(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
     fake_prembly_server: FakePrembly,
+    fake_gavaconnect_server: FakeGavaConnect,
 ) -> Settings:
-    """Migrated settings for one backend, with live identity lookups going to the fake Prembly."""
+    """Migrated settings for one backend, with live identity lookups going to the fake Prembly
+    and live tax checks to the fake GavaConnect."""
     data_dir = tmp_path_factory.mktemp(f"hakiki-{request.param}")
     database_url = None
     if request.param == "postgresql":
@@ -109,6 +124,10 @@ def settings(
         prembly_app_id=fake_prembly_server.app_id,
         prembly_api_key=fake_prembly_server.api_key,
         prembly_base_url=fake_prembly_server.base_url,
+        gavaconnect_base_url=fake_gavaconnect_server.base_url,
+        gavaconnect_consumer_key=CONSUMER_KEY,
+        gavaconnect_consumer_secret=CONSUMER_SECRET,
+        gavaconnect_withholding_path=WITHHOLDING_PATH,
         provider_timeout_seconds=1.0,
         key_cache_seconds=0.0,
         webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1

@@ -58,6 +58,11 @@ def _compact(raw: str) -> str:
     return _SEPARATORS.sub("", raw).upper()
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes Arabic-Indic and other digits."""
+    return text.isascii() and text.isdigit()
+
+
 def _only_letters_and_digits(number: str, what: str) -> None:
     odd = next((ch for ch in number if not (ch.isascii() and ch.isalnum())), None)
     if odd is not None:
@@ -80,8 +85,8 @@ def parse_kra_pin(raw: str) -> TaxpayerNumber:
             f"starts with {pin[0]!r}; {what} starts with A (individual) or P (non-individual)"
         )
     middle = pin[1:10]
-    if not middle.isdigit():
-        position = next(i for i, ch in enumerate(middle, start=2) if not ch.isdigit())
+    if not _digits(middle):
+        position = next(i for i, ch in enumerate(middle, start=2) if not _digits(ch))
         raise FormatProblem(
             f"has {pin[position - 1]!r} at position {position}; characters 2 to 10 of {what} "
             "are digits"
@@ -97,8 +102,8 @@ def _parse_digits(raw: str, country: str, length: int) -> str:
     what = f"a {authority.number_name}"
     if not number:
         raise FormatProblem(f"is empty: {what} is {authority.number_format}")
-    if not number.isdigit():
-        odd = next(ch for ch in number if not ch.isdigit())
+    if not _digits(number):
+        odd = next(ch for ch in number if not _digits(ch))
         raise FormatProblem(f"holds {odd!r}; {what} is {authority.number_format}")
     if len(number) != length:
         raise FormatProblem(
@@ -133,8 +138,8 @@ def parse_kenyan_id(raw: str) -> str:
     number = _compact(raw)
     if not number:
         raise FormatProblem("is empty: a Kenyan national ID number is 7 to 9 digits")
-    if not number.isdigit():
-        odd = next(ch for ch in number if not ch.isdigit())
+    if not _digits(number):
+        odd = next(ch for ch in number if not _digits(ch))
         raise FormatProblem(f"holds {odd!r}; a Kenyan national ID number is 7 to 9 digits")
     if not 7 <= len(number) <= 9:
         raise FormatProblem(
@@ -153,6 +158,6 @@ def parse_certificate_number(raw: str, what: str) -> str:
     _only_letters_and_digits(number, what)
     if not 6 <= len(number) <= 30:
         raise FormatProblem(f"has {len(number)} characters; {what} has 6 to 30")
-    if not any(ch.isdigit() for ch in number):
+    if not any(_digits(ch) for ch in number):
         raise FormatProblem(f"has no digit; {what} carries a serial number")
     return number

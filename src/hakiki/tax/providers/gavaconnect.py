@@ -395,7 +395,8 @@ def _record(query: TaxQuery, body: dict[str, Any]) -> Record | None:
     if not ok:
         return None
     if query.check == "tcc":
-        return _compliance_certificate(query, _nested(body, "TCCData", "TCCDATA") or {})
+        data = _nested(body, "TCCData", "TCCDATA")
+        return _compliance_certificate(query, data) if data is not None else None
     data = _nested(body, "WHTDATA", "WHTData")
     return _withholding_certificate(query, data) if data is not None else None
 
