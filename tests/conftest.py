@@ -163,6 +163,13 @@ def fake_prembly(fake_prembly_server: FakePrembly) -> Iterator[FakePrembly]:
     fake_prembly_server.reset()
 
 
+@pytest.fixture
+def fake_gava(fake_gavaconnect_server: FakeGavaConnect) -> Iterator[FakeGavaConnect]:
+    fake_gavaconnect_server.reset()
+    yield fake_gavaconnect_server
+    fake_gavaconnect_server.reset()
+
+
 @dataclass
 class Account:
     org_id: str

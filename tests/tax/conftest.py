@@ -1,9 +1,9 @@
-"""Fixtures of the tax tests: the session's fake GavaConnect (reset around each test), an
-adapter pointed at it, and the app's runtime."""
+"""Fixtures of the tax tests: an adapter pointed at the fake GavaConnect (``fake_gava``, from
+tests/conftest.py, reset around each test) and the app's runtime."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,13 +19,6 @@ from tests.tax.fake_gavaconnect import (
 
 #: Adapter timeout against the fake; FaultMode.SLOW answers well after it.
 TIMEOUT_SECONDS = 0.5
-
-
-@pytest.fixture
-def fake_gava(fake_gavaconnect_server: FakeGavaConnect) -> Iterator[FakeGavaConnect]:
-    fake_gavaconnect_server.reset()
-    yield fake_gavaconnect_server
-    fake_gavaconnect_server.reset()
 
 
 @pytest.fixture
