@@ -174,6 +174,29 @@ async def test_the_token_is_renewed_before_it_expires(fake_gava: FakeGavaConnect
         await provider.aclose()
 
 
+async def test_a_short_lived_token_is_still_reused(fake_gava: FakeGavaConnect) -> None:
+    now = [0.0]
+    provider = GavaConnectProvider(
+        fake_gava.base_url,
+        TIMEOUT_SECONDS,
+        credentials=Credentials(CONSUMER_KEY, CONSUMER_SECRET),
+        withholding_path="checker/v1/whtcertificate",  # the leading slash is added
+        clock=lambda: now[0],
+    )
+    try:
+        fake_gava.state.token_seconds = 30  # shorter than the 60 s renewal margin
+        await provider.lookup(pin(PIN_ACTIVE))
+        now[0] += 10
+        await provider.lookup(withholding(WHT_FOUND))
+        assert fake_gava.token_requests == 1
+        now[0] += 6  # past half its life
+        await provider.lookup(pin(PIN_ACTIVE))
+        assert fake_gava.token_requests == 2
+        assert fake_gava.requests[1].path == WITHHOLDING_PATH
+    finally:
+        await provider.aclose()
+
+
 @pytest.mark.parametrize("style", ["401", "500"])
 async def test_a_refused_token_is_renewed_once(
     gava: GavaConnectProvider, fake_gava: FakeGavaConnect, style: str

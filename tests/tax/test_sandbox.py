@@ -214,6 +214,9 @@ async def test_status_of_another_organisation_or_environment_is_404(
         missing = await status(client, headers, body["reference"])
         assert missing.status_code == 404 and missing.json()["error"] == "not_found"
     assert (await status(client, account.headers, "ref_nothing")).status_code == 404
+    assert (await status(client, account.headers, "r" * 5000)).status_code == 404
+    nul = await client.get("/v3/tax/status/ref%00x", headers=account.headers)
+    assert nul.status_code == 400 and nul.json()["details"][0]["field"] == "reference"
 
 
 async def test_the_scope_is_tax_read(

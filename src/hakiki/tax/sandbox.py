@@ -24,8 +24,8 @@ from hakiki.tax.sandbox_records import (
     GOLDEN_PERSON,
     another_pin,
     compliance_certificate,
-    pin_for_id,
     taxpayer,
+    taxpayer_by_id,
     withholding_certificate,
 )
 
@@ -55,10 +55,8 @@ def _found(query: TaxQuery, digit: int) -> Record:
     mismatch = digit == 6
     if query.check == "pin":
         if query.national_id is not None:
-            pin = pin_for_id(query.national_id)
-            return taxpayer(query, another_pin("KE", pin) if mismatch else pin, "")
-        pin = query.pin or ""
-        return taxpayer(query, pin, "Suspended" if digit == 4 else "Active")
+            return taxpayer_by_id(query.national_id, mismatch)
+        return taxpayer(query.country, query.pin or "", "Suspended" if digit == 4 else "Active")
     if query.check == "tcc":
         pin = query.pin or ""
         owner = another_pin(query.country, pin) if mismatch else pin

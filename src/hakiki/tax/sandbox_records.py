@@ -111,12 +111,17 @@ def another_pin(country: str, pin: str) -> str:
     return candidate if candidate != pin else candidate[::-1]
 
 
-def taxpayer(query: TaxQuery, pin: str, status: str) -> TaxpayerRecord:
-    if query.by_id:  # the PIN checker by ID gives the PIN and name only
-        return TaxpayerRecord(pin, taxpayer_name(query.country, pin), None, None)
-    return TaxpayerRecord(
-        pin, taxpayer_name(query.country, pin), taxpayer_kind(query.country, pin), status
-    )
+def taxpayer_by_id(national_id: str, mismatch: bool) -> TaxpayerRecord:
+    """What KRA's PIN checker by ID gives: the PIN and the name only; with ``mismatch``, another
+    taxpayer's PIN than the one the ID would have."""
+    pin = pin_for_id(national_id)
+    if mismatch:
+        pin = another_pin("KE", pin)
+    return TaxpayerRecord(pin, taxpayer_name("KE", pin), None, None)
+
+
+def taxpayer(country: str, pin: str, status: str) -> TaxpayerRecord:
+    return TaxpayerRecord(pin, taxpayer_name(country, pin), taxpayer_kind(country, pin), status)
 
 
 def compliance_certificate(query: TaxQuery, pin: str, expired: bool) -> ComplianceCertificate:

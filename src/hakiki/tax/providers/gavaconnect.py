@@ -76,7 +76,7 @@ PATHS = {
 }
 PRODUCTS = ("pin_by_pin", "pin_by_id", "tcc", "withholding")
 DEFAULT_TOKEN_SECONDS = 3599.0
-TOKEN_MARGIN_SECONDS = 60.0  # a token this close to its expiry is renewed first
+TOKEN_MARGIN_SECONDS = 60.0  # a token this close to its expiry (or half its life) is renewed
 
 # ResponseCode / ErrorCode values that mean "no such record" (the portal's own samples).
 NOT_FOUND_CODES = frozenset({"19005", "84002"})
@@ -105,7 +105,7 @@ class _Unavailable(Exception):
 @dataclass
 class _Token:
     value: str
-    expires_at: float
+    renew_at: float  # a little before it expires
 
 
 class GavaConnectProvider:
@@ -130,7 +130,8 @@ class GavaConnectProvider:
         self._timeout_seconds = timeout
         self._credentials = credentials
         self._apps = dict(apps or {})
-        self._withholding_path = withholding_path
+        path = (withholding_path or "").strip()
+        self._withholding_path = ("/" + path.lstrip("/")) if path else None
         self._owns_client = client is None
         self._client = client if client is not None else httpx.AsyncClient(timeout=self._timeout)
         self._clock = clock
@@ -233,7 +234,7 @@ class GavaConnectProvider:
         lock = self._locks.setdefault(app.key, asyncio.Lock())
         async with lock:  # one token request per app at a time, however many calls wait
             cached = self._tokens.get(app.key)
-            if cached is not None and self._clock() < cached.expires_at - TOKEN_MARGIN_SECONDS:
+            if cached is not None and self._clock() < cached.renew_at:
                 return cached.value
             token = await self._fetch_token(app)
             self._tokens[app.key] = token
@@ -276,7 +277,9 @@ class GavaConnectProvider:
             lifetime = float(body.get("expires_in", DEFAULT_TOKEN_SECONDS))
         except (TypeError, ValueError):
             lifetime = DEFAULT_TOKEN_SECONDS
-        return _Token(value.strip(), self._clock() + max(lifetime, 0.0))
+        lifetime = max(lifetime, 0.0)
+        margin = min(TOKEN_MARGIN_SECONDS, lifetime / 2)  # a short-lived token is still reused
+        return _Token(value.strip(), self._clock() + lifetime - margin)
 
     # ------------------------------------------------------------------ answers
 
