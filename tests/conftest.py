@@ -33,6 +33,13 @@ from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
 from tests.identity.providers.fake_prembly import FakePrembly, run_fake_prembly
 from tests.jobs import sample_tasks as _sample_tasks  # noqa: F401  (registers test tasks)
+from tests.tax.fake_gavaconnect import (
+    CONSUMER_KEY,
+    CONSUMER_SECRET,
+    WITHHOLDING_PATH,
+    FakeGavaConnect,
+    run_fake_gavaconnect,
+)
 from tests.vehicle import fake_aggregator
 from tests.vehicle.fake_aggregator import FakeAggregator, run_fake_aggregator
 
@@ -97,14 +104,22 @@ def fake_vehicle_server() -> Iterator[FakeAggregator]:
         yield fake
 
 
+@pytest.fixture(scope="session")
+def fake_gavaconnect_server() -> Iterator[FakeGavaConnect]:
+    with run_fake_gavaconnect() as fake:
+        yield fake
+
+
 @pytest.fixture(scope="session", params=_backends())
 def settings(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
     fake_prembly_server: FakePrembly,
     fake_vehicle_server: FakeAggregator,
+    fake_gavaconnect_server: FakeGavaConnect,
 ) -> Settings:
-    """Migrated settings for one backend, with live identity lookups going to the fake Prembly."""
+    """Migrated settings for one backend, with live identity lookups going to the fake Prembly,
+    live vehicle checks to the fake aggregator and live tax checks to the fake GavaConnect."""
     data_dir = tmp_path_factory.mktemp(f"hakiki-{request.param}")
     database_url = None
     if request.param == "postgresql":
@@ -121,6 +136,10 @@ def settings(
         vehicle_prembly_app_id=fake_aggregator.APP_ID,
         vehicle_prembly_api_key=fake_aggregator.API_KEY,
         vehicle_prembly_base_url=fake_vehicle_server.base_url,
+        gavaconnect_base_url=fake_gavaconnect_server.base_url,
+        gavaconnect_consumer_key=CONSUMER_KEY,
+        gavaconnect_consumer_secret=CONSUMER_SECRET,
+        gavaconnect_withholding_path=WITHHOLDING_PATH,
         provider_timeout_seconds=1.0,
         key_cache_seconds=0.0,
         webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1
@@ -161,6 +180,13 @@ def fake_prembly(fake_prembly_server: FakePrembly) -> Iterator[FakePrembly]:
     fake_prembly_server.reset()
     yield fake_prembly_server
     fake_prembly_server.reset()
+
+
+@pytest.fixture
+def fake_gava(fake_gavaconnect_server: FakeGavaConnect) -> Iterator[FakeGavaConnect]:
+    fake_gavaconnect_server.reset()
+    yield fake_gavaconnect_server
+    fake_gavaconnect_server.reset()
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """No personal value a call carries is ever stored in clear: after a fraud report, scans (ID,
 phone, address, identity-risk), a live aml-with-id and a live KYC check through the fake
-Prembly, and name screenings, every file of a fresh data directory
-(the SQLite database, its WAL and shared memory, anything else) and, on PostgreSQL, every text
-and JSON column of every table are searched for each value, as sent and as normalised."""
+Prembly, live tax checks through the fake GavaConnect, and name screenings, every file of a
+fresh data directory (the SQLite database, its WAL and shared memory, anything else) and, on
+PostgreSQL, every text and JSON column of every table are searched for each value, as sent and
+as normalised."""
 
 from __future__ import annotations
 
@@ -23,6 +24,17 @@ from hakiki.core.wallet import service as wallet
 from tests.conftest import TEST_SECRET_KEY
 from tests.identity.providers.fake_prembly import BVN_FOUND, NIN_FOUND, FakePrembly
 from tests.support.databases import fresh_postgres_url
+from tests.tax.fake_gavaconnect import (
+    CONSUMER_KEY,
+    CONSUMER_SECRET,
+    ID_FOUND,
+    PIN_ACTIVE,
+    PIN_INDIVIDUAL,
+    TCC_VALID,
+    WHT_FOUND,
+    WITHHOLDING_PATH,
+    FakeGavaConnect,
+)
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
 
@@ -102,6 +114,15 @@ KYC = {
     "first_name": "Emeka",
     "last_name": "Eze-Obi",
 }
+TAX_PIN = {"country_code": "KE", "national_id": ID_FOUND, "pin": PIN_INDIVIDUAL}
+TAX_TCC = {"country_code": "KE", "pin": PIN_INDIVIDUAL, "certificate_number": TCC_VALID}
+TAX_WITHHOLDING = {
+    "country_code": "KE",
+    "certificate_number": WHT_FOUND,
+    "withholder_pin": PIN_ACTIVE,
+    "payee_pin": PIN_INDIVIDUAL,
+}
+TAX_SANDBOX = {"country_code": "KE", "national_id": "31415911", "pin": "A123456781K"}
 
 # What each call carried (and, for aml-with-id, what the registry answered about the person),
 # each with the forms it could be stored in once normalised.
@@ -150,6 +171,11 @@ PERSONAL = {
     "kyc last name": ["Eze-Obi"],
     "registry middle name 2": ["Chukwudi"],
     "registry address": ["4 Ogui Road"],
+    "tax national id": [ID_FOUND],
+    "tax pin": [PIN_INDIVIDUAL],
+    "tax registry name": ["BANYI02 TEST ENNIS02", "ENNIS02"],
+    "tax sandbox national id": ["31415911"],
+    "tax sandbox pin": ["A123456781K"],
 }
 
 
@@ -226,6 +252,10 @@ async def make_calls(http: httpx.AsyncClient, live: str, sandbox: str) -> None:
         (live, "/v3/screening/aml", AML, 200),
         (live, "/v3/fraud/address", ADDRESS, 200),
         (live, "/v3/kyc/national-id", KYC, 200),
+        (live, "/v3/tax/pin", TAX_PIN, 200),
+        (live, "/v3/tax/tcc", TAX_TCC, 200),
+        (live, "/v3/tax/withholding", TAX_WITHHOLDING, 200),
+        (sandbox, "/v3/tax/pin", TAX_SANDBOX, 200),
         (sandbox, "/v3/fraud/identity-risk", IDENTITY_RISK, 200),
         (sandbox, "/v3/screening/individual", INDIVIDUAL, 200),
     )
@@ -242,7 +272,10 @@ async def make_calls(http: httpx.AsyncClient, live: str, sandbox: str) -> None:
 
 @pytest.fixture
 async def data_settings(
-    request: pytest.FixtureRequest, tmp_path: Path, fake_prembly_server: FakePrembly
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    fake_prembly_server: FakePrembly,
+    fake_gavaconnect_server: FakeGavaConnect,
 ) -> AsyncIterator[Settings]:
     url = await fresh_postgres_url("at_rest") if request.param == "postgresql" else None
     yield Settings(
@@ -252,6 +285,10 @@ async def data_settings(
         prembly_app_id=fake_prembly_server.app_id,
         prembly_api_key=fake_prembly_server.api_key,
         prembly_base_url=fake_prembly_server.base_url,
+        gavaconnect_base_url=fake_gavaconnect_server.base_url,
+        gavaconnect_consumer_key=CONSUMER_KEY,
+        gavaconnect_consumer_secret=CONSUMER_SECRET,
+        gavaconnect_withholding_path=WITHHOLDING_PATH,
         provider_timeout_seconds=2.0,
         key_cache_seconds=0.0,
     )
@@ -259,7 +296,7 @@ async def data_settings(
 
 @pytest.mark.parametrize("data_settings", BACKENDS, indirect=True)
 async def test_no_personal_value_is_stored_in_clear(
-    data_settings: Settings, fake_prembly: FakePrembly
+    data_settings: Settings, fake_prembly: FakePrembly, fake_gava: FakeGavaConnect
 ) -> None:
     from hakiki.core.migrate import upgrade_async
 
@@ -273,6 +310,7 @@ async def test_no_personal_value_is_stored_in_clear(
         async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
             await make_calls(http, live, sandbox)
         assert fake_prembly.requests, "the aml-with-id call did not reach the registry"
+        assert len(fake_gava.requests) == 3, "the tax checks did not reach the registry"
         await runtime.request_log.flush()
         running = files_leaks(data_settings.data_dir)  # the WAL too, while it is open
         in_tables = [] if data_settings.is_sqlite else await tables_leaks(runtime.db.reader)

@@ -14,6 +14,7 @@ from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
+from hakiki.tax.router import router as tax_router
 from hakiki.vehicle.router import router as vehicle_router
 from hakiki.webhooks.router import router as webhooks_router
 
@@ -22,6 +23,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     kyc_router,
     kyb_router,
     vehicle_router,
+    tax_router,
     fraud_router,
     fraud_scan_router,
     bulk_scan_router,

@@ -37,6 +37,7 @@ from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.review_service import ReviewPresence
+from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
 from hakiki.vehicle.registry import VehicleRegistries
 
@@ -63,6 +64,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(Providers(build_providers(settings)))
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
+    runtime.add_part(TaxProviders(build_tax_providers(settings)))
     runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
@@ -115,6 +117,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         await runtime.part(Providers).aclose()
         await runtime.part(Registries).aclose()
         await runtime.part(VehicleRegistries).aclose()
+        await runtime.part(TaxProviders).aclose()
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()

@@ -12,6 +12,7 @@ from hakiki.kyc import tables as _kyc_tables  # noqa: F401
 from hakiki.lists import tables as _lists_tables  # noqa: F401
 from hakiki.media import tables as _media_tables  # noqa: F401
 from hakiki.screening import tables as _screening_tables  # noqa: F401
+from hakiki.tax import tables as _tax_tables  # noqa: F401
 from hakiki.vehicle import tables as _vehicle_tables  # noqa: F401
 from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401
 

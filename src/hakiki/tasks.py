@@ -6,5 +6,6 @@ from __future__ import annotations
 from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyb import tasks as _kyb_tasks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401
+from hakiki.tax import tasks as _tax_tasks  # noqa: F401
 from hakiki.vehicle import tasks as _vehicle_tasks  # noqa: F401
 from hakiki.webhooks import tasks as _webhook_tasks  # noqa: F401

@@ -210,6 +210,48 @@ class Settings(BaseSettings):
         description="After how long a sandbox PENDING vehicle check (last digit 7) completes.",
     )
 
+    gavaconnect_base_url: str = Field(
+        default="https://api.kra.go.ke",
+        description="KRA's GavaConnect API (https://sbx.kra.go.ke for its sandbox).",
+    )
+    gavaconnect_consumer_key: str | None = Field(
+        default=None, description="GavaConnect app consumer key (developer.go.ke, My Apps)."
+    )
+    gavaconnect_consumer_secret: str | None = Field(
+        default=None, description="GavaConnect app consumer secret."
+    )
+    gavaconnect_apps: dict[str, tuple[str, str]] = Field(
+        default_factory=dict,
+        description="JSON: a consumer key and secret per GavaConnect API, for apps created per "
+        'API, e.g. {"pin_by_id": ["key", "secret"]}; APIs: pin_by_pin, pin_by_id, tcc, '
+        "withholding. An API not named uses the consumer key and secret above.",
+    )
+    gavaconnect_withholding_path: str | None = Field(
+        default=None,
+        description="Path of a withholding certificate checker on the GavaConnect host (KRA "
+        "publishes none; set it if your agreement with KRA gives you one), e.g. "
+        "/checker/v1/whtcertificate. Unset: withholding checks are not offered live.",
+    )
+    tax_sync_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a live tax check waits for the registry before it answers "
+        "PENDING and a job finishes the look-up.",
+    )
+    tax_sandbox_pending_seconds: float = Field(
+        default=3.0,
+        ge=0,
+        description="After how long a sandbox PENDING tax check (last digit 7) completes.",
+    )
+
+    @field_validator("gavaconnect_apps")
+    @classmethod
+    def _apps_have_keys(cls, value: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+        for api, (key, secret) in value.items():
+            if not key.strip() or not secret.strip():
+                raise ValueError(f"gavaconnect_apps: {api!r} needs a consumer key and secret")
+        return {api: (key.strip(), secret.strip()) for api, (key, secret) in value.items()}
+
     @field_validator("rate_limit")
     @classmethod
     def _one_limit(cls, value: str) -> str:
