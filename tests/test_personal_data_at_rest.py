@@ -1,6 +1,6 @@
 """No personal value a call carries is ever stored in clear: after a fraud report, scans (ID,
-phone, address, identity-risk), a live aml-with-id and a live KYC check through the fake
-Prembly, and name screenings, every file of a fresh data directory
+phone, address, identity-risk), live aml-with-id and KYC checks through the fake Prembly and
+the fake Smile ID, and name screenings, every file of a fresh data directory
 (the SQLite database, its WAL and shared memory, anything else) and, on PostgreSQL, every text
 and JSON column of every table are searched for each value, as sent and as normalised."""
 
@@ -22,6 +22,7 @@ from hakiki.core.settings import Settings
 from hakiki.core.wallet import service as wallet
 from tests.conftest import TEST_SECRET_KEY
 from tests.identity.providers.fake_prembly import BVN_FOUND, NIN_FOUND, FakePrembly
+from tests.identity.providers.fake_smile_id import KE_NATIONAL_ID, UG_NIN, FakeSmileId
 from tests.support.databases import fresh_postgres_url
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
@@ -103,6 +104,15 @@ KYC = {
     "last_name": "Eze-Obi",
 }
 
+KYC_SMILE_ID = {
+    "country_code": "KE",
+    "number": KE_NATIONAL_ID,
+    "compare": True,
+    "first_name": "Johnny",
+    "last_name": "Mwangi-Kariuki",
+}
+AML_WITH_ID_SMILE_ID = {"channel": "nin", "country_code": "UG", "number": UG_NIN}
+
 # What each call carried (and, for aml-with-id, what the registry answered about the person),
 # each with the forms it could be stored in once normalised.
 PERSONAL = {
@@ -150,6 +160,11 @@ PERSONAL = {
     "kyc last name": ["Eze-Obi"],
     "registry middle name 2": ["Chukwudi"],
     "registry address": ["4 Ogui Road"],
+    "smile kyc number": [KE_NATIONAL_ID],
+    "smile kyc last name": ["Mwangi-Kariuki"],
+    "smile aml-with-id number": [UG_NIN],
+    "smile registry middle name": ["Namuli"],
+    "smile registry birth date": ["1990-01-01"],
 }
 
 
@@ -226,6 +241,8 @@ async def make_calls(http: httpx.AsyncClient, live: str, sandbox: str) -> None:
         (live, "/v3/screening/aml", AML, 200),
         (live, "/v3/fraud/address", ADDRESS, 200),
         (live, "/v3/kyc/national-id", KYC, 200),
+        (live, "/v3/kyc/national-id", KYC_SMILE_ID, 200),
+        (live, "/v3/screening/aml-with-id", AML_WITH_ID_SMILE_ID, 200),
         (sandbox, "/v3/fraud/identity-risk", IDENTITY_RISK, 200),
         (sandbox, "/v3/screening/individual", INDIVIDUAL, 200),
     )
@@ -242,7 +259,10 @@ async def make_calls(http: httpx.AsyncClient, live: str, sandbox: str) -> None:
 
 @pytest.fixture
 async def data_settings(
-    request: pytest.FixtureRequest, tmp_path: Path, fake_prembly_server: FakePrembly
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    fake_prembly_server: FakePrembly,
+    fake_smile_id_server: FakeSmileId,
 ) -> AsyncIterator[Settings]:
     url = await fresh_postgres_url("at_rest") if request.param == "postgresql" else None
     yield Settings(
@@ -252,6 +272,9 @@ async def data_settings(
         prembly_app_id=fake_prembly_server.app_id,
         prembly_api_key=fake_prembly_server.api_key,
         prembly_base_url=fake_prembly_server.base_url,
+        smile_id_partner_id=fake_smile_id_server.partner_id,
+        smile_id_api_key=fake_smile_id_server.api_key,
+        smile_id_base_url=fake_smile_id_server.base_url,
         provider_timeout_seconds=2.0,
         key_cache_seconds=0.0,
     )
@@ -259,7 +282,7 @@ async def data_settings(
 
 @pytest.mark.parametrize("data_settings", BACKENDS, indirect=True)
 async def test_no_personal_value_is_stored_in_clear(
-    data_settings: Settings, fake_prembly: FakePrembly
+    data_settings: Settings, fake_prembly: FakePrembly, fake_smile_id: FakeSmileId
 ) -> None:
     from hakiki.core.migrate import upgrade_async
 
@@ -273,6 +296,7 @@ async def test_no_personal_value_is_stored_in_clear(
         async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
             await make_calls(http, live, sandbox)
         assert fake_prembly.requests, "the aml-with-id call did not reach the registry"
+        assert len(fake_smile_id.requests) == 2, "the Smile ID calls did not reach the registry"
         await runtime.request_log.flush()
         running = files_leaks(data_settings.data_dir)  # the WAL too, while it is open
         in_tables = [] if data_settings.is_sqlite else await tables_leaks(runtime.db.reader)

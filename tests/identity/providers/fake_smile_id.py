@@ -61,6 +61,7 @@ KE_ALIEN_CARD = "7654321"
 KE_PASSPORT = "AK1234567"
 KE_KRA_PIN = "A012345678Z"
 UG_NIN = "CM90012345678A"
+UG_NIN_SANCTIONED = "CM64012345678B"  # a real UN-listed person, for live screening tests
 TZ_NIDA = "19850515123456780001"
 KE_NOT_FOUND = "29999999"
 KE_AUTHORITY_DOWN = "21111115"
@@ -122,6 +123,12 @@ RECORDS: dict[tuple[str, str, str], dict[str, Any]] = {
         "FullName": "AMINA NAMULI NAKATO",
         "DOB": "1990-01-01",
         "Gender": "Female",
+        "PhoneNumber": "Not Available",
+    },
+    ("UG", "NATIONAL_ID_NO_PHOTO", UG_NIN_SANCTIONED): {
+        "FullName": "JAMIL MUKULU",
+        "DOB": "1964-01-01",
+        "Gender": "Male",
         "PhoneNumber": "Not Available",
     },
     ("TZ", "NATIONAL_ID", TZ_NIDA): {
@@ -197,6 +204,7 @@ def _signed_answer(state: FakeSmileIdState, body: dict[str, Any], answer: dict[s
 
 def _result(state: FakeSmileIdState, body: dict[str, Any]) -> dict[str, Any]:
     country, id_type, number = body["country"], body["id_type"], body["id_number"]
+    answer: dict[str, Any]
     if id_type not in ACTIVATED.get(country, frozenset()):
         answer = {"ResultCode": "1016", "ResultText": "Error - Need to Activate Product"}
     elif state.mode is FaultMode.AUTHORITY_DOWN or number in AUTHORITY_DOWN:

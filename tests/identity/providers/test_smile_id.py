@@ -410,7 +410,8 @@ async def test_build_providers_puts_smile_id_on_east_african_channels(
     providers = build_providers(settings)
     try:
         assert [p.name for p in providers] == ["prembly", "smile_id"]
-        assert find_provider(providers, "NG", "nin").name == "prembly"  # type: ignore[union-attr]
+        nigerian = find_provider(providers, "NG", "nin")
+        assert nigerian is not None and nigerian.name == "prembly"
         for country, channel in [("KE", "national_id"), ("UG", "nin"), ("TZ", "nida")]:
             provider = find_provider(providers, country, channel)
             assert provider is not None and provider.name == "smile_id"
