@@ -326,8 +326,8 @@ async def test_error_examples_are_real_answers(
             headers={**sandbox.headers, "Content-Type": "text/plain"},
         ),
         503: await client.post(
-            "/v3/kyc/national-id",
-            json={"country_code": "KE", "number": "20000000"},
+            "/v3/kyc/drivers-license",
+            json={"country_code": "TZ", "number": "4000000000"},
             headers=(await make_account("live", balance=100_000)).headers,
         ),
     }

@@ -1,9 +1,9 @@
 """No personal value a call carries is ever stored in clear: after a fraud report, scans (ID,
-phone, address, identity-risk), a live aml-with-id and a live KYC check through the fake
-Prembly, live tax checks through the fake GavaConnect, and name screenings, every file of a
-fresh data directory (the SQLite database, its WAL and shared memory, anything else) and, on
-PostgreSQL, every text and JSON column of every table are searched for each value, as sent and
-as normalised."""
+phone, address, identity-risk), live aml-with-id and KYC checks through the fake Prembly and
+the fake Smile ID, live tax checks through the fake GavaConnect, and name screenings, every
+file of a fresh data directory (the SQLite database, its WAL and shared memory, anything else)
+and, on PostgreSQL, every text and JSON column of every table are searched for each value, as
+sent and as normalised."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from hakiki.core.settings import Settings
 from hakiki.core.wallet import service as wallet
 from tests.conftest import TEST_SECRET_KEY
 from tests.identity.providers.fake_prembly import BVN_FOUND, NIN_FOUND, FakePrembly
+from tests.identity.providers.fake_smile_id import KE_NATIONAL_ID, UG_NIN, FakeSmileId
 from tests.support.databases import fresh_postgres_url
 from tests.tax.fake_gavaconnect import (
     CONSUMER_KEY,
@@ -124,6 +125,15 @@ TAX_WITHHOLDING = {
 }
 TAX_SANDBOX = {"country_code": "KE", "national_id": "31415911", "pin": "A123456781K"}
 
+KYC_SMILE_ID = {
+    "country_code": "KE",
+    "number": KE_NATIONAL_ID,
+    "compare": True,
+    "first_name": "Johnny",
+    "last_name": "Mwangi-Kariuki",
+}
+AML_WITH_ID_SMILE_ID = {"channel": "nin", "country_code": "UG", "number": UG_NIN}
+
 # What each call carried (and, for aml-with-id, what the registry answered about the person),
 # each with the forms it could be stored in once normalised.
 PERSONAL = {
@@ -176,6 +186,11 @@ PERSONAL = {
     "tax registry name": ["BANYI02 TEST ENNIS02", "ENNIS02"],
     "tax sandbox national id": ["31415911"],
     "tax sandbox pin": ["A123456781K"],
+    "smile kyc number": [KE_NATIONAL_ID],
+    "smile kyc last name": ["Mwangi-Kariuki"],
+    "smile aml-with-id number": [UG_NIN],
+    "smile registry middle name": ["Namuli"],
+    "smile registry birth date": ["1990-01-01"],
 }
 
 
@@ -256,6 +271,8 @@ async def make_calls(http: httpx.AsyncClient, live: str, sandbox: str) -> None:
         (live, "/v3/tax/tcc", TAX_TCC, 200),
         (live, "/v3/tax/withholding", TAX_WITHHOLDING, 200),
         (sandbox, "/v3/tax/pin", TAX_SANDBOX, 200),
+        (live, "/v3/kyc/national-id", KYC_SMILE_ID, 200),
+        (live, "/v3/screening/aml-with-id", AML_WITH_ID_SMILE_ID, 200),
         (sandbox, "/v3/fraud/identity-risk", IDENTITY_RISK, 200),
         (sandbox, "/v3/screening/individual", INDIVIDUAL, 200),
     )
@@ -276,6 +293,7 @@ async def data_settings(
     tmp_path: Path,
     fake_prembly_server: FakePrembly,
     fake_gavaconnect_server: FakeGavaConnect,
+    fake_smile_id_server: FakeSmileId,
 ) -> AsyncIterator[Settings]:
     url = await fresh_postgres_url("at_rest") if request.param == "postgresql" else None
     yield Settings(
@@ -289,6 +307,9 @@ async def data_settings(
         gavaconnect_consumer_key=CONSUMER_KEY,
         gavaconnect_consumer_secret=CONSUMER_SECRET,
         gavaconnect_withholding_path=WITHHOLDING_PATH,
+        smile_id_partner_id=fake_smile_id_server.partner_id,
+        smile_id_api_key=fake_smile_id_server.api_key,
+        smile_id_base_url=fake_smile_id_server.base_url,
         provider_timeout_seconds=2.0,
         key_cache_seconds=0.0,
     )
@@ -296,7 +317,10 @@ async def data_settings(
 
 @pytest.mark.parametrize("data_settings", BACKENDS, indirect=True)
 async def test_no_personal_value_is_stored_in_clear(
-    data_settings: Settings, fake_prembly: FakePrembly, fake_gava: FakeGavaConnect
+    data_settings: Settings,
+    fake_prembly: FakePrembly,
+    fake_gava: FakeGavaConnect,
+    fake_smile_id: FakeSmileId,
 ) -> None:
     from hakiki.core.migrate import upgrade_async
 
@@ -311,6 +335,7 @@ async def test_no_personal_value_is_stored_in_clear(
             await make_calls(http, live, sandbox)
         assert fake_prembly.requests, "the aml-with-id call did not reach the registry"
         assert len(fake_gava.requests) == 3, "the tax checks did not reach the registry"
+        assert len(fake_smile_id.requests) == 2, "the Smile ID calls did not reach the registry"
         await runtime.request_log.flush()
         running = files_leaks(data_settings.data_dir)  # the WAL too, while it is open
         in_tables = [] if data_settings.is_sqlite else await tables_leaks(runtime.db.reader)

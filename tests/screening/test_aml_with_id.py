@@ -221,7 +221,8 @@ async def test_channels_endpoint_lists_formats_and_test_values(
     assert by_key[("NG", "cac")]["subject"] == "business"
     assert by_key[("NG", "bvn")]["live"] is True  # the fake Prembly is configured
     assert by_key[("NG", "bvn")]["live_provider"] == "prembly"
-    assert by_key[("KE", "national_id")]["live"] is False
+    assert by_key[("KE", "national_id")]["live_provider"] == "smile_id"  # the fake Smile ID
+    assert by_key[("TZ", "drivers_license")]["live"] is False
     assert all(c["sandbox"] for c in body["data"])
     assert by_key[("TZ", "nida")]["test_values"]
     assert body["pagination"]["total_items"] == len(body["data"])
@@ -344,7 +345,9 @@ async def test_live_channel_without_provider_is_503_and_free(
     db: Database,
 ) -> None:
     account = await make_account("live", balance=PRICE)
-    response = await post(client, account.headers, channel="national_id", number="23456780")
+    response = await post(
+        client, account.headers, channel="drivers_license", country_code="UG", number="100123450"
+    )
     assert response.status_code == 503
     assert response.json()["error"] == "channel_unavailable"
     assert await debit_count(db, account.org_id) == 0

@@ -83,7 +83,7 @@ ERROR_EXAMPLES: dict[int, dict[str, Any]] = {
     },
     503: {
         "error": "channel_unavailable",
-        "message": "No provider is configured for KE national_id in live mode; nothing was "
+        "message": "No provider is configured for TZ drivers_license in live mode; nothing was "
         "charged. GET /v3/screening/channels shows what is available.",
     },
 }

@@ -161,6 +161,23 @@ class Settings(BaseSettings):
     prembly_app_id: str | None = Field(default=None, description="Prembly (IdentityPass) app id.")
     prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")
     prembly_base_url: str = "https://api.prembly.com"
+    smile_id_partner_id: str | None = Field(
+        default=None, description="Smile ID partner id (without the portal's leading zeros)."
+    )
+    smile_id_api_key: str | None = Field(
+        default=None, description="Smile ID API key of the environment the base URL points at."
+    )
+    smile_id_base_url: str = Field(
+        default="https://api.smileidentity.com/v1",
+        description="Smile ID API base: production https://api.smileidentity.com/v1, sandbox "
+        "https://testapi.smileidentity.com/v1.",
+    )
+    smile_id_id_types: dict[str, str] = Field(
+        default_factory=dict,
+        description="Smile ID id_type per channel, as JSON, over the documented defaults, e.g. "
+        '{"TZ:nida": "NATIONAL_ID"} for an id_type Smile ID enabled on your account; an empty '
+        'value ("KE:kra_pin": "") turns a default off.',
+    )
     provider_timeout_seconds: float = 15.0
     gleif_base_url: str = Field(
         default="https://api.gleif.org/api/v1",
@@ -274,6 +291,21 @@ class Settings(BaseSettings):
         if any(weight < 0 or weight > 100 for weight in value.values()):
             raise ValueError("fraud signal weights are 0 to 100")
         return value
+
+    @field_validator("smile_id_id_types")
+    @classmethod
+    def _smile_id_type_shape(cls, value: dict[str, str]) -> dict[str, str]:
+        """Only the shape here; which channels exist is the identity registry's to check."""
+        shaped: dict[str, str] = {}
+        for key, id_type in value.items():
+            country, _, code = key.strip().partition(":")
+            if len(country) != 2 or not country.isalpha() or not code.strip():
+                raise ValueError(f"{key!r}: keys are COUNTRY:channel, e.g. TZ:nida")
+            id_type = id_type.strip().upper()
+            if id_type and not all(c.isalnum() or c == "_" for c in id_type):
+                raise ValueError(f"{key!r}: {id_type!r} is not a Smile ID id_type")
+            shaped[f"{country.upper()}:{code.strip().lower()}"] = id_type
+        return shaped
 
     @model_validator(mode="after")
     def _procrastinate_needs_postgres(self) -> Settings:

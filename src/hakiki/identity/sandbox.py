@@ -197,6 +197,8 @@ _GOLDEN_STEMS: dict[tuple[str, str], str] = {
     ("NG", "passport"): "A000000",
     ("KE", "national_id"): "200000",
     ("KE", "passport"): "AK00000",
+    ("KE", "alien_card"): "30000",
+    ("KE", "kra_pin"): "A0000000{}Z",  # a KRA PIN ends with a letter: the two digits go before it
     ("UG", "nin"): "CM900000000A",
     ("TZ", "nida"): "198501010000000000",
     ("UG", "passport"): "A00000",
@@ -235,7 +237,7 @@ def golden_numbers(channel: Channel) -> list[Golden]:
     stem = _GOLDEN_STEMS[(channel.country, channel.code)]
     goldens = []
     for ending, description in _GOLDEN_ENDINGS:
-        number = stem + ending
+        number = stem.format(ending) if "{}" in stem else stem + ending
         flags = aml_flags(number)
         goldens.append(
             Golden(

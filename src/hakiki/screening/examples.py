@@ -159,7 +159,7 @@ SCREENING_RESULT: dict[str, Any] = {
     },
 }
 
-# GET /v3/screening/channels, two of its 14 channels shown, each with three of its test values.
+# GET /v3/screening/channels, two of its 16 channels shown, each with three of its test values.
 CHANNEL_LIST: dict[str, Any] = {
     "data": [
         {
@@ -202,8 +202,8 @@ CHANNEL_LIST: dict[str, Any] = {
             "format": "7 to 9 digits",
             "example": "23456780",
             "sandbox": True,
-            "live": False,
-            "live_provider": None,
+            "live": True,
+            "live_provider": "smile_id",
             "requires": [],
             "test_values": [
                 {
@@ -222,7 +222,7 @@ CHANNEL_LIST: dict[str, Any] = {
             ],
         },
     ],
-    "pagination": {"page": 1, "page_size": 14, "total_pages": 1, "total_items": 14},
+    "pagination": {"page": 1, "page_size": 16, "total_pages": 1, "total_items": 16},
     "sandbox_rules": {
         "accepted": "Any number that fits the channel's format is accepted.",
         "last_digit": "0-4 VERIFIED, 5 NOT_FOUND, 6 MISMATCH when compare is true "

@@ -85,6 +85,22 @@ class AmlWithIdSandbox:
                 {**INVALID, "details.0.field": "number"},
             ),
             TestValue(
+                description="KE KRA PIN (an individual's): the digit before the final letter "
+                "picks the outcome; golden, clean",
+                body={"channel": "kra_pin", "country_code": "KE", "number": "A000000000Z"},
+                expect={**verified, "data.identity.first_name": "Wanjiru", "data.aml.hits": []},
+            ),
+            TestValue(
+                description="KE KRA PIN starting with P (a company's): 400 naming number",
+                body={"channel": "kra_pin", "country_code": "KE", "number": "P000000000Z"},
+                expect={**INVALID, "details.0.field": "number"},
+            ),
+            TestValue(
+                description="KE alien card, golden, AML digit 1: a PEP hit",
+                body={"channel": "alien_card", "country_code": "KE", "number": "3000010"},
+                expect={**verified, "data.aml.hits.0.list_code": "sandbox_pep"},
+            ),
+            TestValue(
                 description="unknown channel: 400 naming channel",
                 body={"channel": "ssn", "number": "12345678900"},
                 expect={**INVALID, "details.0.field": "channel"},

@@ -7,10 +7,12 @@ from collections.abc import Iterable
 from hakiki.core.settings import Settings
 from hakiki.identity.providers.base import IdentityProvider
 from hakiki.identity.providers.prembly import PremblyProvider
+from hakiki.identity.providers.smile_id import SmileIdProvider, id_types
 
 
 def build_providers(settings: Settings) -> list[IdentityProvider]:
     """The providers configured in ``settings``; empty when no upstream credentials are set.
+    Where two cover a channel, the first listed serves it (Prembly, then Smile ID).
 
     The caller owns the returned providers and must ``await provider.aclose()`` on shutdown.
     """
@@ -24,6 +26,18 @@ def build_providers(settings: Settings) -> list[IdentityProvider]:
                 api_key=api_key,
                 base_url=settings.prembly_base_url,
                 timeout=settings.provider_timeout_seconds,
+            )
+        )
+    partner_id = (settings.smile_id_partner_id or "").strip()
+    smile_key = (settings.smile_id_api_key or "").strip()
+    if partner_id and smile_key:
+        providers.append(
+            SmileIdProvider(
+                partner_id=partner_id,
+                api_key=smile_key,
+                base_url=settings.smile_id_base_url,
+                timeout=settings.provider_timeout_seconds,
+                id_type_map=id_types(settings.smile_id_id_types),
             )
         )
     return providers
