@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from hakiki.core.database import Database, read
 from hakiki.core.jobs.tables import jobs
-from hakiki.tax.completion import COMPLETE_TASK
-from hakiki.tax.tables import tax_checks
+from hakiki.core.registry_checks.tables import registry_checks
+from hakiki.core.registry_checks.tasks import COMPLETE_TASK
 
 
 async def post(
@@ -42,8 +42,8 @@ async def completion_job(db: Database, org_id: str, reference: str) -> dict[str,
     async with read(db) as conn:
         check_id = (
             await conn.execute(
-                select(tax_checks.c.id).where(
-                    tax_checks.c.org_id == org_id, tax_checks.c.reference == reference
+                select(registry_checks.c.id).where(
+                    registry_checks.c.org_id == org_id, registry_checks.c.reference == reference
                 )
             )
         ).scalar_one()
@@ -55,5 +55,9 @@ async def completion_job(db: Database, org_id: str, reference: str) -> dict[str,
 
 async def stored_rows(db: Database, org_id: str) -> list[dict[str, Any]]:
     async with read(db) as conn:
-        rows = await conn.execute(select(tax_checks).where(tax_checks.c.org_id == org_id))
+        rows = await conn.execute(
+            select(registry_checks).where(
+                registry_checks.c.org_id == org_id, registry_checks.c.category == "tax"
+            )
+        )
         return [dict(r._mapping) for r in rows]

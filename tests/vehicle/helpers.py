@@ -9,7 +9,7 @@ import httpx
 from sqlalchemy import select
 
 from hakiki.core.database import Database, read
-from hakiki.vehicle.tables import vehicle_checks
+from hakiki.core.registry_checks.tables import registry_checks
 from hakiki.webhooks.tables import webhook_events
 
 PATH = "/v3/vehicle/verify"
@@ -23,8 +23,8 @@ async def check_row(db: Database, org_id: str, reference: str) -> dict[str, Any]
     async with read(db) as conn:
         row = (
             await conn.execute(
-                select(vehicle_checks).where(
-                    vehicle_checks.c.org_id == org_id, vehicle_checks.c.reference == reference
+                select(registry_checks).where(
+                    registry_checks.c.org_id == org_id, registry_checks.c.reference == reference
                 )
             )
         ).first()

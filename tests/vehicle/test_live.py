@@ -16,7 +16,7 @@ from hakiki.core.database import Database, read
 from hakiki.core.jobs.tables import jobs
 from hakiki.core.runtime import Runtime
 from hakiki.core.tables import request_logs as request_log
-from hakiki.vehicle.completion import COMPLETE_TASK
+from hakiki.core.registry_checks.tasks import COMPLETE_TASK
 from hakiki.vehicle.registry import VehicleRegistries
 from tests.conftest import AccountFactory, debit_count
 from tests.kyc.helpers import ledger_kinds, run_job_now
