@@ -9,7 +9,6 @@ import httpx
 from sqlalchemy import select
 
 from hakiki.core.database import Database, read
-from hakiki.core.registry_checks.tables import registry_checks
 from hakiki.webhooks.tables import webhook_events
 
 PATH = "/v3/vehicle/verify"
@@ -17,18 +16,6 @@ PATH = "/v3/vehicle/verify"
 
 async def verify(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> httpx.Response:
     return await client.post(PATH, json=body, headers=headers)
-
-
-async def check_row(db: Database, org_id: str, reference: str) -> dict[str, Any] | None:
-    async with read(db) as conn:
-        row = (
-            await conn.execute(
-                select(registry_checks).where(
-                    registry_checks.c.org_id == org_id, registry_checks.c.reference == reference
-                )
-            )
-        ).first()
-    return dict(row._mapping) if row else None
 
 
 async def events_for(db: Database, org_id: str, reference: str) -> list[dict[str, Any]]:
