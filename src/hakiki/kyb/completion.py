@@ -9,8 +9,8 @@ from typing import Any
 
 from hakiki.core.auth import Principal
 from hakiki.core.clock import utcnow
-from hakiki.core.envelope import OUTCOMES, Outcome
-from hakiki.core.registry_checks.kinds import CheckKind, Final, Row, register
+from hakiki.core.envelope import Outcome
+from hakiki.core.registry_checks.kinds import CheckKind, Final, Row, event_basics, register
 from hakiki.core.runtime import Runtime
 from hakiki.kyb import mock_registry
 from hakiki.kyb.owners import screen_owners
@@ -90,13 +90,8 @@ def event_data(row: Row, outcome: Outcome, data: KybData) -> dict[str, Any]:
     (docs/decisions.md, "KYB"): the owners come with GET /v3/kyb/status/{reference}."""
     company = data.company
     event: dict[str, Any] = {
-        "reference": row["reference"],
+        **event_basics(row, outcome, found=data.status == "FOUND"),
         "endpoint": row["endpoint"],
-        "status": outcome.value,
-        "response_code": OUTCOMES[outcome].response_code,
-        "state": data.state,
-        "found": data.status == "FOUND",
-        "request_id": row["request_id"],
         "company": company.model_dump(mode="json", include=_COMPANY_FIELDS) if company else None,
     }
     if isinstance(data, OwnershipData):

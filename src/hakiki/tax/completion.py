@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from hakiki.core.envelope import OUTCOMES, Outcome
-from hakiki.core.registry_checks.kinds import CheckKind, Final, Row, register
+from hakiki.core.registry_checks.kinds import CheckKind, Final, Row, event_basics, register
 from hakiki.core.runtime import Runtime
 from hakiki.tax import sandbox
 from hakiki.tax.conclude import Concluded, Data, conclude
@@ -58,14 +58,9 @@ def event_data(row: Row, outcome: Outcome, data: Data) -> dict[str, Any]:
     """The event names the check and its outcome, never a PIN or a name: receivers fetch the
     result with GET /v3/tax/status/{reference}."""
     return {
-        "reference": row["reference"],
-        "status": outcome.value,
-        "response_code": OUTCOMES[outcome].response_code,
-        "state": data.state,
-        "found": data.status == "FOUND",
+        **event_basics(row, outcome, found=data.status == "FOUND"),
         "check": {"type": f"tax.{data.check}", "country": data.country},
         "verdict": data.verdict,
-        "request_id": row["request_id"],
     }
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hakiki.core.envelope import OUTCOMES, Outcome
-from hakiki.core.registry_checks.kinds import CheckKind, Final, Row, register
+from hakiki.core.envelope import Outcome
+from hakiki.core.registry_checks.kinds import CheckKind, Final, Row, event_basics, register
 from hakiki.core.runtime import Runtime
 from hakiki.engines.vehicle import Decoded, decode
 from hakiki.vehicle import sandbox
@@ -54,12 +54,7 @@ def event_data(row: Row, outcome: Outcome, data: VehicleData) -> dict[str, Any]:
     nor the logbook number: receivers fetch those with GET /v3/vehicle/status/{reference}."""
     vehicle = data.vehicle
     return {
-        "reference": row["reference"],
-        "request_id": row["request_id"],
-        "status": outcome.value,
-        "response_code": OUTCOMES[outcome].response_code,
-        "state": data.state,
-        "found": data.status == "FOUND",
+        **event_basics(row, outcome, found=data.status == "FOUND"),
         "identifier_kind": data.identifier.kind,
         "owner_match": data.owner_comparison.match if data.owner_comparison else None,
         "vehicle": None

@@ -11,7 +11,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hakiki.core.envelope import Outcome
+from hakiki.core.envelope import OUTCOMES, Outcome
+from hakiki.core.registry_checks.schemas import state_of
 from hakiki.core.runtime import Runtime
 
 A = TypeVar("A")  # a category's registry answer
@@ -28,6 +29,18 @@ class Final:
     message: str
     provider_reference: str | None
     event: dict[str, Any]
+
+
+def event_basics(row: Row, outcome: Outcome, *, found: bool) -> dict[str, Any]:
+    """What every registry check's event says first: which check, and how it ended."""
+    return {
+        "reference": row["reference"],
+        "request_id": row["request_id"],
+        "status": outcome.value,
+        "response_code": OUTCOMES[outcome].response_code,
+        "state": state_of(outcome),
+        "found": found,
+    }
 
 
 class Emit(Protocol):
