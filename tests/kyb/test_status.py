@@ -15,8 +15,8 @@ from hakiki.core.runtime import Runtime
 from tests.conftest import AccountFactory
 from tests.kyb.conftest import UseRegistries
 from tests.kyb.fake_registries import KE_FOUND, FakeRegistries, FaultMode
-from tests.kyb.helpers import ledger_kinds, post, wait_event
-from tests.support.registry_checks import check_row, get_status, wait_final
+from tests.kyb.helpers import ledger_kinds, post
+from tests.support.registry_checks import check_row, get_status, wait_event, wait_final
 
 KE = {"country_code": "KE", "registration_number": KE_FOUND}
 TZ_PENDING = {"country_code": "TZ", "registration_number": "150000027"}  # last digit 7

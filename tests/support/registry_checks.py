@@ -1,4 +1,5 @@
-"""Helpers for the registry checks' status calls (KYB, vehicle, tax) and their shared rows."""
+"""Helpers for the registry checks (KYB, vehicle, tax): their status calls, their shared rows,
+completion jobs and events."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hakiki.core.database import Database, read
 from hakiki.core.jobs.tables import jobs
 from hakiki.core.registry_checks.tables import registry_checks
 from hakiki.core.registry_checks.tasks import COMPLETE_TASK
+from hakiki.webhooks.tables import webhook_events
 
 
 async def get_status(
@@ -68,3 +70,27 @@ async def completion_job(db: Database, check_id: str) -> dict[str, Any]:
         found = [dict(r._mapping) for r in rows if r.payload["check_id"] == check_id]
     assert len(found) == 1, found
     return found[0]
+
+
+async def events_for(db: Database, org_id: str, reference: str) -> list[dict[str, Any]]:
+    async with read(db) as conn:
+        rows = await conn.execute(
+            select(webhook_events)
+            .where(webhook_events.c.org_id == org_id, webhook_events.c.resource_id == reference)
+            .order_by(webhook_events.c.sequence)
+        )
+        return [dict(r._mapping) for r in rows]
+
+
+async def wait_event(
+    db: Database, org_id: str, reference: str, seconds: float = 20
+) -> dict[str, Any]:
+    """The one event of the check ``reference``, once it is there."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        events = await events_for(db, org_id, reference)
+        if events:
+            assert len(events) == 1, events
+            return events[0]
+        assert asyncio.get_running_loop().time() < deadline, "no event"
+        await asyncio.sleep(0.05)

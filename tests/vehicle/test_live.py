@@ -17,10 +17,10 @@ from hakiki.core.tables import request_logs as request_log
 from hakiki.vehicle.registry import VehicleRegistries
 from tests.conftest import AccountFactory, debit_count
 from tests.kyc.helpers import ledger_kinds, run_job_now
-from tests.support.registry_checks import check_row, completion_job
+from tests.support.registry_checks import check_row, completion_job, wait_event
 from tests.vehicle import fake_aggregator
 from tests.vehicle.fake_aggregator import FakeAggregator, Mode
-from tests.vehicle.helpers import verify, wait_event
+from tests.vehicle.helpers import verify
 
 PRICE = 1500
 FOUND = {"registration_number": fake_aggregator.PLATE_FOUND}

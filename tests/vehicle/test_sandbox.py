@@ -10,8 +10,8 @@ from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
 from hakiki.vehicle.sandbox import BAD_CHECK_DIGIT_VIN, FINANCIER, GOLDEN_VIN
 from tests.conftest import AccountFactory
-from tests.support.registry_checks import check_row
-from tests.vehicle.helpers import PATH, events_for, verify, wait_event
+from tests.support.registry_checks import check_row, events_for, wait_event
+from tests.vehicle.helpers import PATH, verify
 
 
 async def test_a_plate_is_found_decoded_and_free(

@@ -14,10 +14,16 @@ from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
 from tests.conftest import AccountFactory
 from tests.kyc.helpers import ledger_kinds, run_job_now
-from tests.support.registry_checks import check_row, completion_job, get_status, wait_final
+from tests.support.registry_checks import (
+    check_row,
+    completion_job,
+    get_status,
+    wait_event,
+    wait_final,
+)
 from tests.vehicle import fake_aggregator
 from tests.vehicle.fake_aggregator import FakeAggregator, Mode
-from tests.vehicle.helpers import verify, wait_event
+from tests.vehicle.helpers import verify
 
 FOUND = {"registration_number": fake_aggregator.PLATE_FOUND}
 
