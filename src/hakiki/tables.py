@@ -4,16 +4,14 @@ migrations compare against. Only the composition root and the migrations import 
 from __future__ import annotations
 
 from hakiki.core.jobs import tables as _jobs_tables  # noqa: F401
+from hakiki.core.registry_checks import tables as _registry_checks_tables  # noqa: F401
 from hakiki.core.tables import metadata
 from hakiki.fraud import tables as _fraud_tables  # noqa: F401
 from hakiki.fraud.bulk import tables as _bulk_tables  # noqa: F401
-from hakiki.kyb import tables as _kyb_tables  # noqa: F401
 from hakiki.kyc import tables as _kyc_tables  # noqa: F401
 from hakiki.lists import tables as _lists_tables  # noqa: F401
 from hakiki.media import tables as _media_tables  # noqa: F401
 from hakiki.screening import tables as _screening_tables  # noqa: F401
-from hakiki.tax import tables as _tax_tables  # noqa: F401
-from hakiki.vehicle import tables as _vehicle_tables  # noqa: F401
 from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401
 
 __all__ = ["metadata"]

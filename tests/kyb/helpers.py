@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -10,7 +9,6 @@ from sqlalchemy import func, select
 
 from hakiki.core.database import Database, read
 from hakiki.core.tables import wallet_transactions
-from hakiki.webhooks.tables import webhook_events
 
 
 async def post(
@@ -27,26 +25,3 @@ async def ledger_kinds(db: Database, org_id: str) -> dict[str, int]:
             .group_by(wallet_transactions.c.kind)
         )
         return {str(kind): int(count) for kind, count in rows}
-
-
-async def events_for(db: Database, org_id: str, reference: str) -> list[dict[str, Any]]:
-    async with read(db) as conn:
-        rows = await conn.execute(
-            select(webhook_events)
-            .where(webhook_events.c.org_id == org_id, webhook_events.c.resource_id == reference)
-            .order_by(webhook_events.c.sequence)
-        )
-        return [dict(r._mapping) for r in rows]
-
-
-async def wait_event(
-    db: Database, org_id: str, reference: str, seconds: float = 15
-) -> dict[str, Any]:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while True:
-        events = await events_for(db, org_id, reference)
-        if events:
-            assert len(events) == 1, events
-            return events[0]
-        assert asyncio.get_running_loop().time() < deadline, "no event"
-        await asyncio.sleep(0.05)

@@ -22,7 +22,8 @@ from tests.kyb.fake_registries import (
     FakeRegistries,
     FaultMode,
 )
-from tests.kyb.helpers import ledger_kinds, post, wait_event
+from tests.kyb.helpers import ledger_kinds, post
+from tests.support.registry_checks import wait_event
 
 KE = {"country_code": "KE", "registration_number": KE_FOUND}
 FREE_LEDGER = {"credit": 1}

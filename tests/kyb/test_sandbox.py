@@ -12,7 +12,8 @@ import pytest
 from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
 from tests.conftest import AccountFactory
-from tests.kyb.helpers import ledger_kinds, post, wait_event
+from tests.kyb.helpers import ledger_kinds, post
+from tests.support.registry_checks import wait_event
 
 
 async def test_the_same_request_gives_the_same_answer(

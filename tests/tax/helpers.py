@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
-from sqlalchemy import select
 
-from hakiki.core.database import Database, read
-from hakiki.core.jobs.tables import jobs
-from hakiki.tax.completion import COMPLETE_TASK
-from hakiki.tax.tables import tax_checks
+from hakiki.core.database import Database
+from tests.support import registry_checks
 
 
 async def post(
@@ -23,37 +19,20 @@ async def post(
 async def status(
     client: httpx.AsyncClient, headers: dict[str, str], reference: str
 ) -> httpx.Response:
-    return await client.get(f"/v3/tax/status/{reference}", headers=headers)
+    return await registry_checks.get_status(client, "tax", headers, reference)
 
 
 async def wait_final(
     client: httpx.AsyncClient, headers: dict[str, str], reference: str, seconds: float = 15
 ) -> dict[str, Any]:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while True:
-        body: dict[str, Any] = (await status(client, headers, reference)).json()
-        if body["data"]["state"] != "pending":
-            return body
-        assert asyncio.get_running_loop().time() < deadline, body
-        await asyncio.sleep(0.05)
+    return await registry_checks.wait_final(client, "tax", headers, reference, seconds)
 
 
 async def completion_job(db: Database, org_id: str, reference: str) -> dict[str, Any]:
-    async with read(db) as conn:
-        check_id = (
-            await conn.execute(
-                select(tax_checks.c.id).where(
-                    tax_checks.c.org_id == org_id, tax_checks.c.reference == reference
-                )
-            )
-        ).scalar_one()
-        rows = await conn.execute(select(jobs).where(jobs.c.task == COMPLETE_TASK))
-        found = [dict(r._mapping) for r in rows if r.payload["check_id"] == check_id]
-    assert len(found) == 1, found
-    return found[0]
+    row = await registry_checks.check_row(db, org_id, reference)
+    assert row is not None
+    return await registry_checks.completion_job(db, row["id"])
 
 
 async def stored_rows(db: Database, org_id: str) -> list[dict[str, Any]]:
-    async with read(db) as conn:
-        rows = await conn.execute(select(tax_checks).where(tax_checks.c.org_id == org_id))
-        return [dict(r._mapping) for r in rows]
+    return await registry_checks.category_rows(db, org_id, "tax")

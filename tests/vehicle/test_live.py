@@ -6,23 +6,21 @@ without a registry, and no personal data in the request log."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import select
 
 from hakiki.core.database import Database, read
-from hakiki.core.jobs.tables import jobs
 from hakiki.core.runtime import Runtime
 from hakiki.core.tables import request_logs as request_log
-from hakiki.vehicle.completion import COMPLETE_TASK
 from hakiki.vehicle.registry import VehicleRegistries
 from tests.conftest import AccountFactory, debit_count
 from tests.kyc.helpers import ledger_kinds, run_job_now
+from tests.support.registry_checks import check_row, completion_job, wait_event
 from tests.vehicle import fake_aggregator
 from tests.vehicle.fake_aggregator import FakeAggregator, Mode
-from tests.vehicle.helpers import check_row, verify, wait_event
+from tests.vehicle.helpers import verify
 
 PRICE = 1500
 FOUND = {"registration_number": fake_aggregator.PLATE_FOUND}
@@ -150,7 +148,7 @@ async def test_the_job_finishes_a_check_the_registry_left_hanging(
     await asyncio.sleep(1.2)  # the look-up under way gives up: left to the job
     row = await check_row(db, account.org_id, body["reference"])
     assert row is not None and row["state"] == "pending"
-    job = await _job_for(db, row["id"])
+    job = await completion_job(db, row["id"])
     fake_vehicle.set_mode(Mode.HTTP_503)
     retried = await run_job_now(db, job["id"])
     assert retried["status"] == "queued"  # retried later
@@ -175,18 +173,10 @@ async def test_the_job_completes_when_the_registry_is_back(
     row = await check_row(db, account.org_id, body["reference"])
     assert row is not None
     fake_vehicle.set_mode(Mode.NORMAL)
-    await run_job_now(db, (await _job_for(db, row["id"]))["id"])
+    await run_job_now(db, (await completion_job(db, row["id"]))["id"])
     event = await wait_event(db, account.org_id, body["reference"])
     assert (event["type"], event["data"]["status"]) == ("verification.completed", "VERIFIED")
     assert await ledger_kinds(db, account.org_id) == {"credit": 1, "debit": 1}
-
-
-async def _job_for(db: Database, check_id: str) -> dict[str, Any]:
-    async with read(db) as conn:
-        rows = await conn.execute(select(jobs).where(jobs.c.task == COMPLETE_TASK))
-        found = [dict(r._mapping) for r in rows if r.payload["check_id"] == check_id]
-    assert len(found) == 1, found
-    return found[0]
 
 
 async def test_an_idempotent_retry_never_charges_twice(

@@ -10,7 +10,8 @@ from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
 from hakiki.vehicle.sandbox import BAD_CHECK_DIGIT_VIN, FINANCIER, GOLDEN_VIN
 from tests.conftest import AccountFactory
-from tests.vehicle.helpers import PATH, check_row, events_for, verify, wait_event
+from tests.support.registry_checks import check_row, events_for, wait_event
+from tests.vehicle.helpers import PATH, verify
 
 
 async def test_a_plate_is_found_decoded_and_free(
@@ -129,12 +130,16 @@ async def test_pending_completes_with_a_webhook_event(
     assert "Achieng" not in row["request_encrypted"] + row["data_encrypted"]
 
 
-async def test_final_answers_store_nothing_and_emit_nothing(
+async def test_final_answers_are_kept_for_the_status_call_and_emit_nothing(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("sandbox")
-    body = (await verify(client, account.headers, registration_number="KCA 100A")).json()
-    assert await check_row(db, account.org_id, body["reference"]) is None
+    sent = {"registration_number": "KCA 100A", "owner_name": "Wanjiru Kamau"}
+    body = (await verify(client, account.headers, **sent)).json()
+    row = await check_row(db, account.org_id, body["reference"])
+    assert row is not None and (row["state"], row["category"]) == ("completed", "vehicle")
+    assert "Wanjiru" not in row["request_encrypted"] + row["data_encrypted"]
+    assert "KCA" not in row["request_encrypted"] + row["data_encrypted"]
     assert await events_for(db, account.org_id, body["reference"]) == []
 
 

@@ -33,3 +33,13 @@ OWNERSHIP = declare(
         logged_fields=_LOGGED,
     )
 )
+STATUS = declare(
+    Endpoint(
+        key="kyb.status",
+        method="GET",
+        path="/v3/kyb/status/{reference}",
+        scope="business:read",
+        summary="A KYB check as it stands (poll a PENDING one until it is final)",
+        errors=(404,),
+    )
+)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hakiki.core.envelope import Outcome
+from hakiki.core.registry_checks.schemas import state_of
 from hakiki.engines.kyb.bods import ownership_statements, party_key
 from hakiki.engines.kyb.model import Company, Ownership, Party
 from hakiki.kyb.owners import Screenings, unavailable
@@ -25,7 +26,6 @@ from hakiki.kyb.schemas import (
     ScreeningSummary,
     ShareholderOut,
     SourceInfo,
-    State,
 )
 
 OUTCOME_OF = {
@@ -40,8 +40,8 @@ MESSAGES = {
     Outcome.NOT_FOUND: "The register holds no business for this query.",
     Outcome.SOURCE_UNAVAILABLE: "The registry is unavailable right now; nothing was charged. "
     "Retry later.",
-    Outcome.PENDING: "The registry is answering slowly; the look-up continues and a "
-    "verification.completed webhook gives its outcome.",
+    Outcome.PENDING: "The registry is answering slowly; the look-up continues: poll GET "
+    "/v3/kyb/status/{reference}, or wait for the verification.completed webhook.",
     Outcome.FAILED: "The look-up could not be completed; nothing was charged.",
 }
 
@@ -54,12 +54,6 @@ class Answer:
     result: RegistryResult | None
     provider: str
     registry: str
-
-
-def state_of(outcome: Outcome) -> State:
-    if outcome is Outcome.PENDING:
-        return "pending"
-    return "failed" if outcome in (Outcome.SOURCE_UNAVAILABLE, Outcome.FAILED) else "completed"
 
 
 def echo(query: RegistryQuery) -> QueryEcho:

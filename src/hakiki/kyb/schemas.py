@@ -17,10 +17,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hakiki.core.envelope import Envelope
+from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.kyb import examples
 from hakiki.screening.schemas import AmlResult, UnavailableCheck
 
-State = Literal["pending", "completed", "failed"]
 Check = Literal["sanction", "pep"]
 DEFAULT_CHECKS: tuple[Check, ...] = ("sanction", "pep")
 
@@ -225,6 +225,7 @@ class KybData(BaseModel):
 class BusinessResult(Envelope):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.BUSINESS_RESULT]})
 
+    billing: CheckBilling
     data: KybData
 
 
@@ -242,4 +243,15 @@ class OwnershipData(KybData):
 class OwnershipResult(Envelope):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.OWNERSHIP_RESULT]})
 
+    billing: CheckBilling
     data: OwnershipData
+
+
+class KybResult(Envelope):
+    """Either KYB check as it stands (the status call): an ownership check's data has
+    `ownership`, `screening` and `bods`."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.OWNERSHIP_RESULT]})
+
+    billing: CheckBilling
+    data: OwnershipData | KybData = Field(union_mode="left_to_right")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from hakiki.core.envelope import Outcome
+from hakiki.core.registry_checks.schemas import state_of
 from hakiki.engines.tax.formats import AUTHORITIES, parse_taxpayer_number
 from hakiki.engines.tax.readings import (
     certificate_verdict,
@@ -27,7 +28,6 @@ from hakiki.tax.schemas import (
     NumberReading,
     Party,
     PinData,
-    State,
     Taxpayer,
     TccData,
     WithholdingData,
@@ -35,7 +35,6 @@ from hakiki.tax.schemas import (
 )
 
 CURRENCIES = {"KE": "KES", "UG": "UGX", "TZ": "TZS"}
-_FAILED = (Outcome.SOURCE_UNAVAILABLE, Outcome.FAILED)
 _OUTCOMES = {
     LookupOutcome.NOT_FOUND: Outcome.NOT_FOUND,
     LookupOutcome.UNAVAILABLE: Outcome.SOURCE_UNAVAILABLE,
@@ -50,12 +49,6 @@ class Concluded:
     outcome: Outcome
     data: Data
     message: str | None  # the verdict in words; None: the envelope's own message
-
-
-def state_of(outcome: Outcome) -> State:
-    if outcome is Outcome.PENDING:
-        return "pending"
-    return "failed" if outcome in _FAILED else "completed"
 
 
 def reading_of(country: str, number: str | None) -> NumberReading | None:

@@ -7,12 +7,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr, StringConstraints
 from pydantic_core import PydanticCustomError
 
-from hakiki.core.envelope import Billing, Envelope
+from hakiki.core.envelope import Envelope
+from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.engines.tax.readings import PinStatus
 from hakiki.tax import examples
 
 TAX_COUNTRIES = ("KE", "TZ", "UG")
-State = Literal["pending", "completed", "failed"]
 FoundStatus = Literal["FOUND", "NOT_FOUND"]
 TaxpayerKind = Literal["individual", "non_individual"]
 
@@ -209,32 +209,24 @@ class WithholdingData(_Data):
     payee_pin_matches: bool | None
 
 
-class TaxBilling(Billing):
-    reversal_transaction_id: str | None = Field(
-        default=None,
-        description="The ledger reversal that refunded this charge, when a pending check "
-        "ended without a billable answer.",
-    )
-
-
 class PinResult(Envelope):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.PIN_RESULT]})
 
-    billing: TaxBilling
+    billing: CheckBilling
     data: PinData
 
 
 class TccResult(Envelope):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.TCC_RESULT]})
 
-    billing: TaxBilling
+    billing: CheckBilling
     data: TccData
 
 
 class WithholdingResult(Envelope):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.WITHHOLDING_RESULT]})
 
-    billing: TaxBilling
+    billing: CheckBilling
     data: WithholdingData
 
 
@@ -246,5 +238,5 @@ class TaxResult(Envelope):
 
     model_config = ConfigDict(json_schema_extra={"examples": [examples.TCC_RESULT]})
 
-    billing: TaxBilling
+    billing: CheckBilling
     data: TaxData

@@ -11,40 +11,33 @@ job after a short, fixed delay.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
-from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
 from hakiki.core.billing import Charge
-from hakiki.core.calls import Call, Subject, finish_call, hold_price
-from hakiki.core.clock import utcnow
-from hakiki.core.database import read
-from hakiki.core.envelope import OUTCOMES, Outcome, envelope_fields
+from hakiki.core.calls import Call, Subject, hold_price
+from hakiki.core.envelope import envelope_fields
 from hakiki.core.errors import ApiError
-from hakiki.core.ids import new_id
-from hakiki.core.jobs.queue import enqueue
+from hakiki.core.registry_checks.recording import (
+    cancelled_on_error,
+    check_row,
+    live_reference,
+    settle,
+    within_budget,
+)
+from hakiki.core.registry_checks.schemas import CheckBilling
+from hakiki.core.registry_checks.status import stored_result
 from hakiki.core.runtime import Runtime
 from hakiki.engines.tax.formats import AUTHORITIES
 from hakiki.identity.sandbox import PROVIDER as SANDBOX_PROVIDER
-from hakiki.tax import repository, sandbox, validation
-from hakiki.tax.completion import (
-    COMPLETE_TASK,
-    billing_of,
-    finish_in_background,
-    message_of,
-    result_of,
-    today,
-)
+from hakiki.tax import sandbox, validation
+from hakiki.tax.completion import TAX_CHECK, message_of, today
 from hakiki.tax.conclude import conclude
 from hakiki.tax.providers.base import TaxLookup, TaxProvider, TaxQuery
 from hakiki.tax.providers.registry import TaxProviders
 from hakiki.tax.schemas import (
     PinRequest,
     PinResult,
-    TaxBilling,
     TaxResult,
     TccRequest,
     TccResult,
@@ -97,25 +90,9 @@ def live_provider(runtime: Runtime, query: TaxQuery) -> TaxProvider:
 async def _live(call: Call, query: TaxQuery) -> Answer:
     provider = live_provider(call.runtime, query)
     await hold_price(call)
-    reference = f"ref_{call.request_id.removeprefix('req_')}"
-    lookup = asyncio.create_task(provider.lookup(query))
-    try:
-        done, _ = await asyncio.wait({lookup}, timeout=call.runtime.settings.tax_sync_seconds)
-    except BaseException:
-        lookup.cancel()
-        raise
-    if lookup in done:
-        return Answer(lookup.result(), provider.name, reference)
-    return Answer(None, provider.name, reference, in_flight=lookup)
-
-
-def _job_delay(runtime: Runtime, live: bool) -> float:
-    """When the job looks at a pending check: live, once the look-up under way has had its
-    whole timeout to finish it; sandbox, after the documented short delay."""
-    settings = runtime.settings
-    if live:
-        return settings.provider_timeout_seconds + 5
-    return settings.tax_sandbox_pending_seconds
+    seconds = call.runtime.settings.tax_sync_seconds
+    lookup, in_flight = await within_budget(provider.lookup(query), seconds)
+    return Answer(lookup, provider.name, live_reference(call), in_flight)
 
 
 def _subject(query: TaxQuery) -> Subject:
@@ -146,12 +123,8 @@ async def check(call: Call, query: TaxQuery) -> bytes:
     else:
         lookup = _HOOKS[query.check].answer(query)
         answer = Answer(lookup, SANDBOX_PROVIDER, sandbox.reference_for(query))
-    try:
+    with cancelled_on_error(answer.in_flight):
         return await _finish(call, query, answer)
-    except BaseException:
-        if answer.in_flight is not None:
-            answer.in_flight.cancel()
-        raise
 
 
 async def _finish(call: Call, query: TaxQuery, answer: Answer) -> bytes:
@@ -160,34 +133,18 @@ async def _finish(call: Call, query: TaxQuery, answer: Answer) -> bytes:
     outcome, data = concluded.outcome, concluded.data
     message = message_of(concluded)
     subject = _subject(query)
-    now = utcnow()
-    provider_reference = answer.lookup.provider_reference if answer.lookup else None
-    row: dict[str, Any] = {
-        "id": new_id("tax"),
-        "org_id": call.principal.org_id,
-        "environment": call.principal.environment,
-        "reference": answer.reference,
-        "endpoint": call.endpoint,
-        "check_kind": query.check,
-        "country": query.country,
-        "state": data.state,
-        "outcome": outcome.value,
-        "message": message,
-        "provider": answer.provider,
-        "provider_reference": provider_reference,
-        "subject_hash": runtime.vault.lookup_hash(subject.country, subject.channel, subject.number),
-        "query_encrypted": runtime.vault.encrypt(json.dumps(query.as_dict())),
-        "data_encrypted": runtime.vault.encrypt(data.model_dump_json()),
-        "request_id": call.request_id,
-        "created_at": now,
-        "completed_at": None if outcome is Outcome.PENDING else now,
-    }
-
-    async def write(conn: AsyncConnection) -> None:
-        inserted = await repository.insert_once(conn, row)
-        if inserted and outcome is Outcome.PENDING:
-            delay = _job_delay(runtime, call.principal.live)
-            await enqueue(conn, COMPLETE_TASK, {"check_id": row["id"]}, delay_seconds=delay)
+    row = check_row(
+        call,
+        TAX_CHECK,
+        reference=answer.reference,
+        outcome=outcome,
+        message=message,
+        provider=answer.provider,
+        provider_reference=answer.lookup.provider_reference if answer.lookup else None,
+        subject_hash=runtime.vault.lookup_hash(subject.country, subject.channel, subject.number),
+        request=query.as_dict(),
+        data=data,
+    )
 
     def render(charge: Charge | None) -> bytes:
         result = _RESULTS[query.check](
@@ -195,38 +152,27 @@ async def _finish(call: Call, query: TaxQuery, answer: Answer) -> bytes:
             live=call.principal.live,
             reference=answer.reference,
             provider=answer.provider,
-            billing=TaxBilling.of(charge, call.principal.currency),
+            billing=CheckBilling.of(charge, call.principal.currency),
             data=data,  # type: ignore[arg-type]
             **{**envelope_fields(outcome), "message": message},
         )
         return result.model_dump_json().encode()
 
     authority = AUTHORITIES[query.country].name
-    content = await finish_call(
+    return await settle(
         call,
-        billable=OUTCOMES[outcome].billable,
-        response_code=OUTCOMES[outcome].response_code,
+        TAX_CHECK,
+        row,
+        in_flight=answer.in_flight,
+        sandbox_pending_seconds=runtime.settings.tax_sandbox_pending_seconds,
         subject=subject,
         render=render,
         description=f"Tax {query.check} check: {authority} ({outcome.value})",
-        write=write,
     )
-    if answer.in_flight is not None:
-        finish_in_background(runtime, row["id"], answer.in_flight)
-    return content
 
 
 async def status(
     runtime: Runtime, principal: Principal, request_id: str, reference: str
 ) -> TaxResult:
     """A check of the caller's organisation and environment, as it stands now."""
-    async with read(runtime.db) as conn:
-        row = await repository.find(conn, principal.org_id, principal.environment, reference)
-        if row is None:
-            raise ApiError(
-                404,
-                "not_found",
-                "No tax check with this reference for this organisation and environment.",
-            )
-        charged = await billing_of(conn, row, principal.currency)
-    return result_of(runtime, row, request_id, charged)
+    return await stored_result(runtime, principal, request_id, TAX_CHECK, reference, TaxResult)

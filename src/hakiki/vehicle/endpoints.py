@@ -18,3 +18,13 @@ VERIFY = declare(
         max_body_bytes=16 * 1024,
     )
 )
+STATUS = declare(
+    Endpoint(
+        key="vehicle.status",
+        method="GET",
+        path="/v3/vehicle/status/{reference}",
+        scope="vehicle:read",
+        summary="A vehicle check as it stands (poll a PENDING one until it is final)",
+        errors=(404,),
+    )
+)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hakiki.core.envelope import Outcome
-from hakiki.vehicle.registry import RegistryOutcome, RegistryRecord, RegistryResult
+from hakiki.engines.vehicle import Decoded
+from hakiki.vehicle.registry import RegistryOutcome, RegistryRecord, RegistryResult, SearchBy
 
 _OUTCOMES = {
     RegistryOutcome.FOUND: Outcome.VERIFIED,
@@ -31,3 +32,7 @@ def looked_from(result: RegistryResult, reference: str) -> Looked:
     if outcome is Outcome.VERIFIED and record is None:
         outcome = Outcome.SOURCE_UNAVAILABLE
     return Looked(outcome, result.provider, reference, record, result.provider_reference)
+
+
+def search_by(decoded: Decoded) -> SearchBy:
+    return "registration_number" if decoded.plate is not None else "chassis_number"

@@ -4,6 +4,7 @@ warnings, and the outcome they make."""
 from __future__ import annotations
 
 from hakiki.core.envelope import Outcome
+from hakiki.core.registry_checks.schemas import state_of
 from hakiki.engines.vehicle import Decoded
 from hakiki.vehicle.compare import best_owner
 from hakiki.vehicle.lookup import Looked
@@ -16,7 +17,6 @@ from hakiki.vehicle.schemas import (
     OwnerComparison,
     OwnerInfo,
     PlateInfo,
-    State,
     VehicleData,
     VehicleRecord,
     VinInfo,
@@ -30,17 +30,10 @@ MESSAGES = {
     "charged. Retry later.",
     Outcome.MISMATCH: "A vehicle record was found but its registered owner does not match "
     "owner_name.",
-    Outcome.PENDING: "The registry is answering slowly; the check continues and a webhook "
-    "reports its end.",
+    Outcome.PENDING: "The registry is answering slowly; the check continues: poll GET "
+    "/v3/vehicle/status/{reference}, or wait for the verification.completed webhook.",
     Outcome.FAILED: "The vehicle check could not be completed; nothing was charged.",
 }
-_FAILED = (Outcome.SOURCE_UNAVAILABLE, Outcome.FAILED)
-
-
-def state_of(outcome: Outcome) -> State:
-    if outcome is Outcome.PENDING:
-        return "pending"
-    return "failed" if outcome in _FAILED else "completed"
 
 
 def decoded_info(decoded: Decoded) -> DecodedInfo:

@@ -1,11 +1,11 @@
-"""HTTP handler of the vehicle category (thin: the work is in service.py)."""
+"""HTTP handlers of the vehicle category (thin: the work is in service.py)."""
 
 from __future__ import annotations
 
 from hakiki.core.calls import Call
 from hakiki.core.routing import EndpointRouter
 from hakiki.vehicle import service
-from hakiki.vehicle.endpoints import VERIFY
+from hakiki.vehicle.endpoints import STATUS, VERIFY
 from hakiki.vehicle.schemas import VehicleRequest, VehicleResult
 
 router = EndpointRouter(tags=["Vehicle"])
@@ -20,8 +20,19 @@ async def verify(body: VehicleRequest, call: Call) -> bytes:
     registry's copy of records is returned in `data.vehicle` (owner, logbook number, caveats,
     engine number, make, model, body, colour, year of manufacture, registration date). With
     `owner_name`, the registered owners are compared with it (`data.owner_comparison`; a
-    different owner is MISMATCH). A slow registry answers PENDING and a verification.completed
-    or verification.failed webhook reports the end. Live: one charge per billable answer (none
-    for 02 or 09); sandbox: the identifier's last digit picks the outcome (KCA 100A is found,
-    KCA 105A not found)."""
+    different owner is MISMATCH). A slow registry answers PENDING: poll GET
+    /v3/vehicle/status/{reference}, or wait for the verification.completed (or .failed)
+    webhook. Live: one charge per billable answer (none for 02 or 09); sandbox: the
+    identifier's last digit picks the outcome (KCA 100A is found, KCA 105A not found)."""
     return await service.verify(call, body)
+
+
+@router.endpoint(STATUS, response_model=VehicleResult)
+async def status(reference: str, call: Call) -> VehicleResult:
+    """The vehicle check `reference` names, as it stands, in the envelope the check answered
+    (`request_id` is this call's own): poll a PENDING one until `data.state` is `completed` or
+    `failed`, or fetch the record (owners, logbook, caveats) that a verification.completed
+    webhook reported without them. Another organisation's or environment's reference is 404.
+    Free. Sandbox: an identifier ending in 7 completes a few seconds after it was sent
+    (HAKIKI_VEHICLE_SANDBOX_PENDING_SECONDS)."""
+    return await service.status(call.runtime, call.principal, call.request_id, reference)

@@ -6,12 +6,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from hakiki.core.envelope import Billing, Envelope
+from hakiki.core.envelope import Envelope
+from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.vehicle import examples
 
 IdentifierField = Literal["vin", "chassis_number", "registration_number"]
 IdentifierKind = Literal["vin", "jdm_chassis_number", "registration_number"]
-State = Literal["pending", "completed", "failed"]
 
 
 class VehicleRequest(BaseModel):
@@ -185,7 +185,9 @@ class VehicleData(BaseModel):
 
 
 class VehicleResult(Envelope):
+    """A vehicle check's answer; the status call answers the same for a check as it stands."""
+
     model_config = ConfigDict(json_schema_extra={"examples": [examples.VEHICLE_RESULT]})
 
-    billing: Billing
+    billing: CheckBilling
     data: VehicleData
