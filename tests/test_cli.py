@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import POSTGRES_URL, require_postgres
+from tests.support.process_output import Output
 
 HAKIKI = [sys.executable, "-m", "hakiki"]
 
@@ -92,15 +93,9 @@ def test_serve_first_start_prints_a_working_demo_curl(cli_env: dict[str, str]) -
         stderr=subprocess.STDOUT,
         text=True,
     )
+    log = Output(process)
     try:
-        assert process.stdout is not None
-        output = ""
-        deadline = time.monotonic() + 60
-        while "Application startup complete" not in output:
-            assert time.monotonic() < deadline, output
-            line = process.stdout.readline()
-            assert line or process.poll() is None, output
-            output += line
+        output = log.wait_for("Application startup complete", timeout=60)
         client_id = re.search(r"client_id: (\S+)", output)
         secret = re.search(r"secret:\s+(\S+)", output)
         assert client_id and secret, output

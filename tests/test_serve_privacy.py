@@ -8,11 +8,11 @@ import os
 import re
 import stat
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
 
+from tests.support.process_output import Output
 from tests.test_cli import HAKIKI, _free_port
 
 IDENTITY_NUMBER = "31415926"
@@ -34,15 +34,9 @@ def test_serve_masks_query_values_and_keeps_its_data_private(cli_env: dict[str, 
         text=True,
         umask=0o022,  # the usual one: left to it, files would be 0644
     )
+    log = Output(process)
     try:
-        assert process.stdout is not None
-        output = ""
-        deadline = time.monotonic() + 60
-        while "Application startup complete" not in output:
-            assert time.monotonic() < deadline, output
-            line = process.stdout.readline()
-            assert line or process.poll() is None, output
-            output += line
+        output = log.wait_for("Application startup complete", timeout=60)
         client_id = re.search(r"client_id: (\S+)", output)
         secret = re.search(r"secret:\s+(\S+)", output)
         assert client_id and secret, output
@@ -61,8 +55,8 @@ def test_serve_masks_query_values_and_keeps_its_data_private(cli_env: dict[str, 
         directory = stat.S_IMODE(data_dir.stat().st_mode)
     finally:
         process.terminate()
-        rest, _ = process.communicate(timeout=30)
-    output += rest
+        process.wait(timeout=30)
+    output = log.rest()
     assert '"GET /v3/fraud/reports?identifier=*&page=* HTTP/1.1" 200' in output, output
     assert IDENTITY_NUMBER not in output, output
     assert "tightened the permissions of 2 path(s)" in output, output

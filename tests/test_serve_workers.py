@@ -7,11 +7,11 @@ import asyncio
 import json
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
 
+from tests.support.process_output import Output
 from tests.test_cli import HAKIKI, _free_port, run
 
 PRICE = 1000  # the default price of a name screening
@@ -45,16 +45,10 @@ def test_two_server_processes_share_one_sqlite_wallet(cli_env: dict[str, str]) -
         stderr=subprocess.STDOUT,
         text=True,
     )
+    log = Output(process)
     try:
-        assert process.stdout is not None
-        output, started = "", 0
-        deadline = time.monotonic() + 120
-        while started < 2:  # each worker process says so once its lists are loaded
-            assert time.monotonic() < deadline, output
-            line = process.stdout.readline()
-            assert line or process.poll() is None, output
-            output += line
-            started += "Application startup complete" in line
+        # each worker process says so once its lists are loaded
+        log.wait_for("Application startup complete", timeout=120, count=2)
         headers = {"Authorization": f"Bearer {key['client_id']}:{key['secret']}"}
         url = f"http://127.0.0.1:{port}/v3/screening/pep-and-sanction"
         responses = asyncio.run(_fire(url, headers))

@@ -27,6 +27,7 @@ from hakiki.runtime import started
 from tests.jobs.sample_tasks import lines
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import (
+    output_at_exit,
     queue,
     run,
     start,
@@ -67,7 +68,7 @@ def test_procrastinate_is_refused_on_sqlite(tmp_path: Path) -> None:
         Settings(data_dir=tmp_path, jobs_backend="procrastinate")
     embedded = Settings(data_dir=tmp_path)
     worker = start(embedded, "worker", HAKIKI_JOBS_BACKEND="procrastinate")
-    output, _ = worker.communicate(timeout=60)
+    output = output_at_exit(worker)
     assert worker.returncode == 1
     assert "HAKIKI_JOBS_BACKEND=procrastinate needs PostgreSQL" in output
 

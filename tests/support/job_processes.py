@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from hakiki.core.jobs.queue import enqueue
 from hakiki.core.settings import Settings
 from tests.jobs.sample_tasks import lines
 from tests.support.databases import process_env
+from tests.support.process_output import Output
 
 # `hakiki` with the test tasks registered, as a real process.
 HAKIKI_WITH_TEST_TASKS = [
@@ -27,8 +29,11 @@ HAKIKI_WITH_TEST_TASKS = [
 ROOT = Path(__file__).resolve().parents[2]
 
 
+_OUTPUTS: weakref.WeakKeyDictionary[subprocess.Popen[str], Output] = weakref.WeakKeyDictionary()
+
+
 def start(settings: Settings, *args: str, **env: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [*HAKIKI_WITH_TEST_TASKS, *args],
         env=process_env(settings, HAKIKI_JOB_LEASE_SECONDS="2", **env),
         cwd=ROOT,
@@ -36,6 +41,8 @@ def start(settings: Settings, *args: str, **env: str) -> subprocess.Popen[str]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    _OUTPUTS[process] = Output(process)
+    return process
 
 
 def run(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
@@ -51,14 +58,13 @@ def run(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def wait_for_line(process: subprocess.Popen[str], text: str, timeout: float = 120) -> None:
-    assert process.stdout is not None
-    seen = ""
-    deadline = time.monotonic() + timeout
-    while text not in seen:
-        assert time.monotonic() < deadline, seen
-        line = process.stdout.readline()
-        assert line or process.poll() is None, seen
-        seen += line
+    _OUTPUTS[process].wait_for(text, timeout)
+
+
+def output_at_exit(process: subprocess.Popen[str], timeout: float = 60) -> str:
+    """Everything a process started by :func:`start` wrote, once it has ended."""
+    process.wait(timeout=timeout)
+    return _OUTPUTS[process].rest()
 
 
 def stop(process: subprocess.Popen[str], signum: int = signal.SIGTERM) -> None:
