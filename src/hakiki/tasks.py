@@ -3,6 +3,7 @@ worker knows their names. The composition root imports it; domains never import 
 
 from __future__ import annotations
 
+from hakiki.background import tasks as _background_tasks  # noqa: F401
 from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyb import tasks as _kyb_tasks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401
