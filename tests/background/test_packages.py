@@ -40,7 +40,9 @@ async def test_check_types_per_country_and_unknown_country(
     identity = next(c for c in kenya.json()["data"] if c["code"] == "identity")
     assert "IPRS" in identity["name"] and identity["needs"] == ["id_number", "date_of_birth"]
     for bad in ("ZZ", "K", "KEN", "\u202eKE", "ke%00"):
-        refused = await client.get(f"{BASE}/check-types", params={"country_code": bad}, headers=headers)
+        refused = await client.get(
+            f"{BASE}/check-types", params={"country_code": bad}, headers=headers
+        )
         assert refused.status_code == 400, bad
         assert refused.json()["error"] == "invalid_request"
     countries = (await client.get(f"{BASE}/countries", headers=headers)).json()["data"]
@@ -94,10 +96,16 @@ async def test_custom_package_crud_and_conflict(
     assert listed["pagination"]["total_items"] == 2
     gone = await client.delete(f"{BASE}/packages/{created['id']}", headers=headers)
     assert gone.status_code == 204
-    assert (await client.get(f"{BASE}/packages/{created['id']}", headers=headers)).status_code == 404
-    assert (await client.delete(f"{BASE}/packages/{created['id']}", headers=headers)).status_code == 404
+    assert (
+        await client.get(f"{BASE}/packages/{created['id']}", headers=headers)
+    ).status_code == 404
+    assert (
+        await client.delete(f"{BASE}/packages/{created['id']}", headers=headers)
+    ).status_code == 404
     # the name is free again
-    assert (await client.post(f"{BASE}/packages", json=package(), headers=headers)).status_code == 201
+    assert (
+        await client.post(f"{BASE}/packages", json=package(), headers=headers)
+    ).status_code == 201
 
 
 async def test_check_type_validation_names_the_item(
@@ -185,7 +193,9 @@ async def test_another_organisations_package_is_404(
     invited = await invite(client, theirs, made["id"], candidate())
     assert invited.status_code == 404
     # the same name is free in another organisation
-    assert (await client.post(f"{BASE}/packages", json=package(), headers=theirs)).status_code == 201
+    assert (
+        await client.post(f"{BASE}/packages", json=package(), headers=theirs)
+    ).status_code == 201
 
 
 async def test_scopes(client: httpx.AsyncClient, make_account: AccountFactory) -> None:
@@ -205,7 +215,9 @@ async def test_deleting_a_package_in_use_keeps_its_requests(
     invited = await invite(client, headers, made["id"], candidate())
     assert invited.status_code == 201, invited.text
     reference = invited.json()["data"][0]["reference"]
-    assert (await client.delete(f"{BASE}/packages/{made['id']}", headers=headers)).status_code == 204
+    assert (
+        await client.delete(f"{BASE}/packages/{made['id']}", headers=headers)
+    ).status_code == 204
     still = await client.get(f"{BASE}/candidates/{reference}", headers=headers)
     assert still.status_code == 200
     body = still.json()

@@ -79,6 +79,13 @@ def _gone() -> HTMLResponse:
     )
 
 
+def _dead(row: dict[str, Any]) -> bool:
+    """Expired, or pending past its expiry (before the timer has run)."""
+    if row["status"] == "expired":
+        return True
+    return row["status"] == "pending" and as_utc(row["expires_at"]) <= clock.utcnow()
+
+
 def _csrf(runtime: Runtime, hashed: str) -> str:
     return runtime.vault.lookup_hash("invitation-csrf", hashed)
 
@@ -143,10 +150,10 @@ async def invitation_page(token: str, request: Request) -> HTMLResponse:
         return _gone()
     async with read(runtime.db) as conn:
         org = await lifecycle.org_name(conn, row["org_id"])
+    if _dead(row):
+        return _gone()
     if row["status"] != "pending":
         return _page("Thank you", "<p>This check has already been submitted.</p>")
-    if as_utc(row["expires_at"]) <= clock.utcnow():
-        return _gone()
     csrf = _csrf(runtime, row["token_hash"])
     return _page("Background check", _form(org, row, csrf), csrf=csrf)
 
@@ -180,10 +187,10 @@ async def submit_invitation(token: str, request: Request) -> HTMLResponse:
         )
     async with read(runtime.db) as conn:
         org = await lifecycle.org_name(conn, row["org_id"])
+    if _dead(row):
+        return _gone()
     if row["status"] != "pending":
         return _page("Thank you", "<p>This check has already been submitted.</p>")
-    if as_utc(row["expires_at"]) <= clock.utcnow():
-        return _gone()
     submission = await read_submission(form, json.loads(row["package_snapshot"]))
     if submission.errors:
         return _page("Background check", _form(org, row, csrf, submission), 400, csrf=csrf)

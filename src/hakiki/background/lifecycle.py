@@ -5,6 +5,7 @@ transaction. Per-check charges and the reservation's release happen here too."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,10 @@ from hakiki.core.crypto import Vault
 from hakiki.core.tables import organisations
 from hakiki.engines.background.states import next_state, overall_result
 from hakiki.webhooks.service import emit
+
+
+def unit_reference(reference: str, code: str) -> str:
+    return "bgk_" + hashlib.sha256(f"{reference}:{code}".encode()).hexdigest()[:32]
 
 
 def event_data(row: dict[str, Any]) -> dict[str, Any]:
@@ -74,8 +79,8 @@ async def charge_check(
     conn: AsyncConnection, row: dict[str, Any], check: dict[str, Any]
 ) -> Charge | None:
     """One debit for a check that ran (live, priced): drawn from the request's reservation,
-    its reference unique (``<reference>:<code>:<invitation>``) so a rerun never charges
-    twice."""
+    its reference unique per check (a digest of ``<reference>:<code>``, within the ledger's
+    40 characters) so a rerun never charges twice."""
     price = int(check["price"])
     if row["environment"] != "live" or price <= 0:
         return None
@@ -88,7 +93,7 @@ async def charge_check(
         price=price,
         units=[
             billing.Unit(
-                f"{row['reference']}:{check['code']}:{row['invitation']}",
+                unit_reference(row["reference"], check["code"]),
                 f"Background check {row['reference']}: {check['code']}",
             )
         ],

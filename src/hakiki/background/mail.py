@@ -14,11 +14,8 @@ def configured(settings: Settings) -> bool:
     return bool(settings.smtp_host)
 
 
-def _send(settings: Settings, message: EmailMessage) -> None:
-    assert settings.smtp_host
-    with smtplib.SMTP(
-        settings.smtp_host, settings.smtp_port, timeout=settings.smtp_timeout_seconds
-    ) as smtp:
+def _send(settings: Settings, host: str, message: EmailMessage) -> None:
+    with smtplib.SMTP(host, settings.smtp_port, timeout=settings.smtp_timeout_seconds) as smtp:
         if settings.smtp_starttls:
             smtp.starttls()
         if settings.smtp_username:
@@ -28,12 +25,15 @@ def _send(settings: Settings, message: EmailMessage) -> None:
 
 async def send(settings: Settings, to: str, subject: str, text: str) -> None:
     """Send one plain-text message; an SMTP error raises (the job retries)."""
+    host = settings.smtp_host
+    if not host:
+        raise RuntimeError("no SMTP server is configured (HAKIKI_SMTP_HOST)")
     message = EmailMessage()
     message["From"] = settings.mail_from
     message["To"] = to
     message["Subject"] = subject
     message.set_content(text)
-    await asyncio.to_thread(_send, settings, message)
+    await asyncio.to_thread(_send, settings.model_copy(), host, message)
 
 
 def invitation_text(org_name: str, first_name: str, url: str, expires: str) -> str:

@@ -168,8 +168,8 @@ async def run_checks(context: JobContext, payload: dict[str, Any]) -> None:
     transaction (a check already recorded is left as it is)."""
     runtime = context.runtime
     row = await _current(runtime, payload)
-    if row is None or row["status"] not in ("in_progress", "stalled"):
-        return
+    if row is None or row["status"] != "in_progress":
+        return  # a stalled request's checks wait for reinitiate
     async with read(runtime.db) as conn:
         checks = await repository.checks_of(conn, row["id"])
     who = _candidate(row, runtime)
@@ -179,7 +179,7 @@ async def run_checks(context: JobContext, payload: dict[str, Any]) -> None:
         outcome = await runners.run(runtime, check["code"], who)
         async with transaction(runtime.db) as conn:
             latest = await repository.lock_request(conn, row["id"])
-            if latest is None or latest["status"] not in ("in_progress", "stalled"):
+            if latest is None or latest["status"] != "in_progress":
                 return
             await lifecycle.finish_check(
                 conn,
