@@ -34,6 +34,12 @@ class Sink:
         self.messages.append(message_from_bytes(envelope.content))
         return "250 OK"
 
+    @staticmethod
+    def text(message: Message) -> str:
+        payload = message.get_payload(decode=True)
+        assert isinstance(payload, bytes)
+        return payload.decode()
+
     def to(self, address: str) -> list[Message]:
         return [m for m in self.messages if m["To"] == address]
 

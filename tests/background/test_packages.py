@@ -11,7 +11,7 @@ from tests.conftest import AccountFactory
 BASE = "/v3/background"
 
 
-def package(name: str = "Loan officers", **extra: object) -> dict[str, object]:
+def package(name: object = "Loan officers", **extra: object) -> dict[str, object]:
     return {
         "name": name,
         "country_code": "KE",

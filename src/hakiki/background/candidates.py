@@ -201,11 +201,12 @@ async def owned(runtime: Runtime, owner: Owner, reference: str) -> dict[str, Any
     return row
 
 
-def check_out(vault: Vault, check: dict[str, Any]) -> CheckOut:
+def check_out(vault: Vault, check: dict[str, Any], country: str) -> CheckOut:
     evidence = check["evidence_encrypted"]
+    known = BY_COUNTRY[country].get(check["code"]) or ALL_CODES[check["code"]]
     return CheckOut(
         code=check["code"],
-        name=ALL_CODES[check["code"]].name,
+        name=known.name,
         kind=check["kind"],
         status=check["status"],
         result=check["result"],
@@ -230,7 +231,9 @@ async def detail_of(
     entries = await repository.timeline_of(conn, row["id"])
     return CandidateRequestDetail(
         **request_out(vault, row).model_dump(),
-        checks=[check_out(vault, c) for c in checks],
+        checks=[
+            check_out(vault, c, json.loads(row["package_snapshot"])["country"]) for c in checks
+        ],
         timeline=[
             TimelineEntry(at=e["at"], event=e["event"], status=e["status"], detail=e["detail"])
             for e in entries

@@ -168,7 +168,7 @@ _TYPES: tuple[CheckType, ...] = (
 
 def _localised(check: CheckType, country: str) -> CheckType:
     if check.code == "identity":
-        return CheckType(**{**check.__dict__, "name": f"Identity ({_ID_NAMES[country]})"})
+        return CheckType(**{**check.__dict__, "name": f"Identity: {_ID_NAMES[country]}"})
     if check.code == "criminal_record":
         return CheckType(**{**check.__dict__, "name": f"Criminal record: {_POLICE[country]}"})
     return check

@@ -54,13 +54,14 @@ async def check_types(
     """Every check type (without `country_code`) or one country's: what it needs from the
     candidate, its turnaround, its price, whether it is `automated` (Hakiki's engines run it)
     or `manual` (your analyst works it), and whether it is `available`. An unknown country is
-    400. Free."""
+    400. Free. Sandbox: the same data as live (check types are configuration, not results)."""
     return packages.check_types(call.runtime, country_code)
 
 
 @router.endpoint(COUNTRIES, response_model=CountryList)
 async def countries(call: Call) -> CountryList:
-    """The countries background checks serve, with how many check types each offers. Free."""
+    """The countries background checks serve (KE, UG, TZ, NG), with how many check types
+    each offers, automated and manual. Free. Sandbox: the same list as live."""
     return packages.countries()
 
 
@@ -71,19 +72,23 @@ async def system_packages(
     country_code: str | None = Query(None, max_length=10, description="KE, UG, TZ or NG."),
 ) -> PackageList:
     """The platform's packages (at least three per country), each with its check types and
-    price per candidate. Free."""
+    price per candidate; `country_code` keeps one country's (an unknown one is 400). Free.
+    Sandbox: the same packages as live."""
     return packages.system_packages(call.runtime, country_code, page)
 
 
 @router.endpoint(SYSTEM_PACKAGE, response_model=PackageOut)
 async def system_package(call: Call, package_id: str = PackageId) -> PackageOut:
-    """One system package (`spk_...`); 404 for any other id. Free."""
+    """One system package (`spk_...`, e.g. `spk_ke_driver`) with its check types, price per
+    candidate and longest turnaround; 404 for any other id. Free. Sandbox: as live."""
     return packages.system_package(call.runtime, package_id)
 
 
 @router.endpoint(PACKAGES, response_model=PackageList)
 async def list_packages(call: Call, page: PageRequest = Depends(page_params)) -> PackageList:
-    """Your organisation's packages of this environment, newest first. Free."""
+    """Your organisation's packages of this environment, newest first, paginated, each with
+    its check types and price per candidate. Free. Sandbox: the packages made with sandbox
+    keys."""
     return await packages.list_packages(call.runtime, call.principal.owner, page)
 
 
@@ -91,13 +96,16 @@ async def list_packages(call: Call, page: PageRequest = Depends(page_params)) ->
 async def create_package(body: PackageRequest, call: Call) -> bytes:
     """A package of check types for one country. The name is unique in your organisation
     (409 `conflict`); each check type must exist, be offered in the country and be available,
-    once (400 naming `check_types.N`). Free."""
+    once (400 naming `check_types.N`). Free. Sandbox: the same rules; sandbox and live
+    packages are kept apart."""
     return await packages.create_package(call, body)
 
 
 @router.endpoint(PACKAGE_READ, response_model=PackageOut)
 async def get_package(call: Call, package_id: str = PackageId) -> PackageOut:
-    """One of your packages; another organisation's is 404. Free."""
+    """One of your packages with its check types and price per candidate; another
+    organisation's, or one of the other environment, is 404. Free. Sandbox: the packages made
+    with sandbox keys."""
     row = await packages.get_package(call.runtime, call.principal.owner, package_id)
     return packages.custom_package_out(call.runtime, row)
 
@@ -107,13 +115,15 @@ async def update_package(
     body: PackageRequest, call: Call, package_id: str = PackageId
 ) -> PackageOut:
     """Replace a package (same rules as create). Requests already made keep the package as it
-    was when they were made. Free."""
+    was when they were made. Free. Sandbox: the same rules."""
     return await packages.update_package(call.runtime, call.principal.owner, package_id, body)
 
 
 @router.endpoint(PACKAGE_DELETE)
 async def delete_package(call: Call, package_id: str = PackageId) -> Response:
-    """204. Requests already made with the package keep their copy and run on. Free."""
+    """204 No Content. Requests already made with the package keep their copy of it and run
+    on to the end; the name becomes free again. Another organisation's package is 404. Free.
+    Sandbox: the same."""
     await packages.delete_package(call.runtime, call.principal.owner, package_id)
     return Response(status_code=204)
 
@@ -139,7 +149,8 @@ async def list_candidates(
     created_to: str | None = Query(None, max_length=40, description="ISO 8601, exclusive."),
 ) -> CandidateRequestList:
     """Your requests of this environment, newest first; filters `status`, `package_id`,
-    `created_from`, `created_to`. Free."""
+    `created_from`, `created_to` (ISO 8601). The invitation link is shown only in the answers
+    to create and reinitiate. Free. Sandbox: the requests made with sandbox keys."""
     filters = {
         "status": status,
         "package_id": package_id,
@@ -153,7 +164,7 @@ async def list_candidates(
 async def get_candidate(call: Call, reference: str = Reference) -> CandidateRequestDetail:
     """The request with each check's `status`, `result` (`clear`, `consider`,
     `unverifiable`) and evidence, and its append-only `timeline`. Another organisation's is
-    404. Free."""
+    404. Free. Sandbox: the sandbox's paths leave the same timeline a live request does."""
     return await candidates.detail(call.runtime, call.principal.owner, reference)
 
 
@@ -162,7 +173,8 @@ async def reinitiate(call: Call, reference: str = Reference) -> bytes:
     """`stalled` or `expired` -> `pending`: a fresh invitation with a new link and
     `expires_at` (the old link stops working); checks without a result start again. From any
     other state 409 `conflict` naming the current state. Live: a request whose reservation was
-    released is reserved again for its unfinished checks (402)."""
+    released is reserved again for its unfinished checks (402). Sandbox: a `+...` e-mail takes
+    its path again."""
     return await candidates.reinitiate(call, reference)
 
 
@@ -176,5 +188,6 @@ async def record_check_result(
     """Your analyst's result (`clear`, `consider`, `unverifiable`) for a manual check
     awaiting one, with its evidence and who recorded it; the check is charged then (live).
     409 `conflict` for an automated check, a check already recorded, or a request the
-    candidate has not submitted. Answers the request as it is now."""
+    candidate has not submitted. Answers the request as it is now. Sandbox: the same; the
+    `+complete` and `+consider` paths record manual checks as the "sandbox analyst"."""
     return await candidates.record_result(call, reference, code, body)

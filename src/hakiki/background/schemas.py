@@ -15,6 +15,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
 from hakiki.core.pagination import Pagination
 from hakiki.engines.background.states import CheckResult, CheckStatus, RequestState
@@ -73,6 +74,8 @@ class CheckTypeOut(BaseModel):
 
 
 class CheckTypeList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHECK_TYPES]})
+
     country_code: str | None
     data: list[CheckTypeOut]
 
@@ -86,6 +89,8 @@ class CountryOut(BaseModel):
 
 
 class CountryList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.COUNTRIES]})
+
     data: list[CountryOut]
 
 
@@ -93,6 +98,8 @@ class CountryList(BaseModel):
 
 
 class PackageOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.PACKAGE]})
+
     id: str
     name: str
     country_code: str
@@ -106,6 +113,8 @@ class PackageOut(BaseModel):
 
 
 class PackageList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.PACKAGES]})
+
     data: list[PackageOut]
     pagination: Pagination
 
@@ -211,6 +220,8 @@ class CandidateOut(BaseModel):
 
 
 class CandidateRequestOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.REINITIATED]})
+
     reference: str
     live: bool
     status: RequestState
@@ -231,15 +242,21 @@ class CandidateRequestOut(BaseModel):
 
 
 class CandidateRequestDetail(CandidateRequestOut):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.DETAIL]})
+
     checks: list[CheckOut]
     timeline: list[TimelineEntry]
 
 
 class CandidatesCreated(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.CREATED]})
+
     data: list[CandidateRequestOut]
 
 
 class CandidateRequestList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.LISTED]})
+
     data: list[CandidateRequestOut]
     pagination: Pagination
 
