@@ -15,6 +15,8 @@ from hakiki.core.envelope import Outcome
 from hakiki.core.errors import ApiError
 from hakiki.core.runtime import Runtime
 from hakiki.engines.fraud.risk import assess, id_signals
+from hakiki.engines.kyb.model import Ownership
+from hakiki.engines.kyb.numbers import RegistrationNumberError, parse_registration_number
 from hakiki.engines.screening.compare import compare_names
 from hakiki.engines.screening.subject import Subject
 from hakiki.engines.tax.formats import FormatProblem, parse_taxpayer_number
@@ -22,6 +24,9 @@ from hakiki.fraud import id_scan
 from hakiki.fraud import sandbox as fraud_sandbox
 from hakiki.identity.channels import document_channel
 from hakiki.identity.verify import live_provider, sandbox_verify, verified_from
+from hakiki.kyb import sandbox as kyb_sandbox
+from hakiki.kyb.providers.base import RegistryOutcome, RegistryQuery
+from hakiki.kyb.providers.registry import Registries
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.screening.aml_with_id import aml_result
 from hakiki.tax import sandbox as tax_sandbox
@@ -210,12 +215,71 @@ async def tax_compliance(runtime: Runtime, who: Candidate) -> CheckOutcome:
     return CheckOutcome("clear" if active else "consider", evidence)
 
 
+def _is_director(who: Candidate, ownership: Ownership | None) -> bool:
+    for director in ownership.directors if ownership else ():
+        words = director.party.name.split()
+        if len(words) < 2:
+            continue
+        names = compare_names(
+            who.first_name, who.last_name, words[0], " ".join(words[1:-1]), words[-1]
+        )
+        if names.match:
+            return True
+    return False
+
+
+async def _company(runtime: Runtime, who: Candidate, raw: str) -> dict[str, Any]:
+    """One company the candidate says they direct: found, and the candidate among its
+    directors (``unverifiable`` when the register could not say)."""
+    try:
+        number = parse_registration_number(who.country, raw)
+    except RegistrationNumberError as problem:
+        return {"number": raw, "result": "consider", "format_problem": str(problem)}
+    query = RegistryQuery(who.country, number=number, ownership=True)
+    if who.live:
+        provider = runtime.part(Registries).find(query)
+        if provider is None:
+            return {"number": raw, "result": "unverifiable", "reason": "no register configured"}
+        result = await provider.lookup(query)
+    else:
+        _outcome, result = kyb_sandbox.OWNERSHIP.answer(query)
+    if result.outcome is RegistryOutcome.NOT_FOUND:
+        return {"number": raw, "result": "consider", "found": False}
+    if result.outcome is not RegistryOutcome.FOUND or result.company is None:
+        reason = f"the register answered {result.outcome.value}"
+        return {"number": raw, "result": "unverifiable", "reason": reason}
+    director = _is_director(who, result.ownership)
+    return {
+        "number": raw,
+        "result": "clear" if director else "consider",
+        "found": True,
+        "company_name": result.company.name,
+        "company_status": result.company.status,
+        "candidate_is_director": director,
+    }
+
+
+async def directorships(runtime: Runtime, who: Candidate) -> CheckOutcome:
+    numbers = [n.strip() for n in (who.company_numbers or "").split(",") if n.strip()]
+    if not numbers:
+        return CheckOutcome.unverifiable("no company registration number given")
+    companies = [await _company(runtime, who, number) for number in numbers[:5]]
+    results = [c.pop("result") for c in companies]
+    evidence = {"companies": companies}
+    if "consider" in results:
+        return CheckOutcome("consider", evidence)
+    if "unverifiable" in results:
+        return CheckOutcome("unverifiable", evidence, billable=False)
+    return CheckOutcome("clear", evidence)
+
+
 RUNNERS: dict[str, Runner] = {
     "identity": identity,
     "sanctions_pep": sanctions_pep,
     "adverse_media": adverse_media,
     "fraud_database": fraud_database,
     "tax_compliance": tax_compliance,
+    "directorships": directorships,
 }
 
 
