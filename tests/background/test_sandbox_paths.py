@@ -204,3 +204,23 @@ async def test_create_refuses_bad_input(
         headers=headers,
     )
     assert nul.status_code == 400
+
+
+async def test_callback_url_follows_the_webhook_url_rules(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    live = (await make_account("live", balance=10_000)).headers
+    body = {"package_id": "spk_ke_driver", "candidates": [candidate()]}
+    cases = [
+        (live, "http://example.com/hook", "https"),
+        (live, "https://user:pw@example.com/hook", "credentials"),
+    ]
+    for headers, url, words in cases:
+        refused = await client.post(BASE, json=body | {"callback_url": url}, headers=headers)
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["details"][0]["field"] == "callback_url"
+        assert words in refused.json()["message"]
+    kept = await client.post(
+        BASE, json=body | {"callback_url": "https://lender.example/hooks"}, headers=live
+    )
+    assert kept.status_code == 201

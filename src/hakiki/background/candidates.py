@@ -36,6 +36,7 @@ from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.engines.background.states import RefusedTransition, next_state
+from hakiki.webhooks.urls import UrlRefused, check_url
 
 
 def token_hash(vault: Vault, token: str) -> str:
@@ -117,8 +118,28 @@ def request_out(
     )
 
 
+async def _check_callback(call: Call, url: str | None) -> None:
+    """The webhooks' own URL rules: https with live keys, no credentials, a public host."""
+    if url is None:
+        return
+    try:
+        await check_url(
+            url,
+            live=call.principal.live,
+            allow_private=call.runtime.settings.webhooks_allow_private,
+        )
+    except UrlRefused as refused:
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"callback_url: {refused}.",
+            details=[{"field": "callback_url", "problem": str(refused)}],
+        ) from None
+
+
 async def create(call: Call, body: CandidatesRequest) -> bytes:
     runtime, principal = call.runtime, call.principal
+    await _check_callback(call, body.callback_url)
     snapshot = await _package_snapshot(call, body.package_id)
     if not snapshot["check_types"]:
         raise ApiError(400, "invalid_request", "package_id: the package has no available check.")
