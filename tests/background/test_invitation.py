@@ -3,6 +3,8 @@ submission (checks run, documents sealed), the analyst's results, refused transi
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import httpx
 from sqlalchemy import select
 
@@ -221,3 +223,27 @@ async def test_recording_before_submission_is_refused(
         headers=account.headers,
     )
     assert refused.status_code == 409 and "pending" in refused.json()["message"]
+
+
+async def test_a_streamed_body_over_the_limit_is_413(
+    client: httpx.AsyncClient,
+    visitor: httpx.AsyncClient,
+    make_account: AccountFactory,
+    runtime: Runtime,
+) -> None:
+    account = await make_account()
+    request = await _invited(client, account.headers)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'--b\r\nContent-Disposition: form-data; name="police_clearance"; '
+        yield b'filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF'
+        for _ in range(20):
+            yield b"y" * (1 << 20)
+
+    streamed = await visitor.post(
+        link_path(request["invitation_url"]),
+        content=chunks(),
+        headers={"Content-Type": "multipart/form-data; boundary=b"},
+    )
+    assert streamed.status_code == 413
+    assert streamed.json()["error"] == "payload_too_large"

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hakiki.background import lifecycle, repository, timers
 from hakiki.background.candidates import token_hash
@@ -171,8 +172,8 @@ async def submit_invitation(token: str, request: Request) -> HTMLResponse:
     bounded = Request(request.scope, request_body.bounded(request.receive, FORM_LIMIT))
     try:
         form = await bounded.form(max_files=5, max_fields=30, max_part_size=64 << 10)
-    except ApiError:
-        raise
+    except (ApiError, StarletteHTTPException):
+        raise  # 413 from the bounded body
     except Exception:  # a malformed multipart body
         return _page("Background check", "<p class=error>The form could not be read.</p>", 400)
     sent = form.get("csrf_token")
