@@ -39,15 +39,19 @@ PACKAGE = {
 async def _package(client: httpx.AsyncClient, headers: dict[str, str]) -> str:
     made = await client.post(f"{BASE}/packages", json=PACKAGE, headers=headers)
     assert made.status_code == 201, made.text
-    assert made.json()["price"] == 100
+    assert made.json()["price"] == 500
     package_id: str = made.json()["id"]
     return package_id
 
 
 async def test_402_before_anything_is_created_or_sent(
-    client: httpx.AsyncClient, make_account: AccountFactory, runtime: Runtime, smtp: Sink
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    runtime: Runtime,
+    db: Database,
+    smtp: Sink,
 ) -> None:
-    account = await make_account("live", balance=150)
+    account = await make_account("live", balance=750)
     package_id = await _package(client, account.headers)
     refused = await invite(
         client, account.headers, package_id, candidate("a@example.com"), candidate("b@example.com")
@@ -56,6 +60,8 @@ async def test_402_before_anything_is_created_or_sent(
     listed = await client.get(f"{BASE}/candidates", headers=account.headers)
     assert listed.json()["pagination"]["total_items"] == 0
     assert smtp.to("a@example.com") == []
+    # the first candidate's reservation fitted, the second's did not: neither stands
+    assert (await wallet_of(db, account.org_id))["reserved"] == 0
 
 
 async def test_checks_charged_once_and_reservation_closed(
@@ -70,8 +76,8 @@ async def test_checks_charged_once_and_reservation_closed(
     made = await invite(client, account.headers, package_id, candidate("m@example.com"))
     assert made.status_code == 201
     request = made.json()["data"][0]
-    assert request["live"] is True and request["price"] == 100
-    assert (await wallet_of(db, account.org_id))["available"] == 900
+    assert request["live"] is True and request["price"] == 500
+    assert (await wallet_of(db, account.org_id))["available"] == 500
     url = request["invitation_url"]
     _page, csrf = await open_form(visitor, url)
     form = {"id_number": "20000000", "consent": "yes"}
@@ -92,12 +98,12 @@ async def test_checks_charged_once_and_reservation_closed(
     )
     assert recorded.status_code == 200
     done = recorded.json()
-    assert done["status"] == "completed" and done["charged_amount"] == 100
+    assert done["status"] == "completed" and done["charged_amount"] == 500
     fraud = next(c for c in done["checks"] if c["code"] == "fraud_database")
     assert fraud["charged"] is True and fraud["result"] == "clear"
     assert await debit_count(db, account.org_id) == 1  # the manual check is free
     wallet = await wallet_of(db, account.org_id)
-    assert wallet["balance"] == 900 and wallet["reserved"] == 0
+    assert wallet["balance"] == 500 and wallet["reserved"] == 0
     assert (await events(db, account.org_id, request["reference"]))[-1]["type"] == (
         "background_check.completed"
     )
@@ -114,7 +120,7 @@ async def test_an_unused_invitation_releases_its_reservation(
     package_id = await _package(client, account.headers)
     made = await invite(client, account.headers, package_id, candidate("x@example.com"))
     reference = made.json()["data"][0]["reference"]
-    assert (await wallet_of(db, account.org_id))["reserved"] == 100
+    assert (await wallet_of(db, account.org_id))["reserved"] == 500
     shift_clock(monkeypatch, timedelta(days=7, seconds=1))
     await run_due_now(db, "background.expire", reference)
     await status_becomes(client, account.headers, reference, "expired")
@@ -124,7 +130,7 @@ async def test_an_unused_invitation_releases_its_reservation(
     # reinitiate reserves again for the checks still to run
     again = await client.post(f"{BASE}/candidates/{reference}/reinitiate", headers=account.headers)
     assert again.status_code == 200
-    assert (await wallet_of(db, account.org_id))["reserved"] == 100
+    assert (await wallet_of(db, account.org_id))["reserved"] == 500
 
 
 async def test_sandbox_never_reserves_or_charges(
@@ -154,7 +160,7 @@ async def test_an_idempotent_retry_creates_and_reserves_once(
     assert first.json() == second.json()
     listed = await client.get(f"{BASE}/candidates", headers=account.headers)
     assert listed.json()["pagination"]["total_items"] == 1
-    assert (await wallet_of(db, account.org_id))["reserved"] == 100
+    assert (await wallet_of(db, account.org_id))["reserved"] == 500
     other = await client.post(
         f"{BASE}/candidates",
         json=body | {"candidates": [candidate("j@example.com")]},

@@ -47,7 +47,7 @@ async def test_a_found_identity_is_clear_and_charged_once(
     db: Database,
     fake_prembly: FakePrembly,
 ) -> None:
-    account = await make_account("live", balance=1_000)
+    account = await make_account("live", balance=10_000)
     reference = await _submitted_request(client, visitor, account.headers)
     done = await status_becomes(client, account.headers, reference, "completed")
     identity = done["checks"][0]
@@ -57,7 +57,7 @@ async def test_a_found_identity_is_clear_and_charged_once(
     assert fake_prembly.last_request.path.endswith("/verification/vnin")
     assert await debit_count(db, account.org_id) == 1
     wallet = await wallet_of(db, account.org_id)
-    assert wallet["balance"] == 800 and wallet["reserved"] == 0
+    assert wallet["balance"] == 8_000 and wallet["reserved"] == 0
 
 
 @pytest.mark.parametrize("fault", ["http_503", "garbage", "service_down"])
@@ -71,7 +71,7 @@ async def test_an_upstream_fault_is_unverifiable_and_free(
     fault: str,
 ) -> None:
     fake_prembly.set_mode(fault)
-    account = await make_account("live", balance=1_000)
+    account = await make_account("live", balance=10_000)
     reference = await _submitted_request(client, visitor, account.headers)
     done = await status_becomes(client, account.headers, reference, "completed")
     identity = done["checks"][0]
@@ -79,4 +79,4 @@ async def test_an_upstream_fault_is_unverifiable_and_free(
     assert done["result"] == "unverifiable" and done["charged_amount"] == 0
     assert await debit_count(db, account.org_id) == 0
     wallet = await wallet_of(db, account.org_id)
-    assert wallet["balance"] == 1_000 and wallet["reserved"] == 0
+    assert wallet["balance"] == 10_000 and wallet["reserved"] == 0

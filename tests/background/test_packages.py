@@ -76,7 +76,7 @@ async def test_custom_package_crud_and_conflict(
     assert made.status_code == 201, made.text
     created = made.json()
     assert created["id"].startswith("bpk_") and created["system"] is False
-    assert created["price"] == 200 + 100 + 0 and created["turnaround_hours"] == 72
+    assert created["price"] == 2000 + 1000 + 0 and created["turnaround_hours"] == 72
     again = await client.post(f"{BASE}/packages", json=package("LOAN OFFICERS"), headers=headers)
     assert again.status_code == 409 and again.json()["error"] == "conflict"
     read = await client.get(f"{BASE}/packages/{created['id']}", headers=headers)

@@ -30,7 +30,9 @@ class CheckType:
     needs: tuple[str, ...]  # CANDIDATE_FIELDS the candidate fills in
     documents: tuple[str, ...] = ()  # documents the candidate uploads
     turnaround_hours: int = 1
-    price: int = 0  # minor units, per check run (HAKIKI_PRICES background.check.<code>)
+    # Minor units per check run (HAKIKI_PRICES background.check.<code>): the price of the
+    # single call that does the same work, so a package is never a cheaper way to make it.
+    price: int = 0
     available: bool = True
     unavailable_reason: str | None = None
     countries: tuple[str, ...] = field(default=tuple(COUNTRIES))
@@ -61,7 +63,7 @@ _TYPES: tuple[CheckType, ...] = (
         "The candidate's national identity number checked against the country's identity "
         "register (the KYC national ID channel), names compared.",
         ("id_number", "date_of_birth"),
-        price=200,
+        price=2000,
     ),
     CheckType(
         "sanctions_pep",
@@ -70,7 +72,7 @@ _TYPES: tuple[CheckType, ...] = (
         "The candidate's name and date of birth screened against the sanctions and "
         "politically exposed persons lists (the screening engine).",
         ("date_of_birth",),
-        price=100,
+        price=1000,
     ),
     CheckType(
         "adverse_media",
@@ -78,7 +80,7 @@ _TYPES: tuple[CheckType, ...] = (
         "automated",
         "The candidate's name screened against the adverse media library.",
         ("date_of_birth",),
-        price=100,
+        price=1000,
     ),
     CheckType(
         "fraud_database",
@@ -87,7 +89,7 @@ _TYPES: tuple[CheckType, ...] = (
         "The candidate's ID number looked up in the fraud database (fraud reports and "
         "identities seen with other details).",
         ("id_number",),
-        price=100,
+        price=500,
     ),
     CheckType(
         "tax_compliance",
@@ -106,7 +108,7 @@ _TYPES: tuple[CheckType, ...] = (
         "Each company the candidate says they direct looked up in the business register "
         "(KYB ownership); consider when the candidate is not among its directors.",
         ("company_numbers",),
-        price=500,
+        price=5000,
         countries=("KE", "UG", "TZ"),
     ),
     CheckType(
@@ -115,7 +117,7 @@ _TYPES: tuple[CheckType, ...] = (
         "automated",
         "A Credit Reference Bureau report.",
         ("id_number",),
-        price=500,
+        price=5000,
         available=False,
         unavailable_reason="Hakiki has no credit bureau channel yet (POST /v3/credit/bureau "
         "is not built); the check cannot be put in a package until it is.",
