@@ -9,8 +9,10 @@ from datetime import timedelta
 import httpx
 import pytest
 
+from hakiki.background import runners
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.database import Database
+from hakiki.core.jobs.registry import PermanentError
 from hakiki.core.runtime import Runtime
 from tests.background.conftest import Sink
 from tests.background.helpers import (
@@ -106,6 +108,12 @@ async def test_sla_stalls_then_reinitiate_restarts(
     _page, csrf = await open_form(visitor, url)
     assert (await post_form(visitor, url, csrf, DRIVER_FORM, POLICE)).status_code == 200
     await status_becomes(client, account.headers, reference, "in_progress")
+
+    async def identity_done() -> bool:
+        got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+        return any(c["code"] == "identity" and c["result"] for c in got["checks"])
+
+    await until(identity_done, what="the identity check")
     # the analyst records references, not the police clearance; 72 h pass
     recorded = await client.post(
         f"{BASE}/{reference}/checks/references/result",
@@ -114,7 +122,7 @@ async def test_sla_stalls_then_reinitiate_restarts(
     )
     assert recorded.status_code == 200
     shift_clock(monkeypatch, timedelta(hours=72, seconds=1))
-    assert await run_due_now(db, "background.sla", reference) == 2
+    assert await run_due_now(db, "background.sla", reference) == 3  # identity too
     stalled = await status_becomes(client, account.headers, reference, "stalled")
     assert stalled["timeline"][-1]["detail"] == "criminal_record passed its SLA without a result"
     again = await client.post(f"{BASE}/{reference}/reinitiate", headers=account.headers)
@@ -127,3 +135,27 @@ async def test_sla_stalls_then_reinitiate_restarts(
     assert checks["references"]["result"] == "clear"  # a result stands
     assert checks["criminal_record"]["status"] == "pending"  # the unfinished one restarts
     assert body["submitted_at"] is None
+
+
+async def test_checks_that_cannot_run_stall_the_request_at_once(
+    client: httpx.AsyncClient,
+    visitor: httpx.AsyncClient,
+    make_account: AccountFactory,
+    runtime: Runtime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def broken(runtime: Runtime, who: runners.Candidate) -> runners.CheckOutcome:
+        raise PermanentError("the engine is broken")
+
+    monkeypatch.setitem(runners.RUNNERS, "identity", broken)
+    account = await make_account()
+    made = await invite(client, account.headers, "spk_ke_driver", candidate("b@example.com"))
+    request = made.json()["data"][0]
+    _page, csrf = await open_form(visitor, request["invitation_url"])
+    assert (
+        await post_form(visitor, request["invitation_url"], csrf, DRIVER_FORM, POLICE)
+    ).status_code == 200
+    stalled = await status_becomes(client, account.headers, request["reference"], "stalled")
+    assert stalled["timeline"][-1]["detail"] == "the automated checks could not run; reinitiate"
+    identity = next(c for c in stalled["checks"] if c["code"] == "identity")
+    assert identity["status"] == "running" and identity["due_at"] is not None

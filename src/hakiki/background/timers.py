@@ -162,7 +162,22 @@ def _candidate(row: dict[str, Any], runtime: Runtime) -> runners.Candidate:
     )
 
 
-@task(RUN_TASK, max_attempts=5)
+async def _checks_gave_up(
+    runtime: Runtime, conn: AsyncConnection, payload: dict[str, Any], error: str
+) -> None:
+    """The automated checks' job failed for good: the request stalls now (the customer hears
+    of it through the webhook) rather than at the SLA."""
+    row = await repository.lock_request(conn, str(payload["request_id"]))
+    if row is None or row["status"] != "in_progress":
+        return
+    if int(row["invitation"]) != int(payload["invitation"]):
+        return
+    await lifecycle.transition(
+        conn, row, "stall", clock.utcnow(), "the automated checks could not run; reinitiate"
+    )
+
+
+@task(RUN_TASK, max_attempts=5, on_give_up=_checks_gave_up)
 async def run_checks(context: JobContext, payload: dict[str, Any]) -> None:
     """Each automated check still running: its engine, then its result and charge in one
     transaction (a check already recorded is left as it is)."""
@@ -221,12 +236,12 @@ async def submit(
     for check in await repository.checks_of(conn, row["id"]):
         if check["status"] == "completed":
             continue
-        if check["kind"] == "automated":
-            await repository.update_check(conn, row["id"], check["code"], {"status": "running"})
-            continue
+        # Every check has an SLA, automated ones too: one stuck on a source becomes a stalled
+        # request the customer is told about, not a report left in progress.
         due = now + timedelta(hours=ALL_CODES[check["code"]].turnaround_hours)
+        status = "running" if check["kind"] == "automated" else "awaiting_analyst"
         await repository.update_check(
-            conn, row["id"], check["code"], {"status": "awaiting_analyst", "due_at": due}
+            conn, row["id"], check["code"], {"status": status, "due_at": due}
         )
         await enqueue(
             conn,
