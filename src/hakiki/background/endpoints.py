@@ -39,7 +39,7 @@ CANDIDATE_READ = declare(
         path="/v3/background/candidates/{reference}",
         scope="background:read",
         summary="One candidate request: its checks, their results and evidence, its timeline",
-        errors=(404,),
+        errors=(400, 404),  # 400: an id longer than any we issue
     )
 )
 CANDIDATE_REINITIATE = declare(
@@ -80,7 +80,7 @@ SYSTEM_PACKAGE = declare(
         path="/v3/background/system-packages/{package_id}",
         scope="background:read",
         summary="Get one system package",
-        errors=(404,),
+        errors=(400, 404),  # 400: an id longer than any we issue
     )
 )
 PACKAGES = declare(
@@ -114,7 +114,7 @@ PACKAGE_READ = declare(
         path="/v3/background/packages/{package_id}",
         scope="background:read",
         summary="Get one custom package",
-        errors=(404,),
+        errors=(400, 404),  # 400: an id longer than any we issue
     )
 )
 PACKAGE_UPDATE = declare(
@@ -135,7 +135,7 @@ PACKAGE_DELETE = declare(
         scope="background:write",
         summary="Delete a custom package (running requests made with it run on)",
         status_code=204,
-        errors=(404,),
+        errors=(400, 404),  # 400: an id longer than any we issue
     )
 )
 COUNTRIES = declare(
