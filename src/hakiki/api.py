@@ -5,6 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from hakiki.account.router import router as account_router
+from hakiki.background.invitation import router as invitation_router
+from hakiki.background.router import router as background_router
 from hakiki.core.test_values import router as sandbox_router
 from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
@@ -24,6 +26,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     kyb_router,
     vehicle_router,
     tax_router,
+    background_router,
+    invitation_router,
     fraud_router,
     fraud_scan_router,
     bulk_scan_router,

@@ -5,6 +5,7 @@ import it."""
 
 from __future__ import annotations
 
+from hakiki.background import tasks as _background_tasks  # noqa: F401
 from hakiki.core.registry_checks import tasks as _registry_check_tasks  # noqa: F401
 from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyb import completion as _kyb_checks  # noqa: F401

@@ -16,7 +16,7 @@ from hakiki.core.scopes import ALL_SCOPES
 if TYPE_CHECKING:  # settings read the catalogue's prices: no import cycle at run time
     from hakiki.core.settings import Settings
 
-Method = Literal["GET", "POST", "DELETE"]
+Method = Literal["GET", "POST", "PUT", "DELETE"]
 
 JSON_BODY_BYTES = 1 << 20  # 1 MiB: the body limit of an endpoint that declares none
 

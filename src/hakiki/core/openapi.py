@@ -37,7 +37,8 @@ _DESCRIPTIONS = {
     403: "insufficient_scope, or account_not_approved for live keys of an unapproved organisation.",
     404: "not_found.",
     409: "idempotency_conflict: the Idempotency-Key was used with another body, or its first "
-    "request is still running.",
+    "request is still running; conflict: the resource's state or a unique name refuses the "
+    "change (the message says which).",
     429: "rate_limited: this key made more calls than its limit allows in the current window; "
     "retry after `Retry-After` seconds. Nothing was done.",
     413: "payload_too_large: the body is larger than this endpoint's limit (docs/api.md); "

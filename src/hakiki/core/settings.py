@@ -260,6 +260,50 @@ class Settings(BaseSettings):
         ge=0,
         description="After how long a sandbox PENDING tax check (last digit 7) completes.",
     )
+    public_base_url: str | None = Field(
+        default=None,
+        description="The address candidates reach this server at, e.g. https://verify.example "
+        "(the invitation links). Unset: the address the API call came in on.",
+    )
+    background_invitation_days: float = Field(
+        default=7.0,
+        gt=0,
+        le=90,
+        description="How long a background-check invitation stays open before it expires.",
+    )
+    background_reminder_hours: float = Field(
+        default=48.0,
+        ge=0,
+        description="How long before an invitation expires the candidate is reminded by "
+        "e-mail (0: no reminder).",
+    )
+    background_sandbox_seconds: float = Field(
+        default=2.0,
+        ge=0,
+        description="After how long a sandbox request with a +complete, +consider, +stall or "
+        "+expire e-mail takes its path.",
+    )
+    background_hold_days: float = Field(
+        default=45.0,
+        gt=0,
+        description="How long a live background request's reservation is kept at most.",
+    )
+    smtp_host: str | None = Field(
+        default=None,
+        description="The SMTP server invitations and reminders are sent through. Unset: no "
+        "e-mail is sent (the invitation link in the API answer still works).",
+    )
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = Field(
+        default=True, description="Upgrade the SMTP connection with STARTTLS."
+    )
+    smtp_timeout_seconds: float = Field(default=10.0, gt=0)
+    mail_from: str = Field(
+        default="Hakiki <no-reply@hakiki.invalid>",
+        description="The From: address of invitations and reminders.",
+    )
 
     @field_validator("gavaconnect_apps")
     @classmethod

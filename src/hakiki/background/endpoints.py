@@ -1,0 +1,161 @@
+"""The Background category's entries in the endpoint catalogue (docs/api.md#background-checks):
+the spec's 13 paths plus the analyst's call that records a manual check's result."""
+
+from __future__ import annotations
+
+from hakiki.background import sandbox
+from hakiki.background.check_types import UNIT_PRICES
+from hakiki.core.endpoints import Endpoint, declare
+
+CANDIDATES_CREATE = declare(
+    Endpoint(
+        key="background.candidates.create",
+        method="POST",
+        path="/v3/background/candidates",
+        scope="background:write",
+        summary="Invite one or more candidates to a background check with a package",
+        status_code=201,
+        errors=(400, 402, 404, 409),
+        unit_prices=UNIT_PRICES,  # per check run, by background.check.<code>
+        sandbox=sandbox.CANDIDATES,
+        logged_fields=("package_id",),
+    )
+)
+CANDIDATES_LIST = declare(
+    Endpoint(
+        key="background.candidates.list",
+        method="GET",
+        path="/v3/background/candidates",
+        scope="background:read",
+        summary="List candidate requests (filters: status, package, dates)",
+        errors=(400,),
+        sandbox=sandbox.CANDIDATE_LIST,
+    )
+)
+CANDIDATE_READ = declare(
+    Endpoint(
+        key="background.candidates.read",
+        method="GET",
+        path="/v3/background/candidates/{reference}",
+        scope="background:read",
+        summary="One candidate request: its checks, their results and evidence, its timeline",
+        errors=(400, 404),  # 400: an id longer than any we issue
+    )
+)
+CANDIDATE_REINITIATE = declare(
+    Endpoint(
+        key="background.candidates.reinitiate",
+        method="POST",
+        path="/v3/background/candidates/{reference}/reinitiate",
+        scope="background:write",
+        summary="Send a stalled or expired request a fresh invitation (the old link dies)",
+        errors=(404, 409),
+    )
+)
+CHECK_RESULT = declare(
+    Endpoint(
+        key="background.checks.record",
+        method="POST",
+        path="/v3/background/candidates/{reference}/checks/{code}/result",
+        scope="background:write",
+        summary="Record a manual check's result with its evidence (your analyst)",
+        errors=(400, 402, 404, 409),
+    )
+)
+SYSTEM_PACKAGES = declare(
+    Endpoint(
+        key="background.system_packages.list",
+        method="GET",
+        path="/v3/background/system-packages",
+        scope="background:read",
+        summary="List platform-provided packages (optionally of one country)",
+        errors=(400,),
+        sandbox=sandbox.SYSTEM_PACKAGES,
+    )
+)
+SYSTEM_PACKAGE = declare(
+    Endpoint(
+        key="background.system_packages.read",
+        method="GET",
+        path="/v3/background/system-packages/{package_id}",
+        scope="background:read",
+        summary="Get one system package",
+        errors=(400, 404),  # 400: an id longer than any we issue
+    )
+)
+PACKAGES = declare(
+    Endpoint(
+        key="background.packages.list",
+        method="GET",
+        path="/v3/background/packages",
+        scope="background:read",
+        summary="List the organisation's custom packages",
+        errors=(400,),
+        sandbox=sandbox.PACKAGES,
+    )
+)
+PACKAGE_CREATE = declare(
+    Endpoint(
+        key="background.packages.create",
+        method="POST",
+        path="/v3/background/packages",
+        scope="background:write",
+        summary="Create a custom package",
+        status_code=201,
+        errors=(400, 409),
+        sandbox=sandbox.PACKAGE_CREATE,
+        logged_fields=("name", "country_code", "description", "check_types"),
+    )
+)
+PACKAGE_READ = declare(
+    Endpoint(
+        key="background.packages.read",
+        method="GET",
+        path="/v3/background/packages/{package_id}",
+        scope="background:read",
+        summary="Get one custom package",
+        errors=(400, 404),  # 400: an id longer than any we issue
+    )
+)
+PACKAGE_UPDATE = declare(
+    Endpoint(
+        key="background.packages.update",
+        method="PUT",
+        path="/v3/background/packages/{package_id}",
+        scope="background:write",
+        summary="Replace a custom package (running requests keep the version they started with)",
+        errors=(400, 404, 409),
+    )
+)
+PACKAGE_DELETE = declare(
+    Endpoint(
+        key="background.packages.delete",
+        method="DELETE",
+        path="/v3/background/packages/{package_id}",
+        scope="background:write",
+        summary="Delete a custom package (running requests made with it run on)",
+        status_code=204,
+        errors=(400, 404),  # 400: an id longer than any we issue
+    )
+)
+COUNTRIES = declare(
+    Endpoint(
+        key="background.countries",
+        method="GET",
+        path="/v3/background/countries",
+        scope="background:read",
+        summary="List countries supported for background checks",
+        sandbox=sandbox.COUNTRIES,
+    )
+)
+CHECK_TYPES = declare(
+    Endpoint(
+        key="background.check_types",
+        method="GET",
+        path="/v3/background/check-types",
+        scope="background:read",
+        summary="List check types, all or one country's (country_code)",
+        errors=(400,),
+        sandbox=sandbox.CHECK_TYPES,
+    )
+)

@@ -1,0 +1,54 @@
+"""E-mail to candidates through the configured SMTP server (HAKIKI_SMTP_*): stdlib smtplib in
+a thread, so no event loop waits on a slow server."""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+from email.message import EmailMessage
+
+from hakiki.core.settings import Settings
+
+
+def configured(settings: Settings) -> bool:
+    return bool(settings.smtp_host)
+
+
+def _send(settings: Settings, host: str, message: EmailMessage) -> None:
+    with smtplib.SMTP(host, settings.smtp_port, timeout=settings.smtp_timeout_seconds) as smtp:
+        if settings.smtp_starttls:
+            smtp.starttls()
+        if settings.smtp_username:
+            smtp.login(settings.smtp_username, settings.smtp_password or "")
+        smtp.send_message(message)
+
+
+async def send(settings: Settings, to: str, subject: str, text: str) -> None:
+    """Send one plain-text message; an SMTP error raises (the job retries)."""
+    host = settings.smtp_host
+    if not host:
+        raise RuntimeError("no SMTP server is configured (HAKIKI_SMTP_HOST)")
+    message = EmailMessage()
+    message["From"] = settings.mail_from
+    message["To"] = to
+    message["Subject"] = subject
+    message.set_content(text)
+    await asyncio.to_thread(_send, settings.model_copy(), host, message)
+
+
+def invitation_text(org_name: str, first_name: str, url: str, expires: str) -> str:
+    return (
+        f"Dear {first_name},\n\n"
+        f"{org_name} has asked you to complete a background check. Please read the consent "
+        f"text, fill in the form and upload the documents it asks for at:\n\n{url}\n\n"
+        f"The link works until {expires}. If you were not expecting this, ignore this "
+        "message.\n"
+    )
+
+
+def reminder_text(org_name: str, first_name: str, url: str, expires: str) -> str:
+    return (
+        f"Dear {first_name},\n\n"
+        f"A reminder: {org_name}'s background check is waiting for you at:\n\n{url}\n\n"
+        f"The link stops working at {expires}.\n"
+    )

@@ -1,0 +1,282 @@
+"""Request and response models of the background-check endpoints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictStr,
+    StringConstraints,
+)
+from pydantic_core import PydanticCustomError
+
+from hakiki.background import examples
+from hakiki.background.check_types import COUNTRIES
+from hakiki.core.pagination import Pagination
+from hakiki.engines.background.states import CheckResult, CheckStatus, RequestState
+
+CountryCode = Literal["KE", "UG", "TZ", "NG"]
+
+
+def _country(value: Any) -> Any:
+    listed = ", ".join(COUNTRIES)
+    if not isinstance(value, str) or value.strip().upper() not in COUNTRIES:
+        raise PydanticCustomError(
+            "unsupported_country",
+            "must be a country background checks serve: one of {supported}",
+            {"supported": listed},
+        )
+    return value.strip().upper()
+
+
+Country = Annotated[CountryCode, BeforeValidator(_country)]
+
+
+def _plain_text(value: Any) -> Any:
+    """No control characters in names (a name is one line) and no blank name."""
+    if isinstance(value, str):
+        value = value.strip()
+        if any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise PydanticCustomError("control_character", "must not contain control characters")
+    return value
+
+
+Name = Annotated[
+    StrictStr,
+    BeforeValidator(_plain_text),
+    StringConstraints(min_length=1, max_length=120),
+]
+CheckCode = Annotated[StrictStr, StringConstraints(min_length=1, max_length=40)]
+
+
+# Check types and countries ---------------------------------------------------------------
+
+
+class CheckTypeOut(BaseModel):
+    code: str
+    name: str
+    kind: Literal["automated", "manual"]
+    description: str
+    needs: list[str] = Field(description="Fields the candidate fills in on the invitation page.")
+    documents: list[str] = Field(description="Documents the candidate uploads.")
+    turnaround_hours: int = Field(
+        description="The SLA: from the candidate's submission to the check's result."
+    )
+    price: int = Field(description="Per check run, in minor units of your wallet's currency.")
+    available: bool
+    unavailable_reason: str | None = None
+    countries: list[str]
+
+
+class CheckTypeList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHECK_TYPES]})
+
+    country_code: str | None
+    data: list[CheckTypeOut]
+
+
+class CountryOut(BaseModel):
+    country_code: str
+    name: str
+    check_types: int
+    automated: int
+    manual: int
+
+
+class CountryList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.COUNTRIES]})
+
+    data: list[CountryOut]
+
+
+# Packages ----------------------------------------------------------------------------------
+
+
+class PackageOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.PACKAGE]})
+
+    id: str
+    name: str
+    country_code: str
+    description: str
+    check_types: list[str]
+    price: int = Field(description="Sum of the check types' prices, reserved per candidate.")
+    turnaround_hours: int = Field(description="The longest check's turnaround.")
+    system: bool
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class PackageList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.PACKAGES]})
+
+    data: list[PackageOut]
+    pagination: Pagination
+
+
+class PackageRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "Loan officers",
+                    "country_code": "KE",
+                    "description": "Identity, sanctions and police clearance.",
+                    "check_types": ["identity", "sanctions_pep", "criminal_record"],
+                }
+            ]
+        },
+    )
+
+    name: Name = Field(description="Unique in your organisation (case-insensitive).")
+    country_code: Country = Field(description="KE, UG, TZ or NG.")
+    description: Annotated[StrictStr, StringConstraints(max_length=1000)] = ""
+    check_types: list[CheckCode] = Field(
+        min_length=1,
+        max_length=20,
+        description="Codes from GET /v3/background/check-types?country_code=, each once.",
+    )
+
+
+# Candidates --------------------------------------------------------------------------------
+
+
+class CandidateIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    first_name: Name
+    last_name: Name
+    email: Annotated[
+        StrictStr,
+        BeforeValidator(_plain_text),
+        StringConstraints(min_length=3, max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$"),
+    ]
+    phone: Annotated[StrictStr, StringConstraints(pattern=r"^\+?[0-9 ]{7,20}$")] | None = None
+    id_number: Annotated[StrictStr, StringConstraints(pattern=r"^[A-Za-z0-9/-]{4,30}$")] | None = (
+        None
+    )
+
+
+class CandidatesRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "package_id": "spk_ke_basic_identity",
+                    "candidates": [
+                        {
+                            "first_name": "Wanjiru",
+                            "last_name": "Kamau",
+                            "email": "wanjiru+complete@example.com",
+                            "phone": "+254712345678",
+                        }
+                    ],
+                }
+            ]
+        },
+    )
+
+    package_id: Annotated[StrictStr, StringConstraints(min_length=1, max_length=40)] = Field(
+        description="A system package id (spk_...) or one of your packages (bpk_...)."
+    )
+    candidates: list[CandidateIn] = Field(min_length=1, max_length=50)
+    callback_url: (
+        Annotated[StrictStr, StringConstraints(max_length=2000, pattern=r"^https?://")] | None
+    ) = None
+
+
+class CheckOut(BaseModel):
+    code: str
+    name: str
+    kind: Literal["automated", "manual"]
+    status: CheckStatus
+    result: CheckResult | None
+    evidence: dict[str, Any] | None
+    due_at: datetime | None
+    completed_at: datetime | None
+    recorded_by: str | None = None
+    charged: bool
+
+
+class TimelineEntry(BaseModel):
+    at: datetime
+    event: str
+    status: RequestState
+    detail: str
+
+
+class CandidateOut(BaseModel):
+    first_name: str
+    last_name: str
+    email: str
+    phone: str | None = None
+
+
+class CandidateRequestOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.REINITIATED]})
+
+    reference: str
+    live: bool
+    status: RequestState
+    result: CheckResult | None
+    package: dict[str, Any]
+    candidate: CandidateOut
+    invitation_url: str | None = Field(
+        description="Only while pending, and only in the answers to the create and "
+        "reinitiate calls: the link holds the invitation's secret token."
+    )
+    expires_at: datetime
+    submitted_at: datetime | None
+    completed_at: datetime | None
+    price: int
+    charged_amount: int
+    currency: str
+    created_at: datetime
+
+
+class CandidateRequestDetail(CandidateRequestOut):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.DETAIL]})
+
+    checks: list[CheckOut]
+    timeline: list[TimelineEntry]
+
+
+class CandidatesCreated(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.CREATED]})
+
+    data: list[CandidateRequestOut]
+
+
+class CandidateRequestList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.LISTED]})
+
+    data: list[CandidateRequestOut]
+    pagination: Pagination
+
+
+class CheckResultRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "result": "clear",
+                    "evidence": {"certificate_number": "DCI-2026-001234", "notes": "Genuine."},
+                    "analyst": "amina@lender.example",
+                }
+            ]
+        },
+    )
+
+    result: CheckResult
+    evidence: dict[str, Annotated[StrictStr, StringConstraints(max_length=2000)]] = Field(
+        min_length=1, max_length=20, description="What the analyst saw: text fields."
+    )
+    analyst: Name = Field(description="Who recorded the result (kept on the check).")

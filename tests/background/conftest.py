@@ -1,0 +1,81 @@
+"""Fixtures of the background-check tests: the running app's runtime with a short sandbox
+delay, and a local SMTP sink (aiosmtpd) the app's settings point at."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import Message
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+from aiosmtpd.controller import Controller
+from fastapi import FastAPI
+
+from hakiki.core.runtime import Runtime
+
+
+@pytest.fixture
+def runtime(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> Runtime:
+    value: Runtime = app.state.runtime
+    monkeypatch.setattr(value.settings, "background_sandbox_seconds", 0.1)
+    return value
+
+
+@dataclass
+class Sink:
+    messages: list[Message] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    @staticmethod
+    def text(message: Message) -> str:
+        payload = message.get_payload(decode=True)
+        assert isinstance(payload, bytes)
+        return payload.decode()
+
+    def to(self, address: str) -> list[Message]:
+        return [m for m in self.messages if m["To"] == address]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[tuple[Sink, int]]:
+    sink = Sink()
+    port = _free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield sink, port
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtp(smtp_server: tuple[Sink, int], runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> Sink:
+    """The app sends through the local sink (no STARTTLS: it is on 127.0.0.1)."""
+    sink, port = smtp_server
+    sink.messages.clear()
+    monkeypatch.setattr(runtime.settings, "smtp_host", "127.0.0.1")
+    monkeypatch.setattr(runtime.settings, "smtp_port", port)
+    monkeypatch.setattr(runtime.settings, "smtp_starttls", False)
+    return sink
+
+
+@pytest_asyncio.fixture
+async def visitor(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """The candidate's browser: a client of its own (its own cookies), no API key."""
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
+        yield http
