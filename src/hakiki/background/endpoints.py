@@ -104,7 +104,8 @@ PACKAGE_CREATE = declare(
         status_code=201,
         errors=(400, 409),
         sandbox=sandbox.PACKAGE_CREATE,
-        logged_fields=("name", "country_code", "description", "check_types"),
+        # a package's name and description are free text: masked like any field not listed
+        logged_fields=("country_code", "check_types"),
     )
 )
 PACKAGE_READ = declare(
