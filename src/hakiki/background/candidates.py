@@ -36,7 +36,12 @@ from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.engines.background.states import RefusedTransition, next_state
+from hakiki.webhooks.service import add_callback
+from hakiki.webhooks.signing import new_secret
 from hakiki.webhooks.urls import UrlRefused, check_url
+
+# What a request's callback_url receives: the events of that request.
+CALLBACK_EVENTS = ("background_check.updated", "background_check.completed")
 
 
 def token_hash(vault: Vault, token: str) -> str:
@@ -114,6 +119,7 @@ def request_out(
         price=row["price"],
         charged_amount=row["charged_amount"],
         currency=row["currency"],
+        callback_url=row["callback_url"],
         created_at=row["created_at"],
     )
 
@@ -149,6 +155,7 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
     now = clock.utcnow()
     expires_at = now + timedelta(days=settings.background_invitation_days)
     base = base_url(call)
+    callback_secret = new_secret() if body.callback_url else None
     made: list[tuple[dict[str, Any], list[dict[str, Any]], str]] = []
     for candidate in body.candidates:
         token, hashed = new_token(runtime.vault)
@@ -191,6 +198,17 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
                 hold = await billing.reserve(conn, principal, price, row["reference"], hold_seconds)
                 row["hold_id"] = hold.id
             await repository.insert_request(conn, row, checks)
+            if body.callback_url and callback_secret:  # before the first event: it gets that too
+                await add_callback(
+                    conn,
+                    runtime.vault,
+                    org_id=principal.org_id,
+                    environment=principal.environment,
+                    url=body.callback_url,
+                    secret=callback_secret,
+                    resource_id=row["reference"],
+                    event_types=list(CALLBACK_EVENTS),
+                )
             await repository.append(
                 conn, row["id"], now, "invited", "pending", "invitation created"
             )
@@ -202,7 +220,8 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
             request_out(runtime.vault, row, f"{base}/invitations/{token}")
             for row, _checks, token in made
         ]
-        return CandidatesCreated(data=data).model_dump_json().encode()
+        created = CandidatesCreated(data=data, callback_secret=callback_secret)
+        return created.model_dump_json().encode()
 
     return await finish_write(
         call, write, render, description="Background check invitations", status_code=201

@@ -139,9 +139,11 @@ CREATED: dict[str, Any] = {
             "price": 0,
             "charged_amount": 0,
             "currency": "KES",
+            "callback_url": "https://lender.example/hooks/background",
             "created_at": "2026-11-24T03:57:06.989968Z",
         }
-    ]
+    ],
+    "callback_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
 }
 
 DETAIL: dict[str, Any] = {

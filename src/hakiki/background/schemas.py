@@ -189,7 +189,12 @@ class CandidatesRequest(BaseModel):
     candidates: list[CandidateIn] = Field(min_length=1, max_length=50)
     callback_url: (
         Annotated[StrictStr, StringConstraints(max_length=2000, pattern=r"^https?://")] | None
-    ) = None
+    ) = Field(
+        default=None,
+        description="Also deliver this request's background_check.* events here, signed with "
+        "the callback_secret of the answer (Standard Webhooks), retried and logged like any "
+        "webhook.",
+    )
 
 
 class CheckOut(BaseModel):
@@ -238,6 +243,9 @@ class CandidateRequestOut(BaseModel):
     price: int
     charged_amount: int
     currency: str
+    callback_url: str | None = Field(
+        default=None, description="Where this request's events are also delivered, if anywhere."
+    )
     created_at: datetime
 
 
@@ -252,6 +260,11 @@ class CandidatesCreated(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.CREATED]})
 
     data: list[CandidateRequestOut]
+    callback_secret: str | None = Field(
+        default=None,
+        description="whsec_...: with a callback_url, the secret that signs the events sent to "
+        "it (Standard Webhooks). Shown only here.",
+    )
 
 
 class CandidateRequestList(BaseModel):

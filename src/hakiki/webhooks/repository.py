@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -44,10 +44,12 @@ async def insert_endpoint(conn: AsyncConnection, values: dict[str, Any]) -> None
 
 
 def _live_endpoints(org_id: str, environment: str) -> list[Any]:
+    """The organisation's own endpoints (not a request's callback), not deleted."""
     return [
         endpoints.c.org_id == org_id,
         endpoints.c.environment == environment,
         endpoints.c.deleted_at.is_(None),
+        endpoints.c.resource_id.is_(None),
     ]
 
 
@@ -79,10 +81,30 @@ async def list_endpoints(
 
 
 async def all_endpoints(
-    conn: AsyncConnection, org_id: str, environment: str
+    conn: AsyncConnection, org_id: str, environment: str, resource_id: str | None
 ) -> list[dict[str, Any]]:
-    query = select(endpoints).where(*_live_endpoints(org_id, environment))
-    return _rows(await conn.execute(query))
+    """The endpoints an event of ``resource_id`` goes to: the organisation's own, and the
+    callbacks of that resource."""
+    query = select(endpoints).where(
+        endpoints.c.org_id == org_id,
+        endpoints.c.environment == environment,
+        endpoints.c.deleted_at.is_(None),
+        or_(endpoints.c.resource_id.is_(None), endpoints.c.resource_id == resource_id),
+    )
+    return _rows(await conn.execute(query.order_by(endpoints.c.created_at, endpoints.c.id)))
+
+
+async def get_any_endpoint(
+    conn: AsyncConnection, org_id: str, environment: str, endpoint_id: str
+) -> dict[str, Any] | None:
+    """An endpoint not deleted, a callback included (a delivery to it can be resent)."""
+    query = select(endpoints).where(
+        endpoints.c.id == endpoint_id,
+        endpoints.c.org_id == org_id,
+        endpoints.c.environment == environment,
+        endpoints.c.deleted_at.is_(None),
+    )
+    return _first(await conn.execute(query))
 
 
 async def update_endpoint(
@@ -99,7 +121,7 @@ async def update_endpoint(
 async def subscriber_environments(conn: AsyncConnection) -> list[dict[str, Any]]:
     """Every (organisation, environment) with an endpoint, and the endpoints' event types."""
     query = select(endpoints.c.org_id, endpoints.c.environment, endpoints.c.event_types).where(
-        endpoints.c.deleted_at.is_(None)
+        endpoints.c.deleted_at.is_(None), endpoints.c.resource_id.is_(None)
     )
     return _rows(await conn.execute(query))
 

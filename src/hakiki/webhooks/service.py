@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core.auth import Principal
 from hakiki.core.calls import Call, finish_write
 from hakiki.core.clock import utcnow
+from hakiki.core.crypto import Vault
 from hakiki.core.database import read, transaction
 from hakiki.core.errors import ApiError, invalid_request
 from hakiki.core.ids import new_id
@@ -78,7 +79,7 @@ async def emit(
             "data": data,
         },
     )
-    for endpoint in await repository.all_endpoints(conn, org_id, environment):
+    for endpoint in await repository.all_endpoints(conn, org_id, environment, resource_id):
         if not _subscribed(endpoint["event_types"], event_type):
             continue
         delivery_id = new_id("whd")
@@ -260,6 +261,43 @@ async def rotate_secret(call: Call, endpoint_id: str) -> bytes:
     )
 
 
+async def add_callback(
+    conn: AsyncConnection,
+    vault: Vault,
+    *,
+    org_id: str,
+    environment: str,
+    url: str,
+    secret: str,
+    resource_id: str,
+    event_types: list[str],
+) -> str:
+    """A callback endpoint for one resource (a request's ``callback_url``, already checked
+    with :func:`check_url`), in the caller's transaction: it receives ``event_types`` of that
+    resource only, through the same deliveries, retries, log and resend as any endpoint, and
+    is not listed with the organisation's endpoints. Its id (``whe_...``)."""
+    now = utcnow()
+    endpoint_id = new_id("whe")
+    await repository.insert_endpoint(
+        conn,
+        {
+            "id": endpoint_id,
+            "org_id": org_id,
+            "environment": environment,
+            "url": url,
+            "description": f"callback_url of {resource_id}",
+            "event_types": event_types,
+            "secret_encrypted": vault.encrypt(secret),
+            "previous_secret_encrypted": None,
+            "previous_secret_expires_at": None,
+            "created_at": now,
+            "updated_at": now,
+            "resource_id": resource_id,
+        },
+    )
+    return endpoint_id
+
+
 # ---------------------------------------------------------------------------------------------
 # Deliveries
 
@@ -295,7 +333,7 @@ async def resend(call: Call, delivery_id: str) -> bytes:
             raise ApiError(404, "not_found", f"No webhook delivery {delivery_id}.")
         if row["status"] == "pending":
             raise ApiError(409, "conflict", f"Delivery {delivery_id} is still being sent.")
-        endpoint = await repository.get_endpoint(conn, org_id, environment, row["endpoint_id"])
+        endpoint = await repository.get_any_endpoint(conn, org_id, environment, row["endpoint_id"])
         if endpoint is None:
             raise ApiError(409, "conflict", f"Endpoint {row['endpoint_id']} was deleted.")
         job_id = await enqueue(conn, DELIVER, {"delivery_id": delivery_id})

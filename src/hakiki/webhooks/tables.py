@@ -33,6 +33,9 @@ webhook_endpoints = Table(
     Column("created_at", UtcDateTime(), nullable=False),
     Column("updated_at", UtcDateTime(), nullable=False),
     Column("deleted_at", UtcDateTime()),  # deliveries keep their history
+    # A request's own callback (background checks' callback_url): it receives that resource's
+    # events only and is not listed or managed with the organisation's endpoints.
+    Column("resource_id", String(120)),
     Index("ix_webhook_endpoints_org_env", "org_id", "environment"),
 )
 
