@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 import pytest_asyncio
-from sqlalchemy import update
+from sqlalchemy import select, update
 from standardwebhooks.webhooks import Webhook
 
 from hakiki.core.clock import utcnow
-from hakiki.core.database import Database, transaction
+from hakiki.core.database import Database, read, transaction
 from hakiki.core.runtime import Runtime
 from hakiki.webhooks.tables import webhook_endpoints
 from tests.background.helpers import candidate, events, status_becomes
@@ -87,6 +87,17 @@ async def test_callback_receives_every_event_of_its_request_signed_and_in_sequen
     assert len(receiver.received) == len(stored) + 1  # each event once
     listed = await client.get("/v3/account/webhooks", headers=account.headers)
     assert listed.json()["data"] == []  # callbacks are not the organisation's endpoints
+    async with read(db) as conn:
+        stored_secrets = (
+            await conn.execute(
+                select(webhook_endpoints.c.secret_encrypted).where(
+                    webhook_endpoints.c.resource_id.in_([done_ref, waiting_ref])
+                )
+            )
+        ).scalars()
+        kept = list(stored_secrets)
+    assert len(kept) == 2 and all(secret not in value for value in kept)
+    assert {runtime.vault.decrypt(value) for value in kept} == {secret}  # encrypted at rest
 
 
 async def test_a_failed_callback_is_retried_logged_and_resendable(

@@ -70,6 +70,15 @@ CANDIDATES = Examples(
             },
             expect={"http_status": 400, "error": "invalid_request"},
         ),
+        TestValue(
+            description="a callback_url that is not http(s): 400 naming callback_url",
+            body={
+                "package_id": "spk_ke_basic_identity",
+                "candidates": [_candidate("a@example.com")],
+                "callback_url": "ftp://lender.example/hooks",
+            },
+            expect={"http_status": 400, "details.0.field": "callback_url"},
+        ),
     ]
 )
 
