@@ -170,6 +170,7 @@ DETAIL: dict[str, Any] = {
     "price": 0,
     "charged_amount": 0,
     "currency": "KES",
+    "callback_url": None,
     "created_at": "2026-11-24T03:57:06.989968Z",
     "checks": [
         {
@@ -281,6 +282,7 @@ LISTED: dict[str, Any] = {
             "price": 0,
             "charged_amount": 0,
             "currency": "KES",
+            "callback_url": None,
             "created_at": "2026-11-24T03:57:06.989968Z",
         }
     ],
@@ -311,5 +313,6 @@ REINITIATED: dict[str, Any] = {
     "price": 0,
     "charged_amount": 0,
     "currency": "KES",
+    "callback_url": None,
     "created_at": "2026-11-24T03:57:07.453170Z",
 }
