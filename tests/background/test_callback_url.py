@@ -141,6 +141,13 @@ async def test_a_failed_callback_is_retried_logged_and_resendable(
     assert receiver.received[-1].json["resource_id"] == made.json()["data"][0]["reference"]
     stranger = await make_account()
     assert (await client.post(resend, headers=stranger.headers)).status_code == 404
+    # the callback is not one of the organisation's endpoints: it cannot be read, deleted or
+    # rotated through them
+    callback = f"/v3/account/webhooks/{first['endpoint_id']}"
+    assert (await client.get(callback, headers=account.headers)).status_code == 404
+    assert (await client.delete(callback, headers=account.headers)).status_code == 404
+    rotate = await client.post(f"{callback}/rotate-secret", headers=account.headers)
+    assert rotate.status_code == 404
 
 
 async def _queued(db: Database, delivery_id: str) -> bool:
