@@ -28,6 +28,7 @@ from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.credit.providers.registry import CreditBureaus, build_bureaus
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
 from hakiki.identity.providers.registry import Providers, build_providers
@@ -65,6 +66,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
     runtime.add_part(TaxProviders(build_tax_providers(settings)))
+    runtime.add_part(CreditBureaus(build_bureaus(settings)))
     runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
@@ -118,6 +120,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         await runtime.part(Registries).aclose()
         await runtime.part(VehicleRegistries).aclose()
         await runtime.part(TaxProviders).aclose()
+        await runtime.part(CreditBureaus).aclose()
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()
