@@ -167,6 +167,8 @@ def main() -> None:
     for (name, binning), spec, coefficient in zip(binnings.items(), VARIABLES, beta[1:], strict=True):
         bins = []
         for k, label in enumerate(binning.labels()):
+            if binning.kind == "categorical":  # name a bin by what applicants can land on
+                label = " | ".join(c for c in binning.groups[k] if c not in UNASSIGNABLE) or label
             entry: dict[str, Any] = {
                 "label": label,
                 "points": round(-factor * coefficient * binning.woe[k], 2),
