@@ -52,7 +52,12 @@ def engine(rounds: int) -> dict[str, Any]:
     for body in APPLICANTS:
         b, s, a = body["bureau"], body["statement"], body["applicant"]
         facts = features.BureauFacts(
-            b["accounts"], b.get("open_accounts", 0), b.get("performing_accounts", 0), 0, 0, 0,
+            b["accounts"],
+            b.get("open_accounts", 0),
+            b.get("performing_accounts", 0),
+            0,
+            0,
+            0,
             tuple(b.get("lender_types", ())),
         )
         prepared.append(
@@ -86,14 +91,22 @@ async def http(rounds: int, data_dir: Path) -> dict[str, Any]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             for body in APPLICANTS:  # warm up
-                (await client.post("/v3/credit/decision", json=body, headers=headers)).raise_for_status()
+                (
+                    await client.post("/v3/credit/decision", json=body, headers=headers)
+                ).raise_for_status()
             samples = []
             for i in range(rounds):
                 start = time.perf_counter()
-                response = await client.post("/v3/credit/decision", json=APPLICANTS[i % 3], headers=headers)
+                response = await client.post(
+                    "/v3/credit/decision", json=APPLICANTS[i % 3], headers=headers
+                )
                 samples.append(time.perf_counter() - start)
                 assert response.status_code == 200, response.text
-    return {"rounds": rounds, **_percentiles(samples), "per_second": round(rounds / sum(samples), 1)}
+    return {
+        "rounds": rounds,
+        **_percentiles(samples),
+        "per_second": round(rounds / sum(samples), 1),
+    }
 
 
 def main() -> None:

@@ -55,20 +55,55 @@ OTHER_PLANS = {"bank": "bank", "stores": "stores", "none": "none"}
 UNASSIGNABLE = {"no_account", "paid_duly_this_lender", "critical"}
 
 VARIABLES: list[dict[str, Any]] = [
-    {"name": "account_balance", "column": "status_of_existing_checking_account", "map": CHECKING,
-     "code": "R01", "reason": "Average account balance on the statement is low or negative"},
-    {"name": "loan_term_months", "column": "duration_in_month", "map": None,
-     "code": "R02", "reason": "Long repayment term"},
-    {"name": "repayment_history", "column": "credit_history", "map": HISTORY,
-     "code": "R03", "reason": "Repayment history at the bureau (arrears or days past due)"},
-    {"name": "employment_years", "column": "present_employment_since", "map": EMPLOYMENT,
-     "code": "R04", "reason": "Short time in current employment"},
-    {"name": "debt_burden", "column": "installment_rate_in_percentage_of_disposable_income",
-     "map": None, "code": "R05", "reason": "Repayments take a high share of income"},
-    {"name": "loan_purpose", "column": "purpose", "map": None,
-     "code": "R06", "reason": "Loan purpose carries higher risk"},
-    {"name": "other_credit", "column": "other_installment_plans", "map": OTHER_PLANS,
-     "code": "R07", "reason": "Instalment credit with other lenders"},
+    {
+        "name": "account_balance",
+        "column": "status_of_existing_checking_account",
+        "map": CHECKING,
+        "code": "R01",
+        "reason": "Average account balance on the statement is low or negative",
+    },
+    {
+        "name": "loan_term_months",
+        "column": "duration_in_month",
+        "map": None,
+        "code": "R02",
+        "reason": "Long repayment term",
+    },
+    {
+        "name": "repayment_history",
+        "column": "credit_history",
+        "map": HISTORY,
+        "code": "R03",
+        "reason": "Repayment history at the bureau (arrears or days past due)",
+    },
+    {
+        "name": "employment_years",
+        "column": "present_employment_since",
+        "map": EMPLOYMENT,
+        "code": "R04",
+        "reason": "Short time in current employment",
+    },
+    {
+        "name": "debt_burden",
+        "column": "installment_rate_in_percentage_of_disposable_income",
+        "map": None,
+        "code": "R05",
+        "reason": "Repayments take a high share of income",
+    },
+    {
+        "name": "loan_purpose",
+        "column": "purpose",
+        "map": None,
+        "code": "R06",
+        "reason": "Loan purpose carries higher risk",
+    },
+    {
+        "name": "other_credit",
+        "column": "other_installment_plans",
+        "map": OTHER_PLANS,
+        "code": "R07",
+        "reason": "Instalment credit with other lenders",
+    },
 ]
 NUMERIC = {"loan_term_months", "employment_years", "debt_burden"}
 PROTECTED = ("personal_status_and_sex", "age_in_years", "foreign_worker")
@@ -164,7 +199,9 @@ def main() -> None:
     scores = score_of(beta, woe, factor, offset)
 
     variables = []
-    for (name, binning), spec, coefficient in zip(binnings.items(), VARIABLES, beta[1:], strict=True):
+    for (name, binning), spec, coefficient in zip(
+        binnings.items(), VARIABLES, beta[1:], strict=True
+    ):
         bins = []
         for k, label in enumerate(binning.labels()):
             if binning.kind == "categorical":  # name a bin by what applicants can land on
@@ -183,21 +220,41 @@ def main() -> None:
                 entry["categories"] = binning.groups[k]
                 entry["assignable"] = not set(binning.groups[k]) <= UNASSIGNABLE
             bins.append(entry)
-        variables.append({
-            "name": name, "kind": binning.kind, "source_column": spec["column"],
-            "reason_code": spec["code"], "reason": spec["reason"],
-            "coefficient": round(float(coefficient), 4), "information_value": round(binning.iv, 4),
-            "bins": bins,
-        })
+        variables.append(
+            {
+                "name": name,
+                "kind": binning.kind,
+                "source_column": spec["column"],
+                "reason_code": spec["code"],
+                "reason": spec["reason"],
+                "coefficient": round(float(coefficient), 4),
+                "information_value": round(binning.iv, 4),
+                "bins": bins,
+            }
+        )
     model = {
         "version": VERSION,
-        "data": {"name": "Statlog (German Credit Data)", "licence": "CC BY 4.0",
-                 "doi": "10.24432/C5NC77", "rows": len(rows), "bad_rate": round(float(bad.mean()), 3),
-                 "split": {"seed": SEED, "holdout_share": HOLDOUT, "train_rows": len(train),
-                           "holdout_rows": len(test)}},
+        "data": {
+            "name": "Statlog (German Credit Data)",
+            "licence": "CC BY 4.0",
+            "doi": "10.24432/C5NC77",
+            "rows": len(rows),
+            "bad_rate": round(float(bad.mean()), 3),
+            "split": {
+                "seed": SEED,
+                "holdout_share": HOLDOUT,
+                "train_rows": len(train),
+                "holdout_rows": len(test),
+            },
+        },
         "excluded_inputs": list(PROTECTED),
-        "scaling": {"base_score": BASE_SCORE, "base_odds": BASE_ODDS, "pdo": PDO,
-                    "factor": round(factor, 6), "offset": round(offset, 6)},
+        "scaling": {
+            "base_score": BASE_SCORE,
+            "base_odds": BASE_ODDS,
+            "pdo": PDO,
+            "factor": round(factor, 6),
+            "offset": round(offset, 6),
+        },
         "intercept": round(float(beta[0]), 4),
         "base_points": round(offset - factor * float(beta[0]), 2),
         "default_cutoffs": {"approve": APPROVE, "refer": REFER},
@@ -218,8 +275,16 @@ def main() -> None:
         "variables": variables,
     }
     OUT.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({"metrics": model["metrics"], "decisions": model["holdout_decisions"],
-                      "score_range": [float(scores.min()), float(scores.max())]}, indent=1))
+    print(
+        json.dumps(
+            {
+                "metrics": model["metrics"],
+                "decisions": model["holdout_decisions"],
+                "score_range": [float(scores.min()), float(scores.max())],
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

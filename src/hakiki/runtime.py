@@ -27,8 +27,8 @@ from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
-from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.credit.providers.registry import CreditBureaus, build_bureaus
+from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
 from hakiki.identity.providers.registry import Providers, build_providers

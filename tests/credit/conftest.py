@@ -66,7 +66,9 @@ async def bureaus(
     held = runtime.part(CreditBureaus)
     swapped = CreditBureaus(
         [
-            MetropolProvider(fake_metropol.base_url, METROPOL_PUBLIC, METROPOL_PRIVATE, TIMEOUT_SECONDS),
+            MetropolProvider(
+                fake_metropol.base_url, METROPOL_PUBLIC, METROPOL_PRIVATE, TIMEOUT_SECONDS
+            ),
             FirstCentralProvider(fake_firstcentral.base_url, FC_USER, FC_PASSWORD, TIMEOUT_SECONDS),
         ]
     )

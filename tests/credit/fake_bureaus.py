@@ -112,10 +112,17 @@ def metropol_app(state: State) -> FastAPI:
         stamp = request.headers.get("x-metropol-rest-api-timestamp", "")
         given = request.headers.get("x-metropol-rest-api-hash")
         with state.lock:
-            state.requests.append({"path": "/report/credit_info", "body": raw, "headers": dict(request.headers)})
-        expected = hashlib.sha256(f"{METROPOL_PRIVATE}{raw}{METROPOL_PUBLIC}{stamp}".encode()).hexdigest()
+            state.requests.append(
+                {"path": "/report/credit_info", "body": raw, "headers": dict(request.headers)}
+            )
+        expected = hashlib.sha256(
+            f"{METROPOL_PRIVATE}{raw}{METROPOL_PUBLIC}{stamp}".encode()
+        ).hexdigest()
         if key != METROPOL_PUBLIC or given != expected or len(stamp) != 20:
-            return JSONResponse({"has_error": True, "api_code": "401", "api_code_description": "Unauthorized"}, status_code=401)
+            return JSONResponse(
+                {"has_error": True, "api_code": "401", "api_code_description": "Unauthorized"},
+                status_code=401,
+            )
         fault = _fault(state)
         if state.mode == Mode.SLOW:
             await asyncio.sleep(2.0)
@@ -124,9 +131,17 @@ def metropol_app(state: State) -> FastAPI:
         body = json.loads(raw)
         number = body["identity_number"]
         if number == KE_UNKNOWN:
-            return JSONResponse({"has_error": True, "api_code": "PDN008", "api_code_description": "No record found"})
+            return JSONResponse(
+                {"has_error": True, "api_code": "PDN008", "api_code_description": "No record found"}
+            )
         accounts: list[dict[str, Any]] = []
-        sectors = {"sector_bank": {"account_npa": 0, "account_performing": 0, "account_performing_npa_history": 0}}
+        sectors = {
+            "sector_bank": {
+                "account_npa": 0,
+                "account_performing": 0,
+                "account_performing_npa_history": 0,
+            }
+        }
         if number == KE_CLEAN:
             accounts = [
                 _metropol_account("0.00000", 0, "0.00000", "2008-01-14"),
@@ -134,12 +149,26 @@ def metropol_app(state: State) -> FastAPI:
                 _metropol_account("606596.00000", 0, "0.00000", "2014-04-22"),
             ]
             sectors = {
-                "sector_bank": {"account_npa": 0, "account_performing": 1, "account_performing_npa_history": 0},
-                "sector_other": {"account_npa": 0, "account_performing": 2, "account_performing_npa_history": 0},
+                "sector_bank": {
+                    "account_npa": 0,
+                    "account_performing": 1,
+                    "account_performing_npa_history": 0,
+                },
+                "sector_other": {
+                    "account_npa": 0,
+                    "account_performing": 2,
+                    "account_performing_npa_history": 0,
+                },
             }
         elif number == KE_NPA:
             accounts = [_metropol_account("45000.50000", 120, "12000.25000", "2024-01-02")]
-            sectors = {"sector_mfi": {"account_npa": 1, "account_performing": 0, "account_performing_npa_history": 1}}
+            sectors = {
+                "sector_mfi": {
+                    "account_npa": 1,
+                    "account_performing": 0,
+                    "account_performing_npa_history": 1,
+                }
+            }
         return JSONResponse(
             {
                 "account_info": accounts,
@@ -195,10 +224,24 @@ def firstcentral_app(state: State) -> FastAPI:
             return JSONResponse({"message": "invalid ticket"}, status_code=401)
         number = body.get("Identification")
         if number not in (NG_CLEAN, NG_LOST):
-            return JSONResponse([{"MatchedConsumer": [{"MatchingEngineID": 0, "EnquiryID": 0, "ConsumerID": 0}]}])
+            return JSONResponse(
+                [{"MatchedConsumer": [{"MatchingEngineID": 0, "EnquiryID": 0, "ConsumerID": 0}]}]
+            )
         consumer_id = 4902753 if number == NG_CLEAN else 4902754
         return JSONResponse(
-            [{"MatchedConsumer": [{"MatchingEngineID": 131510624, "EnquiryID": 78820369, "ConsumerID": consumer_id, "FirstName": "ADA", "Surname": "OBI"}]}]
+            [
+                {
+                    "MatchedConsumer": [
+                        {
+                            "MatchingEngineID": 131510624,
+                            "EnquiryID": 78820369,
+                            "ConsumerID": consumer_id,
+                            "FirstName": "ADA",
+                            "Surname": "OBI",
+                        }
+                    ]
+                }
+            ]
         )
 
     @app.post("/GetConsumerFullCreditReport")
@@ -243,7 +286,14 @@ def firstcentral_app(state: State) -> FastAPI:
         return JSONResponse(
             [
                 {"SubjectList": [{"ConsumerID": body.get("consumerID"), "Reference": "C78820369"}]},
-                {"Scoring": [{"TotalConsumerScore": "705" if not lost else "512", "Description": "LOW RISK"}]},
+                {
+                    "Scoring": [
+                        {
+                            "TotalConsumerScore": "705" if not lost else "512",
+                            "Description": "LOW RISK",
+                        }
+                    ]
+                },
                 {
                     "CreditAccountSummary": [
                         {
@@ -257,8 +307,14 @@ def firstcentral_app(state: State) -> FastAPI:
                 {"CreditAgreementSummary": agreements},
                 {
                     "EnquiryHistoryTop": [
-                        {"DateRequested": (today - timedelta(days=20)).strftime("%d/%m/%Y"), "SubscriberName": "X"},
-                        {"DateRequested": (today - timedelta(days=200)).strftime("%d/%m/%Y"), "SubscriberName": "Y"},
+                        {
+                            "DateRequested": (today - timedelta(days=20)).strftime("%d/%m/%Y"),
+                            "SubscriberName": "X",
+                        },
+                        {
+                            "DateRequested": (today - timedelta(days=200)).strftime("%d/%m/%Y"),
+                            "SubscriberName": "Y",
+                        },
                     ]
                 },
             ]
@@ -277,14 +333,22 @@ class FakeBureau:
 
 
 @contextmanager
-def run_fake_bureau(make: Callable[[State], FastAPI], startup_timeout: float = 10.0) -> Iterator[FakeBureau]:
+def run_fake_bureau(
+    make: Callable[[State], FastAPI], startup_timeout: float = 10.0
+) -> Iterator[FakeBureau]:
     """Serve a fake bureau on 127.0.0.1 (a free port) in a background thread."""
     state = State()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(make(state), log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        make(state),
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

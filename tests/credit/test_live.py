@@ -40,20 +40,34 @@ def pull_body(country: str, id_type: str, number: str, **more: Any) -> dict[str,
     }
 
 
-async def pull(client: httpx.AsyncClient, headers: dict[str, str], body: dict[str, Any], **kw: Any) -> httpx.Response:
+async def pull(
+    client: httpx.AsyncClient, headers: dict[str, str], body: dict[str, Any], **kw: Any
+) -> httpx.Response:
     return await client.post("/v3/credit/bureau", json=body, headers=headers, **kw)
 
 
 async def test_metropol_report_is_normalised_and_charged_once(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: Database, bureaus: CreditBureaus, fake_metropol: FakeBureau
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    bureaus: CreditBureaus,
+    fake_metropol: FakeBureau,
 ) -> None:
     account = await make_account("live", balance=20_000)
-    response = await pull(client, account.headers, pull_body("KE", "national_id", KE_CLEAN, loan_amount=5_000_000))
+    response = await pull(
+        client, account.headers, pull_body("KE", "national_id", KE_CLEAN, loan_amount=5_000_000)
+    )
     body = response.json()
     assert response.status_code == 200, body
-    assert (body["status"], body["response_code"], body["provider"]) == ("VERIFIED", "00", "metropol")
+    assert (body["status"], body["response_code"], body["provider"]) == (
+        "VERIFIED",
+        "00",
+        "metropol",
+    )
     report = body["data"]["report"]
-    assert report["bureau"] == "metropol" and report["country_code"] == "KE" and report["retrieved_at"]
+    assert (
+        report["bureau"] == "metropol" and report["country_code"] == "KE" and report["retrieved_at"]
+    )
     assert report["summary"] == {
         "accounts": 3,
         "open_accounts": 2,
@@ -63,7 +77,10 @@ async def test_metropol_report_is_normalised_and_charged_once(
         "total_arrears": 0,
         "max_days_past_due": 0,
     }
-    assert {(x["lender_type"], x["performing"]) for x in report["lenders"]} == {("bank", 1), ("other", 2)}
+    assert {(x["lender_type"], x["performing"]) for x in report["lenders"]} == {
+        ("bank", 1),
+        ("other", 2),
+    }
     assert report["enquiries"] == {"last_3_months": 0, "last_6_months": 2, "last_12_months": 2}
     assert report["bureau_score"] == 501 and report["file"] == "established"
     assert body["billing"]["charged"] is True and body["billing"]["amount"] == PRICE
@@ -73,50 +90,87 @@ async def test_metropol_report_is_normalised_and_charged_once(
 
 
 async def test_non_performing_not_found_and_outages(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: Database, bureaus: CreditBureaus, fake_metropol: FakeBureau
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    bureaus: CreditBureaus,
+    fake_metropol: FakeBureau,
 ) -> None:
     account = await make_account("live", balance=50_000)
     npa = (await pull(client, account.headers, pull_body("KE", "national_id", KE_NPA))).json()
     summary = npa["data"]["report"]["summary"]
     assert summary["non_performing_accounts"] == 1 and summary["max_days_past_due"] == 120
     assert summary["total_arrears"] == 1_200_025 and npa["data"]["report"]["fraud_flag"] is True
-    missing = (await pull(client, account.headers, pull_body("KE", "national_id", KE_UNKNOWN))).json()
-    assert (missing["status"], missing["data"]["report"], missing["billing"]["charged"]) == ("NOT_FOUND", None, True)
+    missing = (
+        await pull(client, account.headers, pull_body("KE", "national_id", KE_UNKNOWN))
+    ).json()
+    assert (missing["status"], missing["data"]["report"], missing["billing"]["charged"]) == (
+        "NOT_FOUND",
+        None,
+        True,
+    )
     assert await debit_count(db, account.org_id) == 2
     for mode in (Mode.HTTP_503, Mode.HTTP_500, Mode.GARBAGE, Mode.UNEXPECTED_JSON, Mode.SLOW):
         fake_metropol.state.mode = mode
-        down = (await pull(client, account.headers, pull_body("KE", "national_id", KE_CLEAN))).json()
+        down = (
+            await pull(client, account.headers, pull_body("KE", "national_id", KE_CLEAN))
+        ).json()
         assert (down["response_code"], down["billing"]["charged"]) == ("02", False), (mode, down)
     assert await debit_count(db, account.org_id) == 2
 
 
 async def test_wrong_metropol_keys_fail_without_charge(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: Database, bureaus: CreditBureaus, runtime: Any
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    bureaus: CreditBureaus,
+    runtime: Any,
 ) -> None:
     metropol = bureaus.items[0]
     metropol.private_key = "not-the-key"  # type: ignore[attr-defined]
     account = await make_account("live", balance=20_000)
     body = (await pull(client, account.headers, pull_body("KE", "national_id", KE_CLEAN))).json()
-    assert (body["response_code"], body["status"], body["billing"]["charged"]) == ("09", "FAILED", False)
+    assert (body["response_code"], body["status"], body["billing"]["charged"]) == (
+        "09",
+        "FAILED",
+        False,
+    )
     assert await debit_count(db, account.org_id) == 0
 
 
 async def test_firstcentral_report(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: Database, bureaus: CreditBureaus, fake_firstcentral: FakeBureau
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    bureaus: CreditBureaus,
+    fake_firstcentral: FakeBureau,
 ) -> None:
     account = await make_account("live", balance=50_000, currency="NGN")
     clean = (await pull(client, account.headers, pull_body("NG", "bvn", NG_CLEAN))).json()
     report = clean["data"]["report"]
-    assert (clean["provider"], report["currency"], report["bureau_score"]) == ("firstcentral", "NGN", 705)
-    assert report["accounts"][0]["balance"] == 62_000_050 and report["accounts"][0]["lender_type"] == "bank"
+    assert (clean["provider"], report["currency"], report["bureau_score"]) == (
+        "firstcentral",
+        "NGN",
+        705,
+    )
+    assert (
+        report["accounts"][0]["balance"] == 62_000_050
+        and report["accounts"][0]["lender_type"] == "bank"
+    )
     assert report["enquiries"] == {"last_3_months": 1, "last_6_months": 1, "last_12_months": 2}
-    lost = (await pull(client, account.headers, pull_body("NG", "nin", NG_LOST))).json()["data"]["report"]
+    lost = (await pull(client, account.headers, pull_body("NG", "nin", NG_LOST))).json()["data"][
+        "report"
+    ]
     assert lost["summary"]["non_performing_accounts"] == 1 and lost["legal_cases"] == 1
-    assert lost["lenders"][0]["lender_type"] == "bank" and lost["accounts"][1]["lender_type"] == "microfinance"
+    assert (
+        lost["lenders"][0]["lender_type"] == "bank"
+        and lost["accounts"][1]["lender_type"] == "microfinance"
+    )
     assert lost["bounced_cheques"]["last_12_months"] == 2
     unknown = (await pull(client, account.headers, pull_body("NG", "bvn", NG_UNKNOWN))).json()
     assert unknown["status"] == "NOT_FOUND"
-    match = [r for r in fake_firstcentral.state.requests if r["path"] == "/ConnectConsumerMatch"][0]
+    sent = fake_firstcentral.state.requests
+    match = next(r for r in sent if r["path"] == "/ConnectConsumerMatch")
     assert match["body"]["ProductID"] == "45" and match["body"]["Identification"] == NG_CLEAN
     assert await debit_count(db, account.org_id) == 3
     fake_firstcentral.state.mode = Mode.HTTP_503
@@ -140,7 +194,11 @@ async def test_no_bureau_configured_is_503_and_free(
 
 
 async def test_replay_is_not_charged_again_and_short_wallet_is_402(
-    client: httpx.AsyncClient, make_account: AccountFactory, db: Database, bureaus: CreditBureaus, fake_metropol: FakeBureau
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    bureaus: CreditBureaus,
+    fake_metropol: FakeBureau,
 ) -> None:
     account = await make_account("live", balance=PRICE)
     headers = {**account.headers, "Idempotency-Key": "crb-replay-1"}
@@ -157,13 +215,28 @@ async def test_report_stored_encrypted_and_decided_on_by_its_owner_only(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database, bureaus: CreditBureaus
 ) -> None:
     account = await make_account("live", balance=50_000)
-    reference = (await pull(client, account.headers, pull_body("KE", "national_id", KE_NPA))).json()["reference"]
+    reference = (
+        await pull(client, account.headers, pull_body("KE", "national_id", KE_NPA))
+    ).json()["reference"]
     async with db.reader.connect() as conn:
-        row = (await conn.execute(select(credit_reports).where(credit_reports.c.reference == reference))).mappings().one()
+        row = (
+            (
+                await conn.execute(
+                    select(credit_reports).where(credit_reports.c.reference == reference)
+                )
+            )
+            .mappings()
+            .one()
+        )
     assert KE_NPA not in str(dict(row)) and "days_past_due" not in row["report_encrypted"]
     decision = {"loan": {"amount": 5_000_000, "term_months": 6}, "bureau_reference": reference}
-    answer = (await client.post("/v3/credit/decision", json=decision, headers=account.headers)).json()
-    assert answer["decision"] == "decline" and answer["overrides"][0]["code"] == "bureau_non_performing"
+    answer = (
+        await client.post("/v3/credit/decision", json=decision, headers=account.headers)
+    ).json()
+    assert (
+        answer["decision"] == "decline"
+        and answer["overrides"][0]["code"] == "bureau_non_performing"
+    )
     assert answer["bureau"]["bureau"] == "metropol" and answer["bureau"]["reference"] == reference
     assert answer["variables"]["repayment_history"] == "delayed"
     assert answer["billing"]["amount"] == DECISION_PRICE
@@ -171,4 +244,6 @@ async def test_report_stored_encrypted_and_decided_on_by_its_owner_only(
     stranger = await client.post("/v3/credit/decision", json=decision, headers=other.headers)
     assert stranger.status_code == 404 and await debit_count(db, other.org_id) == 0
     sandbox = await make_account("sandbox")
-    assert (await client.post("/v3/credit/decision", json=decision, headers=sandbox.headers)).status_code == 404
+    assert (
+        await client.post("/v3/credit/decision", json=decision, headers=sandbox.headers)
+    ).status_code == 404

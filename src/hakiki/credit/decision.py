@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call, hold_price
@@ -32,7 +33,8 @@ NOTICE = (
     "decides on the applicant's whole circumstances, tells a declined applicant the reasons, "
     "and the applicant may dispute the bureau's data with the bureau."
 )
-BANDS = ((720, "A"), (660, "B"), (620, "C"), (560, "D"), (300, "E"))
+Band = Literal["A", "B", "C", "D", "E"]
+BANDS: tuple[tuple[int, Band], ...] = ((720, "A"), (660, "B"), (620, "C"), (560, "D"), (300, "E"))
 STATEMENT_FLOOR = 40  # a cash-flow score under this refers the application
 
 
@@ -41,12 +43,17 @@ def scorecard() -> Scorecard:
     return Scorecard.load(MODEL_FILE)
 
 
-def band(score: int) -> str:
+def band(score: int) -> Band:
     return next(letter for floor, letter in BANDS if score >= floor)
 
 
 def _invalid(field: str, problem: str) -> ApiError:
-    return ApiError(400, "invalid_request", f"{field}: {problem}.", details=[{"field": field, "problem": problem}])
+    return ApiError(
+        400,
+        "invalid_request",
+        f"{field}: {problem}.",
+        details=[{"field": field, "problem": problem}],
+    )
 
 
 def _facts_of_report(report: CreditReport) -> features.BureauFacts:
@@ -59,12 +66,20 @@ def _facts_of_report(report: CreditReport) -> features.BureauFacts:
         max_days_past_due=s.max_days_past_due,
         arrears=s.total_arrears,
         other_lender_types=tuple(
-            sorted({lender.lender_type for lender in report.lenders if lender.performing + lender.non_performing})
+            sorted(
+                {
+                    lender.lender_type
+                    for lender in report.lenders
+                    if lender.performing + lender.non_performing
+                }
+            )
         ),
     )
 
 
-async def _bureau(call: Call, body: DecisionRequest) -> tuple[features.BureauFacts | None, BureauUsed | None]:
+async def _bureau(
+    call: Call, body: DecisionRequest
+) -> tuple[features.BureauFacts | None, BureauUsed | None]:
     if body.bureau is not None and body.bureau_reference is not None:
         raise _invalid("bureau", "give a bureau_reference or a bureau summary, not both")
     if body.bureau is not None:
@@ -94,13 +109,17 @@ async def _bureau(call: Call, body: DecisionRequest) -> tuple[features.BureauFac
             details=[{"field": "bureau_reference", "problem": "unknown reference"}],
         )
     report = CreditReport.model_validate_json(call.runtime.vault.decrypt(sealed))
-    used = BureauUsed(reference=body.bureau_reference, bureau=report.bureau, retrieved_at=report.retrieved_at)
+    used = BureauUsed(
+        reference=body.bureau_reference, bureau=report.bureau, retrieved_at=report.retrieved_at
+    )
     return _facts_of_report(report), used
 
 
 def _cutoffs(call: Call, body: DecisionRequest) -> Cutoffs:
     settings = call.runtime.settings
-    chosen = body.cutoffs or Cutoffs(approve=settings.credit_approve_score, refer=settings.credit_refer_score)
+    chosen = body.cutoffs or Cutoffs(
+        approve=settings.credit_approve_score, refer=settings.credit_refer_score
+    )
     if chosen.refer > chosen.approve:
         raise _invalid("cutoffs.refer", "the refer cut-off cannot be above the approve cut-off")
     return chosen
@@ -124,11 +143,26 @@ def _applicant(body: DecisionRequest, bureau: features.BureauFacts | None) -> fe
 def _statement_overrides(body: DecisionRequest) -> list[policy.Override]:
     statement = body.statement
     found = []
-    if statement is not None and statement.average_monthly_outflow > statement.average_monthly_inflow:
-        found.append(policy.Override(policy.REFER, "negative_cash_flow", "More money leaves the account than comes in."))
-    if statement is not None and statement.cash_flow_score is not None and statement.cash_flow_score < STATEMENT_FLOOR:
+    if (
+        statement is not None
+        and statement.average_monthly_outflow > statement.average_monthly_inflow
+    ):
         found.append(
-            policy.Override(policy.REFER, "low_cash_flow_score", f"The statement's cash-flow score is under {STATEMENT_FLOOR}.")
+            policy.Override(
+                policy.REFER, "negative_cash_flow", "More money leaves the account than comes in."
+            )
+        )
+    if (
+        statement is not None
+        and statement.cash_flow_score is not None
+        and statement.cash_flow_score < STATEMENT_FLOOR
+    ):
+        found.append(
+            policy.Override(
+                policy.REFER,
+                "low_cash_flow_score",
+                f"The statement's cash-flow score is under {STATEMENT_FLOOR}.",
+            )
         )
     return found
 
@@ -172,23 +206,29 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
     ]
 
     def render(charge: Charge | None) -> bytes:
-        return DecisionResult(
-            request_id=call.request_id,
-            live=call.principal.live,
-            reference="dec_" + call.request_id.removeprefix("req_"),
-            billing=Billing.of(charge, call.principal.currency),
-            decision=decision,  # type: ignore[arg-type]
-            score=scored.score,
-            band=band(scored.score),  # type: ignore[arg-type]
-            score_decision=score_decision,  # type: ignore[arg-type]
-            cutoffs=cutoffs,
-            reasons=reasons,
-            overrides=[OverrideOut(code=o.code, decision=o.decision, reason=o.reason) for o in found],  # type: ignore[arg-type]
-            variables={c.variable: c.bin for c in scored.contributions},
-            bureau=used,
-            model=info,
-            notice=NOTICE,
-        ).model_dump_json().encode()
+        return (
+            DecisionResult(
+                request_id=call.request_id,
+                live=call.principal.live,
+                reference="dec_" + call.request_id.removeprefix("req_"),
+                billing=Billing.of(charge, call.principal.currency),
+                decision=decision,
+                score=scored.score,
+                band=band(scored.score),
+                score_decision=score_decision,
+                cutoffs=cutoffs,
+                reasons=reasons,
+                overrides=[
+                    OverrideOut(code=o.code, decision=o.decision, reason=o.reason) for o in found
+                ],
+                variables={c.variable: c.bin for c in scored.contributions},
+                bureau=used,
+                model=info,
+                notice=NOTICE,
+            )
+            .model_dump_json()
+            .encode()
+        )
 
     return await finish_call(
         call,

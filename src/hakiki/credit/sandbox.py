@@ -51,13 +51,25 @@ def _accounts(digit: str) -> list[BureauAccount]:
     closed = _loan("digital_lender", "mobile loan", date(2024, 3, 2), 500_000, 0, 0, 0)
     if digit == "4":
         return [
-            _loan("bank", "personal loan", date(2025, 2, 10), 30_000_000, 18_200_000, 45, 2_600_000),
+            _loan(
+                "bank", "personal loan", date(2025, 2, 10), 30_000_000, 18_200_000, 45, 2_600_000
+            ),
             closed,
         ]
     if digit == "6":
         return [
-            _loan("microfinance", "business loan", date(2024, 8, 1), 12_000_000, 9_700_000, 120, 4_100_000),
-            _loan("bank", "personal loan", date(2025, 2, 10), 30_000_000, 21_000_000, 30, 2_600_000),
+            _loan(
+                "microfinance",
+                "business loan",
+                date(2024, 8, 1),
+                12_000_000,
+                9_700_000,
+                120,
+                4_100_000,
+            ),
+            _loan(
+                "bank", "personal loan", date(2025, 2, 10), 30_000_000, 21_000_000, 30, 2_600_000
+            ),
             closed,
         ]
     return [
@@ -121,8 +133,16 @@ class BureauSandbox:
         refused = {"http_status": 200, "data.status": "NOT_FOUND", "data.report": None}
         invalid = {"http_status": 400, "error": "invalid_request"}
         return [
-            TestValue("last digit 0: a clean file", found("established", 0), body("KE", "national_id", "12345670")),
-            TestValue("last digit 3: a thin file (no credit account)", found("thin", 0), body("KE", "national_id", "12345673")),
+            TestValue(
+                "last digit 0: a clean file",
+                found("established", 0),
+                body("KE", "national_id", "12345670"),
+            ),
+            TestValue(
+                "last digit 3: a thin file (no credit account)",
+                found("thin", 0),
+                body("KE", "national_id", "12345673"),
+            ),
             TestValue(
                 "last digit 4: delinquent (45 days past due)",
                 {**found("established", 0), "data.report.summary.max_days_past_due": 45},
@@ -133,13 +153,41 @@ class BureauSandbox:
                 {**found("established", 1), "data.report.legal_cases": 1},
                 body("KE", "national_id", "12345676"),
             ),
-            TestValue("a Nigerian BVN, clean file", {**found("established", 0), "data.report.currency": "NGN"}, body("NG", "bvn", "22212345670")),
-            TestValue("last digit 5: not found", {**refused, "response_code": "01", "status": "NOT_FOUND"}, body("KE", "national_id", "12345675")),
-            TestValue("last digit 8: the bureau is unavailable (not charged)", {**refused, "response_code": "02", "status": "SOURCE_UNAVAILABLE"}, body("KE", "national_id", "12345678")),
-            TestValue("last digit 9: the bureau refused (not charged)", {**refused, "response_code": "09", "status": "FAILED"}, body("KE", "national_id", "12345679")),
-            TestValue("consent false: 400 naming consent", {**invalid, "details.0.field": "consent"}, body("KE", "national_id", "12345670", consent=False)),
-            TestValue("a BVN in Kenya: 400 naming id_type", {**invalid, "details.0.field": "id_type"}, body("KE", "bvn", "22212345670")),
-            TestValue("a 4-digit national ID: 400 naming id_number", {**invalid, "details.0.field": "id_number"}, body("KE", "national_id", "1234")),
+            TestValue(
+                "a Nigerian BVN, clean file",
+                {**found("established", 0), "data.report.currency": "NGN"},
+                body("NG", "bvn", "22212345670"),
+            ),
+            TestValue(
+                "last digit 5: not found",
+                {**refused, "response_code": "01", "status": "NOT_FOUND"},
+                body("KE", "national_id", "12345675"),
+            ),
+            TestValue(
+                "last digit 8: the bureau is unavailable (not charged)",
+                {**refused, "response_code": "02", "status": "SOURCE_UNAVAILABLE"},
+                body("KE", "national_id", "12345678"),
+            ),
+            TestValue(
+                "last digit 9: the bureau refused (not charged)",
+                {**refused, "response_code": "09", "status": "FAILED"},
+                body("KE", "national_id", "12345679"),
+            ),
+            TestValue(
+                "consent false: 400 naming consent",
+                {**invalid, "details.0.field": "consent"},
+                body("KE", "national_id", "12345670", consent=False),
+            ),
+            TestValue(
+                "a BVN in Kenya: 400 naming id_type",
+                {**invalid, "details.0.field": "id_type"},
+                body("KE", "bvn", "22212345670"),
+            ),
+            TestValue(
+                "a 4-digit national ID: 400 naming id_number",
+                {**invalid, "details.0.field": "id_number"},
+                body("KE", "national_id", "1234"),
+            ),
         ]
 
 
@@ -152,30 +200,76 @@ def _decision(expect: dict[str, Any], description: str, **body: Any) -> TestValu
 
 STRONG = {
     "loan": {"amount": 5_000_000, "term_months": 6, "purpose": "electronics"},
-    "applicant": {"monthly_income": 15_000_000, "monthly_obligations": 1_000_000, "employment_months": 60},
+    "applicant": {
+        "monthly_income": 15_000_000,
+        "monthly_obligations": 1_000_000,
+        "employment_months": 60,
+    },
     "bureau": {"accounts": 2, "open_accounts": 1, "performing_accounts": 2, "lender_types": []},
-    "statement": {"months": 6, "average_monthly_inflow": 16_000_000, "average_monthly_outflow": 12_000_000, "average_balance": 6_000_000},
+    "statement": {
+        "months": 6,
+        "average_monthly_inflow": 16_000_000,
+        "average_monthly_outflow": 12_000_000,
+        "average_balance": 6_000_000,
+    },
 }
 MIDDLE = {
     "loan": {"amount": 20_000_000, "term_months": 24, "purpose": "furniture"},
-    "applicant": {"monthly_income": 12_000_000, "monthly_obligations": 1_000_000, "employment_months": 30},
-    "bureau": {"accounts": 2, "open_accounts": 1, "performing_accounts": 2, "lender_types": ["bank"]},
-    "statement": {"months": 6, "average_monthly_inflow": 12_000_000, "average_monthly_outflow": 11_000_000, "average_balance": 2_000_000},
+    "applicant": {
+        "monthly_income": 12_000_000,
+        "monthly_obligations": 1_000_000,
+        "employment_months": 30,
+    },
+    "bureau": {
+        "accounts": 2,
+        "open_accounts": 1,
+        "performing_accounts": 2,
+        "lender_types": ["bank"],
+    },
+    "statement": {
+        "months": 6,
+        "average_monthly_inflow": 12_000_000,
+        "average_monthly_outflow": 11_000_000,
+        "average_balance": 2_000_000,
+    },
 }
 WEAK = {
     "loan": {"amount": 60_000_000, "term_months": 48, "purpose": "new_car"},
-    "applicant": {"monthly_income": 10_000_000, "monthly_obligations": 1_500_000, "employment_months": 4},
+    "applicant": {
+        "monthly_income": 10_000_000,
+        "monthly_obligations": 1_500_000,
+        "employment_months": 4,
+    },
     "bureau": {"accounts": 0},
-    "statement": {"months": 6, "average_monthly_inflow": 10_000_000, "average_monthly_outflow": 10_500_000, "average_balance": -300_000},
+    "statement": {
+        "months": 6,
+        "average_monthly_inflow": 10_000_000,
+        "average_monthly_outflow": 10_500_000,
+        "average_balance": -300_000,
+    },
 }
 
 DECISION = Examples(
     [
-        _decision({"decision": "approve", "overrides": []}, "a strong applicant: approve", **STRONG),
-        _decision({"decision": "refer", "score_decision": "refer"}, "a middling applicant: refer", **MIDDLE),
-        _decision({"decision": "decline", "score_decision": "decline"}, "a weak applicant (thin file, overdrawn, long term): decline", **WEAK),
         _decision(
-            {"decision": "decline", "score_decision": "approve", "overrides.0.code": "sanctions_hit"},
+            {"decision": "approve", "overrides": []}, "a strong applicant: approve", **STRONG
+        ),
+        _decision(
+            {"decision": "refer", "score_decision": "refer"},
+            "a middling applicant: refer",
+            **MIDDLE,
+        ),
+        _decision(
+            {"decision": "decline", "score_decision": "decline"},
+            "a weak applicant (thin file, overdrawn, long term): decline",
+            **WEAK,
+        ),
+        _decision(
+            {
+                "decision": "decline",
+                "score_decision": "approve",
+                "overrides.0.code": "sanctions_hit",
+            },
             "a sanctions hit declines whatever the score",
             **STRONG,
             signals={"sanctions_hit": True},
@@ -183,7 +277,10 @@ DECISION = Examples(
         _decision(
             {"decision": "decline", "overrides.0.code": "bureau_non_performing"},
             "a non-performing bureau account declines",
-            **{**STRONG, "bureau": {"accounts": 2, "non_performing_accounts": 1, "max_days_past_due": 120}},
+            **{
+                **STRONG,
+                "bureau": {"accounts": 2, "non_performing_accounts": 1, "max_days_past_due": 120},
+            },
         ),
         TestValue(
             "a bureau reference of no report of yours: 404",
@@ -198,7 +295,11 @@ DECISION = Examples(
         TestValue(
             "both a bureau reference and a bureau summary: 400 naming bureau",
             {"http_status": 400, "error": "invalid_request", "details.0.field": "bureau"},
-            {"loan": STRONG["loan"], "bureau_reference": "crb_00000000000000000000", "bureau": STRONG["bureau"]},
+            {
+                "loan": STRONG["loan"],
+                "bureau_reference": "crb_00000000000000000000",
+                "bureau": STRONG["bureau"],
+            },
         ),
     ]
 )

@@ -6,7 +6,15 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, StringConstraints
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+)
 
 from hakiki.core.envelope import Envelope, ResultBase
 from hakiki.credit import examples
@@ -36,7 +44,9 @@ Reference = Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
 
 
 class BureauRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": examples.BUREAU_REQUESTS})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [*examples.BUREAU_REQUESTS]}
+    )
 
     country_code: CreditCountry = Field(description="KE (Metropol) or NG (FirstCentral).")
     id_type: IdType = Field(
@@ -197,17 +207,17 @@ class Cutoffs(BaseModel):
 
 class DecisionRequest(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": examples.DECISION_REQUESTS}
+        extra="forbid", json_schema_extra={"examples": [*examples.DECISION_REQUESTS]}
     )
 
     loan: Loan
-    applicant: Applicant = Field(default_factory=Applicant)
+    applicant: Applicant = Field(default_factory=lambda: Applicant.model_validate({}))
     bureau_reference: Reference | None = Field(
         None, description="A report of your organisation's, from POST /v3/credit/bureau."
     )
     bureau: BureauSummary | None = Field(None, description="Or the bureau summary, given.")
     statement: Statement | None = None
-    signals: Signals = Field(default_factory=Signals)
+    signals: Signals = Field(default_factory=lambda: Signals())
     cutoffs: Cutoffs | None = Field(
         None, description="Override the server's cut-offs for this decision."
     )

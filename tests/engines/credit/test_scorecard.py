@@ -90,7 +90,9 @@ def test_missing_values_score_zero_and_reasons_are_costliest_first(model: Scorec
     assert by_name["employment_years"].points == 0 and by_name["employment_years"].bin is None
     reasons = scored.reasons()
     assert len(reasons) == 4
-    assert [r.points_lost for r in reasons] == sorted((r.points_lost for r in reasons), reverse=True)
+    assert [r.points_lost for r in reasons] == sorted(
+        (r.points_lost for r in reasons), reverse=True
+    )
     assert reasons[0].variable in {"loan_term_months", "loan_purpose", "account_balance"}
     best = model.score({"loan_term_months": 6.0, "account_balance": "healthy"})
     assert best.score > scored.score
@@ -132,14 +134,22 @@ def test_features_map_the_lenders_inputs() -> None:
         "other_credit": "bank",
     }
     thin = features.BureauFacts(0, 0, 0, 0, 0, 0, ())
-    assert features.variables(
-        features.Applicant(None, None, 1, 1, None, 0, thin, -5, None)
-    )["repayment_history"] == "no_credit"
+    assert (
+        features.variables(features.Applicant(None, None, 1, 1, None, 0, thin, -5, None))[
+            "repayment_history"
+        ]
+        == "no_credit"
+    )
 
 
 def test_policy_takes_the_strictest() -> None:
     cut = policy.Cutoffs(approve=620, refer=560)
-    assert [policy.by_score(s, cut) for s in (620, 619, 560, 559)] == ["approve", "refer", "refer", "decline"]
+    assert [policy.by_score(s, cut) for s in (620, 619, 560, 559)] == [
+        "approve",
+        "refer",
+        "refer",
+        "decline",
+    ]
     found = policy.overrides(policy.Signals(pep=True), 0, 0, 0.7, 0.5)
     assert [o.code for o in found] == ["affordability", "pep"]
     assert policy.decide("approve", found) == "refer"

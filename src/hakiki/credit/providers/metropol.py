@@ -117,7 +117,8 @@ def read_report(body: dict[str, Any], retrieved_at: datetime) -> BureauPull:
     if not isinstance(accounts_in, list) or "credit_score" not in body:
         return BureauPull(PullOutcome.UNAVAILABLE, NAME, None, "unreadable Metropol answer")
     accounts = [_account(a) for a in accounts_in if isinstance(a, dict)]
-    sectors = body.get("lender_sector") if isinstance(body.get("lender_sector"), dict) else {}
+    sectors = body.get("lender_sector")
+    sectors = sectors if isinstance(sectors, dict) else {}
     lenders = [
         LenderSummary(
             lender_type=SECTORS.get(key, "other"),  # type: ignore[arg-type]

@@ -5,11 +5,14 @@ or a politically exposed applicant is referred to a person)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-APPROVE = "approve"
-REFER = "refer"
-DECLINE = "decline"
-_RANK = {APPROVE: 0, REFER: 1, DECLINE: 2}
+Decision = Literal["approve", "refer", "decline"]
+
+APPROVE: Decision = "approve"
+REFER: Decision = "refer"
+DECLINE: Decision = "decline"
+_RANK: dict[Decision, int] = {APPROVE: 0, REFER: 1, DECLINE: 2}
 
 
 @dataclass(frozen=True)
@@ -27,12 +30,12 @@ class Signals:
 
 @dataclass(frozen=True)
 class Override:
-    decision: str
+    decision: Decision
     code: str
     reason: str
 
 
-def by_score(score: int, cutoffs: Cutoffs) -> str:
+def by_score(score: int, cutoffs: Cutoffs) -> Decision:
     if score >= cutoffs.approve:
         return APPROVE
     return REFER if score >= cutoffs.refer else DECLINE
@@ -71,6 +74,6 @@ def overrides(
     return found
 
 
-def decide(score_decision: str, found: list[Override]) -> str:
+def decide(score_decision: Decision, found: list[Override]) -> Decision:
     """The strictest of the score's decision and the overrides'."""
     return max([score_decision, *(o.decision for o in found)], key=_RANK.__getitem__)

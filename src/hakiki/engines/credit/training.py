@@ -9,6 +9,7 @@ are ``-factor * coefficient * woe``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ class Binning:
         if self.kind == "categorical":
             return [" | ".join(group) for group in self.groups]
         bounds = [-math.inf, *self.edges, math.inf]
-        return [_interval(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+        return [_interval(lo, hi) for lo, hi in itertools.pairwise(bounds)]
 
 
 def _interval(low: float, high: float) -> str:
@@ -121,7 +122,9 @@ def categorical_bins(name: str, values: Sequence[str], bad: Floats) -> Binning:
         return sum(rate[c] * size[c] for c in g) / sum(size[c] for c in g)
 
     while len(groups) > 1:
-        small = [i for i, g in enumerate(groups) if sum(size[c] for c in g) < MIN_BIN_SHARE * len(arr)]
+        small = [
+            i for i, g in enumerate(groups) if sum(size[c] for c in g) < MIN_BIN_SHARE * len(arr)
+        ]
         if not small:
             break
         i = small[0]
@@ -193,7 +196,8 @@ def ks(y: Floats, risk: Floats) -> float:
 def stratified_split(y: Floats, holdout: float, seed: int) -> tuple[NDArray[np.int64], ...]:
     """Row indices of a training and a holdout set with the same bad rate."""
     rng = np.random.default_rng(seed)
-    train, test = [], []
+    train: list[int] = []
+    test: list[int] = []
     for label in (0, 1):
         rows = np.flatnonzero(y == label)
         rng.shuffle(rows)

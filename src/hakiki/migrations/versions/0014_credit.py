@@ -9,7 +9,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = "0014_credit"
 down_revision = "0013_background"
 branch_labels = None
