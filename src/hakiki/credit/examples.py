@@ -86,7 +86,12 @@ DECISION_REQUESTS: list[dict[str, Any]] = [
             "monthly_obligations": 1_000_000,
             "employment_months": 60,
         },
-        "bureau_reference": "crb_01JD2K3M4N5P6Q7R8S9T0V1W2X",
+        "bureau": {
+            "accounts": 3,
+            "open_accounts": 2,
+            "performing_accounts": 3,
+            "lender_types": ["bank", "sacco"],
+        },
         "statement": {
             "months": 6,
             "average_monthly_inflow": 16_000_000,
