@@ -173,3 +173,18 @@ def test_training_reproduces_the_shipped_model(tmp_path: Path) -> None:
         assert MODEL.read_text(encoding="utf-8") == shipped
     finally:
         MODEL.write_text(shipped, encoding="utf-8")
+
+
+def test_every_value_the_features_produce_has_a_bin(model: Scorecard) -> None:
+    """A retrained model must still hold every category the product maps applicants to."""
+    reachable = {
+        "loan_purpose": set(features.PURPOSES.values()),
+        "account_balance": {"healthy", "low", "overdrawn"},
+        "repayment_history": {"no_credit", "paid_duly", "delayed"},
+        "other_credit": {"none", "bank", "stores"},
+    }
+    by_name = {v.name: v for v in model.variables}
+    for name, values in reachable.items():
+        for value in values:
+            found = by_name[name].bin_of(value)
+            assert found is not None and found.assignable, (name, value)
