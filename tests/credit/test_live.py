@@ -247,3 +247,21 @@ async def test_report_stored_encrypted_and_decided_on_by_its_owner_only(
     assert (
         await client.post("/v3/credit/decision", json=decision, headers=sandbox.headers)
     ).status_code == 404
+
+
+async def test_live_decision_is_charged_once_and_402_when_short(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    account = await make_account("live", balance=DECISION_PRICE)
+    body = {"loan": {"amount": 5_000_000, "term_months": 6}, "bureau": {"accounts": 0}}
+    headers = {**account.headers, "Idempotency-Key": "dec-replay-1"}
+    first = await client.post("/v3/credit/decision", json=body, headers=headers)
+    again = await client.post("/v3/credit/decision", json=body, headers=headers)
+    assert first.status_code == 200 and first.json()["billing"]["charged"] is True
+    assert again.json() == first.json() and await debit_count(db, account.org_id) == 1
+    changed = await client.post(
+        "/v3/credit/decision", json={**body, "signals": {"pep": True}}, headers=headers
+    )
+    assert changed.status_code == 409
+    broke = await client.post("/v3/credit/decision", json=body, headers=account.headers)
+    assert broke.status_code == 402 and await debit_count(db, account.org_id) == 1
