@@ -219,8 +219,8 @@ class FirstCentralProvider:
             return BureauPull(
                 PullOutcome.FAILED, NAME, None, "FirstCentral refused the credentials (operator)"
             )
-        except _Unavailable as exc:
-            logger.warning("FirstCentral unavailable: %s", exc)
+        except (_Unavailable, ValueError, TypeError, KeyError, AttributeError) as exc:
+            logger.warning("FirstCentral unavailable: %s", type(exc).__name__)
             return BureauPull(PullOutcome.UNAVAILABLE, NAME, None, "FirstCentral is unavailable")
 
     async def aclose(self) -> None:

@@ -194,7 +194,10 @@ class MetropolProvider:
             answer = None
         if not isinstance(answer, dict):
             return BureauPull(PullOutcome.UNAVAILABLE, NAME, None, "unreadable Metropol answer")
-        return read_report(answer, datetime.now(UTC))
+        try:
+            return read_report(answer, datetime.now(UTC))
+        except (ValueError, TypeError, KeyError, AttributeError):  # a shape we cannot read
+            return BureauPull(PullOutcome.UNAVAILABLE, NAME, None, "unreadable Metropol answer")
 
     async def aclose(self) -> None:
         await self.http.aclose()
