@@ -28,6 +28,7 @@ from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.credit.providers.registry import CreditBureaus, build_bureaus
+from hakiki.credit.retention import purge_expired as purge_credit_reports
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
@@ -76,7 +77,7 @@ async def build_runtime(settings: Settings) -> Runtime:
 
 async def _housekeeping(runtime: Runtime) -> None:
     """Release holds left by crashed calls; drop expired idempotency keys, old logs and
-    expired fraud sightings."""
+    expired fraud sightings and bureau reports."""
     while True:
         try:
             await runtime.part(MediaLibrary).refresh(runtime.db)
@@ -85,6 +86,7 @@ async def _housekeeping(runtime: Runtime) -> None:
             await purge_idempotency(runtime.db)
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
             await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
+            await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)

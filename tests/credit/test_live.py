@@ -5,13 +5,16 @@ reference only within the organisation."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
 from sqlalchemy import select
 
+from hakiki.core.clock import utcnow
 from hakiki.core.database import Database
 from hakiki.credit.providers.registry import CreditBureaus
+from hakiki.credit.retention import purge_expired
 from hakiki.credit.tables import credit_reports
 from tests.conftest import AccountFactory, debit_count
 from tests.credit.fake_bureaus import (
@@ -265,3 +268,27 @@ async def test_live_decision_is_charged_once_and_402_when_short(
     assert changed.status_code == 409
     broke = await client.post("/v3/credit/decision", json=body, headers=account.headers)
     assert broke.status_code == 402 and await debit_count(db, account.org_id) == 1
+
+
+async def test_reports_past_retention_are_purged(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    account = await make_account("sandbox")
+    body = pull_body("KE", "national_id", "12345670")
+    fresh = (await pull(client, account.headers, body)).json()["reference"]
+    old = (await pull(client, account.headers, body)).json()["reference"]
+    async with db.writer.begin() as conn:
+        await conn.execute(
+            credit_reports.update()
+            .where(credit_reports.c.reference == old)
+            .values(created_at=utcnow() - timedelta(days=91))
+        )
+    assert await purge_expired(db, 90) == 1
+    decision = {"loan": {"amount": 5_000_000, "term_months": 6}}
+    for reference, status in ((old, 404), (fresh, 200)):
+        answer = await client.post(
+            "/v3/credit/decision",
+            json={**decision, "bureau_reference": reference},
+            headers=account.headers,
+        )
+        assert answer.status_code == status

@@ -284,6 +284,12 @@ class Settings(BaseSettings):
         description="Credit decisions refer at this score or above (below the approve score); "
         "below it they decline.",
     )
+    credit_report_retention_days: int = Field(
+        default=90,
+        ge=1,
+        description="Days a bureau report is kept (encrypted) for decisions by reference; "
+        "older ones are deleted by housekeeping.",
+    )
     credit_max_debt_to_income: float = Field(
         default=0.5,
         gt=0,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.credit.tables import credit_reports
@@ -24,3 +25,8 @@ async def find_report(
         credit_reports.c.environment == environment,
     )
     return (await conn.execute(query)).scalar_one_or_none()
+
+
+async def purge_reports_before(conn: AsyncConnection, cutoff: datetime) -> int:
+    result = await conn.execute(delete(credit_reports).where(credit_reports.c.created_at < cutoff))
+    return int(result.rowcount or 0)
