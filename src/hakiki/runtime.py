@@ -27,6 +27,8 @@ from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
+from hakiki.credit.providers.registry import CreditBureaus, build_bureaus
+from hakiki.credit.retention import purge_expired as purge_credit_reports
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
@@ -65,6 +67,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
     runtime.add_part(TaxProviders(build_tax_providers(settings)))
+    runtime.add_part(CreditBureaus(build_bureaus(settings)))
     runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
@@ -74,7 +77,7 @@ async def build_runtime(settings: Settings) -> Runtime:
 
 async def _housekeeping(runtime: Runtime) -> None:
     """Release holds left by crashed calls; drop expired idempotency keys, old logs and
-    expired fraud sightings."""
+    expired fraud sightings and bureau reports."""
     while True:
         try:
             await runtime.part(MediaLibrary).refresh(runtime.db)
@@ -83,6 +86,7 @@ async def _housekeeping(runtime: Runtime) -> None:
             await purge_idempotency(runtime.db)
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
             await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
+            await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)
@@ -118,6 +122,7 @@ async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtim
         await runtime.part(Registries).aclose()
         await runtime.part(VehicleRegistries).aclose()
         await runtime.part(TaxProviders).aclose()
+        await runtime.part(CreditBureaus).aclose()
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()

@@ -260,6 +260,42 @@ class Settings(BaseSettings):
         ge=0,
         description="After how long a sandbox PENDING tax check (last digit 7) completes.",
     )
+    metropol_base_url: str = Field(
+        default="https://api.metropol.co.ke:5555/v2_1",
+        description="Metropol CRB's REST API, with its version (Kenyan bureau reports).",
+    )
+    metropol_public_key: str | None = Field(default=None, description="Metropol API public key.")
+    metropol_private_key: str | None = Field(
+        default=None, description="Metropol API private key (signs each request; never sent)."
+    )
+    firstcentral_base_url: str = Field(
+        default="https://online.firstcentralcreditbureau.com/firstcentralrestv2",
+        description="FirstCentral Credit Bureau's REST API v2 (Nigerian bureau reports).",
+    )
+    firstcentral_username: str | None = Field(default=None, description="FirstCentral user.")
+    firstcentral_password: str | None = Field(default=None, description="FirstCentral password.")
+    credit_approve_score: int = Field(
+        default=620, ge=300, le=850, description="Credit decisions approve at this score or above."
+    )
+    credit_refer_score: int = Field(
+        default=560,
+        ge=300,
+        le=850,
+        description="Credit decisions refer at this score or above (below the approve score); "
+        "below it they decline.",
+    )
+    credit_report_retention_days: int = Field(
+        default=90,
+        ge=1,
+        description="Days a bureau report is kept (encrypted) for decisions by reference; "
+        "older ones are deleted by housekeeping.",
+    )
+    credit_max_debt_to_income: float = Field(
+        default=0.5,
+        gt=0,
+        description="A credit decision is referred when obligations and the new instalment "
+        "exceed this share of income.",
+    )
     public_base_url: str | None = Field(
         default=None,
         description="The address candidates reach this server at, e.g. https://verify.example "

@@ -1,0 +1,44 @@
+"""The Credit category's entries in the endpoint catalogue (docs/api.md#credit)."""
+
+from __future__ import annotations
+
+from hakiki.core.endpoints import Endpoint, declare
+from hakiki.credit import sandbox
+
+BUREAU = declare(
+    Endpoint(
+        key="credit.bureau",
+        method="POST",
+        path="/v3/credit/bureau",
+        scope="credit:read",
+        summary="Pull a credit bureau report (Metropol in Kenya, FirstCentral in Nigeria), "
+        "normalised to one schema",
+        price=5000,
+        errors=(400, 402, 409, 503),
+        sandbox=sandbox.BUREAU,
+        logged_fields=("country_code", "id_type", "report_reason", "consent"),
+    )
+)
+DECISION = declare(
+    Endpoint(
+        key="credit.decision",
+        method="POST",
+        path="/v3/credit/decision",
+        scope="credit:read",
+        summary="A credit decision from a trained scorecard: 300-850 score, band, approve, "
+        "refer or decline, reason codes",
+        price=1000,
+        errors=(400, 402, 404, 409),
+        sandbox=sandbox.DECISION,
+        logged_fields=(
+            "loan.term_months",
+            "loan.purpose",
+            "bureau_reference",
+            "signals.sanctions_hit",
+            "signals.confirmed_fraud",
+            "signals.pep",
+            "cutoffs.approve",
+            "cutoffs.refer",
+        ),
+    )
+)

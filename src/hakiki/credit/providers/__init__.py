@@ -1,0 +1,1 @@
+"""Credit bureau adapters: one normalised report, whichever bureau answered."""
