@@ -90,7 +90,7 @@ def _worst(reports: Sequence[Bureau], attribute: str, highest: bool) -> tuple[in
     if not known:
         return None, "none"
     value, report = (max if highest else min)(known, key=lambda pair: pair[0])
-    return int(value), f"{report.source} ({report.label})"
+    return int(value), f"{report.source}, {report.label}"
 
 
 def bureau_factors(component: str, reports: Sequence[Bureau]) -> list[Factor]:
