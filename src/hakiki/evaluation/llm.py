@@ -19,7 +19,7 @@ PROMPT = (
     "Write one paragraph of at most 120 words: the score and rating, the strengths, the risks, "
     "and what would raise the score. State no number that is not in the JSON."
 )
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -29,25 +29,25 @@ class Generated:
     failure: str | None  # why there is no text
 
 
-def _numbers(value: Any) -> set[str]:
+def _numbers(value: Any) -> set[float]:
     if isinstance(value, bool):
         return set()
     if isinstance(value, int | float):
-        return {f"{value:g}", str(int(value)) if float(value).is_integer() else f"{value:g}"}
+        return {round(float(value), 2)}
     if isinstance(value, dict):
-        return set().union(*(_numbers(v) for v in value.values())) if value else set()
+        return {n for v in value.values() for n in _numbers(v)}
     if isinstance(value, list):
-        return set().union(*(_numbers(v) for v in value)) if value else set()
+        return {n for v in value for n in _numbers(v)}
     if isinstance(value, str):
-        return {m.replace(",", "") for m in _NUMBER.findall(value)}
+        return {round(float(m.replace(",", "")), 2) for m in _NUMBER.findall(value)}
     return set()
 
 
 def ungrounded(text: str, facts: dict[str, Any]) -> list[str]:
     """The numbers ``text`` states that the facts do not hold (1000, the scale, is allowed)."""
-    known = _numbers(facts) | {"1000", "1,000"}
-    stated = {m.replace(",", "") for m in _NUMBER.findall(text)}
-    return sorted(n for n in stated if n not in known and n.rstrip("0").rstrip(".") not in known)
+    known = _numbers(facts) | {1000.0}
+    stated = _NUMBER.findall(text)
+    return sorted({n for n in stated if round(float(n.replace(",", "")), 2) not in known})
 
 
 async def generate(settings: Settings, facts: dict[str, Any]) -> Generated:
