@@ -1,8 +1,8 @@
 """A fake OpenAI-compatible chat completions API over real HTTP, for the generated explanation.
 
-    with run_fake_llm() as fake:     # 127.0.0.1, a free port, its own thread
-        fake.reply = "..."            # what the model says; fake.delay delays it
-        fake.requests                 # the bodies it received
+with run_fake_llm() as fake:     # 127.0.0.1, a free port, its own thread
+    fake.reply = "..."            # what the model says; fake.delay delays it
+    fake.requests                 # the bodies it received
 """
 
 from __future__ import annotations
@@ -43,10 +43,17 @@ def run_fake_llm() -> Iterator[FakeLlm]:
                 self.end_headers()
                 return
             answer = {
-                "id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"),
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": fake.reply}}],
-            }  # fmt: skip
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "model": body.get("model"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": fake.reply},
+                    }
+                ],
+            }
             data = json.dumps(answer).encode()
             self.send_response(fake.status)
             self.send_header("Content-Type", "application/json")

@@ -31,8 +31,9 @@ def body_with(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return body
 
 
-async def post(client: httpx.AsyncClient, path: str, body: Any, headers: dict[str, str],
-               status: int = 200) -> dict[str, Any]:  # fmt: skip
+async def post(
+    client: httpx.AsyncClient, path: str, body: Any, headers: dict[str, str], status: int = 200
+) -> dict[str, Any]:
     response = await client.post(path, json=body, headers=headers)
     assert response.status_code == status, response.text
     result: dict[str, Any] = response.json()
@@ -42,18 +43,30 @@ async def post(client: httpx.AsyncClient, path: str, body: Any, headers: dict[st
 @pytest.mark.parametrize(
     ("path", "example", "weights"),
     [
-        (CROP, examples.CROP, {"crb": 0.25, "agro_ecological": 0.25, "cash_flow": 0.25,
-                               "market": 0.25}),
-        (LIVESTOCK, examples.LIVESTOCK, {"crb": 0.25, "ndvi_weather": 0.25, "cash_flow": 0.25,
-                                         "market": 0.25}),
-        (SME, examples.AGRI_SME, {"combined_crb": 0.3, "cash_flow": 0.35,
-                                  "audited_accounts": 0.35}),
+        (
+            CROP,
+            examples.CROP,
+            {"crb": 0.25, "agro_ecological": 0.25, "cash_flow": 0.25, "market": 0.25},
+        ),
+        (
+            LIVESTOCK,
+            examples.LIVESTOCK,
+            {"crb": 0.25, "ndvi_weather": 0.25, "cash_flow": 0.25, "market": 0.25},
+        ),
+        (
+            SME,
+            examples.AGRI_SME,
+            {"combined_crb": 0.3, "cash_flow": 0.35, "audited_accounts": 0.35},
+        ),
     ],
-)  # fmt: skip
+)
 async def test_sandbox_scores_with_breakdown_trace_and_explanation(
-    client: httpx.AsyncClient, make_account: AccountFactory, path: str,
-    example: dict[str, Any], weights: dict[str, float],
-) -> None:  # fmt: skip
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    path: str,
+    example: dict[str, Any],
+    weights: dict[str, float],
+) -> None:
     account = await make_account("sandbox")
     result = await post(client, path, example, account.headers)
     assert {c["component"]: c["weight"] for c in result["score_breakdown"]} == weights
@@ -103,7 +116,9 @@ async def test_unresolvable_references_are_503_and_free(
     assert await debit_count(db, account.org_id) == 0
 
 
-async def test_gps_finds_the_county(client: httpx.AsyncClient, make_account: AccountFactory) -> None:
+async def test_gps_finds_the_county(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
     account = await make_account("sandbox")
     body = body_with(examples.CROP, location={"latitude": -0.0917, "longitude": 34.768})
     result = await post(client, CROP, body, account.headers)
@@ -122,7 +137,7 @@ async def test_gps_finds_the_county(client: httpx.AsyncClient, make_account: Acc
         ({"farm": {"size_ha": True, "crops": [{"crop": "maize"}]}}, "farm.size_ha"),
         ({"farm": {"size_ha": 1e300, "crops": [{"crop": "maize"}]}}, "farm.size_ha"),
         ({"bureau": {"max_days_past_due": -1}}, "bureau.max_days_past_due"),
-        ({"market": {"offtake": "=HYPERLINK(\"x\")"}}, "market.offtake"),
+        ({"market": {"offtake": '=HYPERLINK("x")'}}, "market.offtake"),
         ({"country_code": "GH"}, "country_code"),
         ({"surprise": 1}, "surprise"),
         ({"environment": {"ndvi": 3}}, "environment.ndvi"),
@@ -141,7 +156,8 @@ async def test_lone_surrogates_and_huge_bodies_are_refused(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
     account = await make_account("sandbox")
-    raw = b'{"country_code": "KE", "herd": {"species": "cattle", "head_count": 3, "breed": "\\ud800"}}'
+    raw = b'{"country_code": "KE", "herd": {"species": "cattle", "head_count": 3, '
+    raw += b'"breed": "\\ud800"}}'
     surrogate = await client.post(
         LIVESTOCK, content=raw, headers={**account.headers, "Content-Type": "application/json"}
     )
@@ -159,12 +175,16 @@ def sources(app: FastAPI, tmp_path: Path) -> Iterator[EvaluationSources]:
         "KE,Nakuru,long_rains,650,22,0.55,CHIRPS v2.0 1991-2020 (test file),2025-12-31\n"
     )
     prices = tmp_path / "wfp_food_prices_ken.csv"
-    rows = ["date,admin1,admin2,market,category,commodity,unit,priceflag,pricetype,currency,price",
-            "#date,#adm1+name,#adm2+name,#loc+market+name,#item+type,#item+name,#item+unit,"
-            "#item+price+flag,#item+price+type,#currency,#value"]  # fmt: skip
+    rows = [
+        "date,admin1,admin2,market,category,commodity,unit,priceflag,pricetype,currency,price",
+        "#date,#adm1+name,#adm2+name,#loc+market+name,#item+type,#item+name,#item+unit,"
+        "#item+price+flag,#item+price+type,#currency,#value",
+    ]
     for month, price in enumerate([40, 44, 48, 52, 44, 40], start=1):
-        rows.append(f"2025-{month:02d}-15,Nakuru,Nakuru,Nakuru,cereals and tubers,"
-                    f"Maize (white),KG,actual,Wholesale,KES,{price}")  # fmt: skip
+        rows.append(
+            f"2025-{month:02d}-15,Nakuru,Nakuru,Nakuru,cereals and tubers,"
+            f"Maize (white),KG,actual,Wholesale,KES,{price}"
+        )
     prices.write_text("\n".join(rows) + "\n")
     runtime = app.state.runtime
     before = runtime.parts[EvaluationSources]
@@ -183,9 +203,10 @@ async def test_live_reads_the_operators_files_and_names_them(
 ) -> None:
     account = await make_account("live", balance=10_000)
     body = body_with(
-        examples.CROP, environment={"season_rainfall_mm": 500},
+        examples.CROP,
+        environment={"season_rainfall_mm": 500},
         market={"offtake": "contract", "distance_km": 6},
-    )  # fmt: skip
+    )
     result = await post(client, CROP, body, account.headers)
     factors = {f["factor"]: f for c in result["score_breakdown"] for f in c["factors"]}
     assert factors["rainfall_cv_percent"]["value"] == 22.0
@@ -194,7 +215,8 @@ async def test_live_reads_the_operators_files_and_names_them(
     assert factors["season_rainfall_percent_of_normal"]["value"] == 76.92
     price = factors["price_cv_percent"]
     assert price["source"].startswith("WFP market prices via HDX (wfp_food_prices_ken.csv)")
-    assert price["value"] == 10.47  # sample s.d. 4.676 / mean 44.667 and price["as_of"] == "2025-06-15"
+    assert price["value"] == 10.47  # sample s.d. 4.676 / mean 44.667
+    assert price["as_of"] == "2025-06-15"
     sandbox = await make_account("sandbox")
     free = await post(client, CROP, body, sandbox.headers)
     sandbox_factors = {f["factor"]: f for c in free["score_breakdown"] for f in c["factors"]}
@@ -220,9 +242,12 @@ async def test_generated_explanation_grounded_in_the_trace(
     fake_llm.reply = "The farmer scores 979 of 1000, strong: clean credit (1000) and steady rain."
     result = await post(client, CROP, body, account.headers)
     assert result["explanation"] == {
-        "text": fake_llm.reply, "generated": True, "generator": "language_model",
-        "model": "local-model", "fallback_reason": None,
-    }  # fmt: skip
+        "text": fake_llm.reply,
+        "generated": True,
+        "generator": "language_model",
+        "model": "local-model",
+        "fallback_reason": None,
+    }
     sent = fake_llm.requests[-1]
     assert sent["model"] == "local-model" and '"score": 979' in sent["messages"][1]["content"]
     assert fake_llm.headers[-1]["Authorization"] == "Bearer llm-key"

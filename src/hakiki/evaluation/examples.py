@@ -16,19 +16,28 @@ CROP: dict[str, Any] = {
         "inputs": {"certified_seed": True, "fertiliser": True, "crop_insurance": True},
     },
     "environment": {
-        "season_rainfall_mm": 640, "normal_rainfall_mm": 650, "rainfall_cv_percent": 15,
-        "source": "CHIRPS v2.0", "as_of": "2026-06-30",
+        "season_rainfall_mm": 640,
+        "normal_rainfall_mm": 650,
+        "rainfall_cv_percent": 15,
+        "source": "CHIRPS v2.0",
+        "as_of": "2026-06-30",
     },
     "bureau": {
-        "max_days_past_due": 0, "non_performing_accounts": 0, "written_off_accounts": 0,
-        "months_of_history": 48, "enquiries_90_days": 1,
+        "max_days_past_due": 0,
+        "non_performing_accounts": 0,
+        "written_off_accounts": 0,
+        "months_of_history": 48,
+        "enquiries_90_days": 1,
     },
     "cash_flow": {
-        "months_covered": 12, "average_monthly_inflow": 60000, "average_monthly_outflow": 38000,
-        "inflow_cv_percent": 18, "monthly_repayment": 9000,
+        "months_covered": 12,
+        "average_monthly_inflow": 60000,
+        "average_monthly_outflow": 38000,
+        "inflow_cv_percent": 18,
+        "monthly_repayment": 9000,
     },
     "market": {"offtake": "contract", "distance_km": 6, "price_cv_percent": 12},
-}  # fmt: skip
+}
 
 LIVESTOCK: dict[str, Any] = {
     "country_code": "KE",
@@ -36,42 +45,67 @@ LIVESTOCK: dict[str, Any] = {
     "location": {"county": "Kajiado"},
     "herd": {"species": "cattle", "head_count": 40, "breed": "Boran", "vaccinated_percent": 95},
     "environment": {
-        "season_rainfall_mm": 300, "normal_rainfall_mm": 310, "rainfall_cv_percent": 18,
-        "ndvi": 0.52, "ndvi_norm": 0.5, "source": "MODIS MOD13Q1", "as_of": "2026-05-31",
+        "season_rainfall_mm": 300,
+        "normal_rainfall_mm": 310,
+        "rainfall_cv_percent": 18,
+        "ndvi": 0.52,
+        "ndvi_norm": 0.5,
+        "source": "MODIS MOD13Q1",
+        "as_of": "2026-05-31",
     },
     "bureau": {
-        "max_days_past_due": 0, "non_performing_accounts": 0, "written_off_accounts": 0,
-        "months_of_history": 36, "enquiries_90_days": 0,
+        "max_days_past_due": 0,
+        "non_performing_accounts": 0,
+        "written_off_accounts": 0,
+        "months_of_history": 36,
+        "enquiries_90_days": 0,
     },
     "cash_flow": {
-        "months_covered": 12, "average_monthly_inflow": 120000,
-        "average_monthly_outflow": 80000, "inflow_cv_percent": 20, "monthly_repayment": 15000,
+        "months_covered": 12,
+        "average_monthly_inflow": 120000,
+        "average_monthly_outflow": 80000,
+        "inflow_cv_percent": 20,
+        "monthly_repayment": 15000,
     },
     "market": {"offtake": "cooperative", "distance_km": 10, "price_cv_percent": 15},
-}  # fmt: skip
+}
 
 AGRI_SME: dict[str, Any] = {
     "country_code": "KE",
     "business": {"national_id": "PVT-AAA111"},
     "business_bureau": {
-        "max_days_past_due": 0, "non_performing_accounts": 0, "written_off_accounts": 0,
-        "months_of_history": 60, "enquiries_90_days": 1,
+        "max_days_past_due": 0,
+        "non_performing_accounts": 0,
+        "written_off_accounts": 0,
+        "months_of_history": 60,
+        "enquiries_90_days": 1,
     },
     "principals_bureau": [
-        {"max_days_past_due": 0, "non_performing_accounts": 0, "written_off_accounts": 0,
-         "months_of_history": 96, "enquiries_90_days": 0},
+        {
+            "max_days_past_due": 0,
+            "non_performing_accounts": 0,
+            "written_off_accounts": 0,
+            "months_of_history": 96,
+            "enquiries_90_days": 0,
+        },
     ],
     "cash_flow": {
-        "months_covered": 12, "average_monthly_inflow": 4500000,
-        "average_monthly_outflow": 3600000, "inflow_cv_percent": 15,
+        "months_covered": 12,
+        "average_monthly_inflow": 4500000,
+        "average_monthly_outflow": 3600000,
+        "inflow_cv_percent": 15,
         "monthly_repayment": 350000,
     },
     "audited_accounts": {
-        "audit_opinion": "unqualified", "revenue": 54000000, "prior_year_revenue": 48000000,
-        "net_margin_percent": 11, "current_ratio": 1.8, "debt_to_equity": 0.8,
+        "audit_opinion": "unqualified",
+        "revenue": 54000000,
+        "prior_year_revenue": 48000000,
+        "net_margin_percent": 11,
+        "current_ratio": 1.8,
+        "debt_to_equity": 0.8,
         "years_of_accounts": 4,
     },
-}  # fmt: skip
+}
 
 # POST /api/v1/farmer360/crop with CROP, sandbox key.
 CROP_RESULT: dict[str, Any] = {

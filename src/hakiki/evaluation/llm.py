@@ -81,6 +81,9 @@ async def generate(settings: Settings, facts: dict[str, Any]) -> Generated:
         return Generated(None, model, "the generated text did not state the score")
     strays = ungrounded(text, facts)
     if strays:
-        return Generated(None, model, "the generated text stated numbers not in the trace: "
-                         + ", ".join(strays[:5]))  # fmt: skip
+        return Generated(
+            None,
+            model,
+            "the generated text stated numbers not in the trace: " + ", ".join(strays[:5]),
+        )
     return Generated(text, model, None)

@@ -25,24 +25,32 @@ class _Model(BaseModel):
 
 class Farmer(_Model):
     national_id: Reference | None = Field(
-        None, description="The farmer's national ID number: kept only encrypted (and as a keyed "
-        "hash) with the request record, never returned or logged in clear.")  # fmt: skip
+        default=None,
+        description="The farmer's national ID number: kept only encrypted (and as a keyed "
+        "hash) with the request record, never returned or logged in clear.",
+    )
     reference: Reference | None = Field(
-        None, description="Your own id for the applicant (kept encrypted, like national_id).")
+        default=None,
+        description="Your own id for the applicant (kept encrypted, like national_id).",
+    )
 
 
 class Location(_Model):
     county: Name | None = Field(
-        None, description="County (KE), district (UG, TZ) or state (NG). Found from the GPS "
-        "point when not given.")  # fmt: skip
-    ward: Name | None = Field(None, description="Ward or sub-county (informational).")
-    latitude: StrictFloat | None = Field(None, ge=-90, le=90)
-    longitude: StrictFloat | None = Field(None, ge=-180, le=180)
+        default=None,
+        description="County (KE), district (UG, TZ) or state (NG). Found from the GPS "
+        "point when not given.",
+    )
+    ward: Name | None = Field(default=None, description="Ward or sub-county (informational).")
+    latitude: StrictFloat | None = Field(default=None, ge=-90, le=90)
+    longitude: StrictFloat | None = Field(default=None, ge=-180, le=180)
 
 
 class Season(_Model):
-    name: Name = Field(description="The season as your climate file names it: long_rains, "
-                       "short_rains, MAM, OND ... (operator climate files may have an `all` row).")
+    name: Name = Field(
+        description="The season as your climate file names it: long_rains, "
+        "short_rains, MAM, OND ... (operator climate files may have an `all` row)."
+    )
     year: StrictInt = Field(ge=1990, le=2100)
 
 
@@ -50,15 +58,27 @@ class Environment(_Model):
     """This season's conditions and, optionally, the norms; each figure you send is used as sent
     (source `request`), the rest come from the operator's climate file when one is configured."""
 
-    season_rainfall_mm: Amount | None = Field(None, description="Rainfall so far this season.")
-    normal_rainfall_mm: Amount | None = Field(None, description="Long-term mean for the season.")
+    season_rainfall_mm: Amount | None = Field(
+        default=None, description="Rainfall so far this season."
+    )
+    normal_rainfall_mm: Amount | None = Field(
+        default=None, description="Long-term mean for the season."
+    )
     rainfall_cv_percent: Percent | None = Field(
-        None, description="Coefficient of variation of the season's rainfall across years, %.")
-    ndvi: StrictFloat | None = Field(None, ge=-1, le=1, description="This season's mean NDVI.")
+        default=None,
+        description="Coefficient of variation of the season's rainfall across years, %.",
+    )
+    ndvi: StrictFloat | None = Field(
+        default=None, ge=-1, le=1, description="This season's mean NDVI."
+    )
     ndvi_norm: StrictFloat | None = Field(
-        None, gt=0, le=1, description="The long-term NDVI mean for the same period.")
-    source: Name | None = Field(None, description="Where you took the figures from "
-                                "(e.g. CHIRPS v2.0, MODIS MOD13Q1); shown in the trace.")
+        default=None, gt=0, le=1, description="The long-term NDVI mean for the same period."
+    )
+    source: Name | None = Field(
+        default=None,
+        description="Where you took the figures from "
+        "(e.g. CHIRPS v2.0, MODIS MOD13Q1); shown in the trace.",
+    )
     as_of: IsoDate | None = None
 
 
@@ -67,7 +87,8 @@ class CropIn(_Model):
     area_ha: Annotated[StrictFloat, Field(gt=0, le=100_000)] | None = None
     irrigated: StrictBool = False
     yields_kg_per_ha: list[Annotated[StrictFloat, Field(ge=0, le=200_000)]] = Field(
-        default_factory=list, max_length=20, description="Past seasons' yields, oldest first.")
+        default_factory=list, max_length=20, description="Past seasons' yields, oldest first."
+    )
 
 
 class FarmInputs(_Model):
@@ -78,9 +99,12 @@ class FarmInputs(_Model):
 
 class CropFarmIn(_Model):
     size_ha: Annotated[StrictFloat, Field(gt=0, le=100_000)]
-    crops: list[CropIn] = Field(min_length=1, max_length=10, description="The main crop (the "
-                                "largest area, else the first) is the one scored.")
-    inputs: FarmInputs = Field(default_factory=FarmInputs)
+    crops: list[CropIn] = Field(
+        min_length=1,
+        max_length=10,
+        description="The main crop (the largest area, else the first) is the one scored.",
+    )
+    inputs: FarmInputs = Field(default_factory=lambda: FarmInputs())
 
 
 class HerdIn(_Model):
@@ -92,22 +116,31 @@ class HerdIn(_Model):
 
 class MarketIn(_Model):
     offtake: Literal["contract", "cooperative", "none"] | None = Field(
-        None, description="An off-taker contract, cooperative membership, or neither.")
+        default=None, description="An off-taker contract, cooperative membership, or neither."
+    )
     distance_km: Annotated[StrictFloat, Field(ge=0, le=5000)] | None = None
     price_cv_percent: Percent | None = Field(
-        None, description="Price volatility of the produce (coefficient of variation, %); "
-        "from the operator's WFP price file when not given.")  # fmt: skip
-    produce: Name | None = Field(None, description="The commodity as WFP names it; default: "
-                                 "the main crop or the species.")
+        default=None,
+        description="Price volatility of the produce (coefficient of variation, %); "
+        "from the operator's WFP price file when not given.",
+    )
+    produce: Name | None = Field(
+        default=None,
+        description="The commodity as WFP names it; default: the main crop or the species.",
+    )
 
 
 class BureauIn(_Model):
-    max_days_past_due: Count | None = Field(None, description="Worst arrears, last 12 months.")
+    max_days_past_due: Count | None = Field(
+        default=None, description="Worst arrears, last 12 months."
+    )
     non_performing_accounts: Count | None = None
     written_off_accounts: Count | None = None
     months_of_history: Count | None = None
     enquiries_90_days: Count | None = None
-    bureau: Name | None = Field(None, description="The bureau (Metropol, TransUnion, Creditinfo).")
+    bureau: Name | None = Field(
+        default=None, description="The bureau (Metropol, TransUnion, Creditinfo)."
+    )
     report_date: IsoDate | None = None
 
 
@@ -116,7 +149,9 @@ class CashFlowIn(_Model):
     average_monthly_inflow: Amount
     average_monthly_outflow: Amount
     inflow_cv_percent: Percent | None = None
-    monthly_repayment: Amount | None = Field(None, description="The proposed loan's instalment.")
+    monthly_repayment: Amount | None = Field(
+        default=None, description="The proposed loan's instalment."
+    )
 
 
 class AccountsIn(_Model):
@@ -137,23 +172,29 @@ class _Evaluation(_Model):
     country_code: Country
     cash_flow: CashFlowIn | None = None
     statement_analysis_id: Reference | None = Field(
-        None, description="A statement analysis to read the cash-flow figures from (instead of "
-        "cash_flow); 503 channel_unavailable while no statement source is wired.")  # fmt: skip
+        default=None,
+        description="A statement analysis to read the cash-flow figures from (instead of "
+        "cash_flow); 503 channel_unavailable while no statement source is wired.",
+    )
     explanation: Explanation = Field(
-        "deterministic", description="`generated`: a language model writes the paragraph from "
-        "the trace (live, when the operator configured one), else the deterministic text.")  # fmt: skip
+        default="deterministic",
+        description="`generated`: a language model writes the paragraph from "
+        "the trace (live, when the operator configured one), else the deterministic text.",
+    )
 
 
 class _Farmer(_Evaluation):
-    farmer: Farmer = Field(default_factory=Farmer)
-    location: Location = Field(default_factory=Location)
+    farmer: Farmer = Field(default_factory=lambda: Farmer())
+    location: Location = Field(default_factory=lambda: Location())
     season: Season | None = None
-    environment: Environment = Field(default_factory=Environment)
-    market: MarketIn = Field(default_factory=MarketIn)
+    environment: Environment = Field(default_factory=lambda: Environment())
+    market: MarketIn = Field(default_factory=lambda: MarketIn())
     bureau: BureauIn | None = None
     bureau_reference: Reference | None = Field(
-        None, description="A bureau report to pull (instead of bureau); 503 channel_unavailable "
-        "while no bureau source is wired.")  # fmt: skip
+        default=None,
+        description="A bureau report to pull (instead of bureau); 503 channel_unavailable "
+        "while no bureau source is wired.",
+    )
 
 
 class CropRequest(_Farmer):
@@ -168,8 +209,10 @@ class LivestockRequest(_Farmer):
 
 class AgriSmeRequest(_Evaluation):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [examples.AGRI_SME]})
-    business: Farmer = Field(default_factory=Farmer, description="`national_id`: the business "
-                             "registration number (kept encrypted).")
+    business: Farmer = Field(
+        default_factory=lambda: Farmer(),
+        description="`national_id`: the business registration number (kept encrypted).",
+    )
     business_bureau: BureauIn | None = None
     business_bureau_reference: Reference | None = None
     principals_bureau: list[BureauIn] = Field(default_factory=list, max_length=10)
@@ -210,7 +253,8 @@ class ExplanationOut(BaseModel):
     generator: Literal["deterministic", "language_model"]
     model: str | None = None
     fallback_reason: str | None = Field(
-        None, description="Why a generated text was asked for and not given.")
+        default=None, description="Why a generated text was asked for and not given."
+    )
 
 
 class EvaluationResult(ResultBase):
@@ -225,4 +269,5 @@ class EvaluationResult(ResultBase):
     explanation: ExplanationOut
     analysis_trace: list[dict[str, Any]] = Field(
         description="Every step, in order: inputs, data pulled, each factor, each component, "
-        "the weighting, the sum, overrides, the result (docs/evaluation-360.md#the-trace).")  # fmt: skip
+        "the weighting, the sum, overrides, the result (docs/evaluation-360.md#the-trace)."
+    )

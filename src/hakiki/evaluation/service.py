@@ -28,8 +28,8 @@ from hakiki.evaluation.schemas import (
     EvaluationResult,
     ExplanationOut,
     FactorOut,
-    Location,
     LivestockRequest,
+    Location,
     OverrideOut,
 )
 from hakiki.evaluation.sources import EvaluationSources
@@ -37,16 +37,18 @@ from hakiki.evaluation.sources import EvaluationSources
 
 def _both(first: object, second: object, name: str, other: str) -> None:
     if first is not None and second is not None:
-        raise invalid_request(f"Send {name} or {other}, not both.", field=other,
-                              problem="conflicts with " + name)  # fmt: skip
+        raise invalid_request(
+            f"Send {name} or {other}, not both.", field=other, problem="conflicts with " + name
+        )
 
 
 def _unavailable(what: str) -> ApiError:
     return ApiError(
-        503, "channel_unavailable",
+        503,
+        "channel_unavailable",
         f"{what} cannot be resolved on this server yet: send the figures inline instead. "
         "Nothing was charged.",
-    )  # fmt: skip
+    )
 
 
 async def _bureau(call: Call, given: BureauIn | None, reference: str | None) -> BureauIn | None:
@@ -78,18 +80,27 @@ def _engine_bureau(given: BureauIn | None, label: str, source: str) -> engine.Bu
         return None
     named = f"{source}: {given.bureau}" if given.bureau else source
     return engine.Bureau(
-        given.max_days_past_due, given.non_performing_accounts, given.written_off_accounts,
-        given.months_of_history, given.enquiries_90_days, label=label, source=named,
-    )  # fmt: skip
+        given.max_days_past_due,
+        given.non_performing_accounts,
+        given.written_off_accounts,
+        given.months_of_history,
+        given.enquiries_90_days,
+        label=label,
+        source=named,
+    )
 
 
 def _engine_cash(given: CashFlowIn | None, source: str) -> engine.CashFlow | None:
     if given is None:
         return None
     return engine.CashFlow(
-        given.months_covered, given.average_monthly_inflow, given.average_monthly_outflow,
-        given.inflow_cv_percent, given.monthly_repayment, source=source,
-    )  # fmt: skip
+        given.months_covered,
+        given.average_monthly_inflow,
+        given.average_monthly_outflow,
+        given.inflow_cv_percent,
+        given.monthly_repayment,
+        source=source,
+    )
 
 
 def _area(country: str, location: Location, data: list[dict[str, Any]]) -> str | None:
@@ -102,24 +113,32 @@ def _area(country: str, location: Location, data: list[dict[str, Any]]) -> str |
         if not top:
             raise invalid_request(
                 f"{location.county[:40]!r} is not a {level} of {country}.",
-                field="location.county", problem=f"unknown {level}",
-            )  # fmt: skip
+                field="location.county",
+                problem=f"unknown {level}",
+            )
         data.append({"item": level, "value": top[0].name, "source": "request"})
         return top[0].name
     if (location.latitude is None) != (location.longitude is None):
         missing = "location.latitude" if location.latitude is None else "location.longitude"
-        raise invalid_request("Send both latitude and longitude, or neither.", field=missing,
-                              problem="missing")  # fmt: skip
+        raise invalid_request(
+            "Send both latitude and longitude, or neither.", field=missing, problem="missing"
+        )
     if location.latitude is None or location.longitude is None:
         return None
     lat, lon = location.latitude, location.longitude
     candidates = [
-        a for a in gazetteer.areas.values()
+        a
+        for a in gazetteer.areas.values()
         if a.country == country and a.level == level and a.lat is not None and a.lon is not None
-    ]  # fmt: skip
+    ]
     nearest = min(candidates, key=lambda a: haversine_km(lat, lon, a.lat or 0.0, a.lon or 0.0))
-    data.append({"item": level, "value": nearest.name,
-                 "source": "GPS point, nearest centroid in the bundled gazetteer"})  # fmt: skip
+    data.append(
+        {
+            "item": level,
+            "value": nearest.name,
+            "source": "GPS point, nearest centroid in the bundled gazetteer",
+        }
+    )
     return nearest.name
 
 
@@ -128,9 +147,11 @@ def _sourced(value: float | None, source: str, as_of: str | None) -> engine.Sour
 
 
 def _climate(
-    call: Call, body: CropRequest | LivestockRequest, area: str | None,
+    call: Call,
+    body: CropRequest | LivestockRequest,
+    area: str | None,
     data: list[dict[str, Any]],
-) -> engine.Climate:  # fmt: skip
+) -> engine.Climate:
     env = body.environment
     told = f"request: {env.source}" if env.source else "request"
     as_of = env.as_of.isoformat() if env.as_of else None
@@ -138,10 +159,13 @@ def _climate(
     sources = call.runtime.part(EvaluationSources)
     if call.principal.live and sources.climate and area and body.season:
         norm = climate_norm(sources.climate, body.country_code, area, body.season.name)
-        data.append({
-            "item": "climate_norms", "value": "found" if norm else "no row for the area",
-            "source": f"operator file {sources.climate_file}",
-        })  # fmt: skip
+        data.append(
+            {
+                "item": "climate_norms",
+                "value": "found" if norm else "no row for the area",
+                "source": f"operator file {sources.climate_file}",
+            }
+        )
 
     def pick(value: float | None, fallback: engine.Sourced | None) -> engine.Sourced | None:
         return _sourced(value, told, as_of) if value is not None else fallback
@@ -158,9 +182,12 @@ def _climate(
 
 
 def _market(
-    call: Call, body: CropRequest | LivestockRequest, produce: str, area: str | None,
+    call: Call,
+    body: CropRequest | LivestockRequest,
+    produce: str,
+    area: str | None,
     data: list[dict[str, Any]],
-) -> engine.Market:  # fmt: skip
+) -> engine.Market:
     market = body.market
     cv = _sourced(market.price_cv_percent, "request", None)
     sources = call.runtime.part(EvaluationSources)
@@ -170,8 +197,13 @@ def _market(
             source = f"WFP market prices via HDX ({sources.prices_file}): {found.market}, "
             source += f"{found.commodity}, {found.observations} prices"
             cv = engine.Sourced(found.cv_percent, source, found.as_of)
-        data.append({"item": "price_volatility", "value": found.cv_percent if found else None,
-                     "source": f"operator file {sources.prices_file}"})  # fmt: skip
+        data.append(
+            {
+                "item": "price_volatility",
+                "value": found.cv_percent if found else None,
+                "source": f"operator file {sources.prices_file}",
+            }
+        )
     return engine.Market(market.offtake, market.distance_km, cv)
 
 
@@ -186,12 +218,16 @@ async def evaluate_crop(call: Call, body: CropRequest) -> bytes:
     main = max(body.farm.crops, key=lambda c: c.area_ha or 0.0)
     need = water_need(main.crop)
     if need is not None:
-        data.append({"item": "crop_water_need_mm", "value": list(need),
-                     "source": CROP_WATER_SOURCE})  # fmt: skip
+        data.append(
+            {"item": "crop_water_need_mm", "value": list(need), "source": CROP_WATER_SOURCE}
+        )
     inputs = engine.CropInputs(
         farm=engine.CropFarm(
-            main.crop, main.irrigated, tuple(main.yields_kg_per_ha),
-            body.farm.inputs.certified_seed, body.farm.inputs.fertiliser,
+            main.crop,
+            main.irrigated,
+            tuple(main.yields_kg_per_ha),
+            body.farm.inputs.certified_seed,
+            body.farm.inputs.fertiliser,
             body.farm.inputs.crop_insurance,
         ),
         climate=_climate(call, body, area, data),
@@ -199,7 +235,7 @@ async def evaluate_crop(call: Call, body: CropRequest) -> bytes:
         cash_flow=_engine_cash(cash, _origin(body.statement_analysis_id, "cash_flow")),
         market=_market(call, body, main.crop, area, data),
         crop_water_need_mm=need,
-    )  # fmt: skip
+    )
     result = engine.evaluate_crop(inputs, data)
     return await _finish(call, body, result, body.farmer.national_id or body.farmer.reference)
 
@@ -225,8 +261,12 @@ async def evaluate_livestock(call: Call, body: LivestockRequest) -> bytes:
 
 
 async def evaluate_agri_sme(call: Call, body: AgriSmeRequest) -> bytes:
-    _both(body.business_bureau, body.business_bureau_reference, "business_bureau",
-          "business_bureau_reference")  # fmt: skip
+    _both(
+        body.business_bureau,
+        body.business_bureau_reference,
+        "business_bureau",
+        "business_bureau_reference",
+    )
     _both(body.cash_flow, body.statement_analysis_id, "cash_flow", "statement_analysis_id")
     bureau = await _bureau(call, body.business_bureau, body.business_bureau_reference)
     cash = await _cash(call, body.cash_flow, body.statement_analysis_id)
@@ -238,13 +278,18 @@ async def evaluate_agri_sme(call: Call, body: AgriSmeRequest) -> bytes:
         if growth is None and accounts.revenue is not None and accounts.prior_year_revenue:
             growth = (accounts.revenue / accounts.prior_year_revenue - 1) * 100
         engine_accounts = engine.Accounts(
-            accounts.audit_opinion, accounts.net_margin_percent, accounts.current_ratio,
-            accounts.debt_to_equity, accounts.years_of_accounts, growth,
-        )  # fmt: skip
+            accounts.audit_opinion,
+            accounts.net_margin_percent,
+            accounts.current_ratio,
+            accounts.debt_to_equity,
+            accounts.years_of_accounts,
+            growth,
+        )
     principals = tuple(
-        p for i, given in enumerate(body.principals_bureau)
+        p
+        for i, given in enumerate(body.principals_bureau)
         if (p := _engine_bureau(given, f"principal {i + 1}", "principals_bureau")) is not None
-    )  # fmt: skip
+    )
     inputs = engine.AgriSmeInputs(
         business_bureau=_engine_bureau(
             bureau, "business", _origin(body.business_bureau_reference, "business_bureau")
@@ -264,47 +309,69 @@ def _origin(reference: str | None, field: str) -> str:
 def _breakdown(result: engine.Evaluation) -> list[ComponentOut]:
     return [
         ComponentOut(
-            component=c.name, weight=c.weight / 100, score=c.score, points=float(c.points),
+            component=c.name,
+            weight=c.weight / 100,
+            score=c.score,
+            points=float(c.points),
             basis=c.basis,
             factors=[
-                FactorOut(factor=f.name, value=f.value, score=f.score, weight_percent=f.weight,
-                          source=f.source, as_of=f.as_of, note=f.note or None)
+                FactorOut(
+                    factor=f.name,
+                    value=f.value,
+                    score=f.score,
+                    weight_percent=f.weight,
+                    source=f.source,
+                    as_of=f.as_of,
+                    note=f.note or None,
+                )
                 for f in c.factors
             ],
         )
         for c in result.components
-    ]  # fmt: skip
+    ]
 
 
 async def _explanation(
-    call: Call, body: CropRequest | LivestockRequest | AgriSmeRequest,
-    result: engine.Evaluation, breakdown: list[ComponentOut],
-) -> ExplanationOut:  # fmt: skip
+    call: Call,
+    body: CropRequest | LivestockRequest | AgriSmeRequest,
+    result: engine.Evaluation,
+    breakdown: list[ComponentOut],
+) -> ExplanationOut:
     text = engine.explain(result)
     if body.explanation == "deterministic":
         return ExplanationOut(text=text, generated=False, generator="deterministic")
     if not call.principal.live:
         return ExplanationOut(
-            text=text, generated=False, generator="deterministic",
+            text=text,
+            generated=False,
+            generator="deterministic",
             fallback_reason="sandbox keys get the deterministic paragraph",
-        )  # fmt: skip
+        )
     facts = {
-        "score": result.score, "rating": result.rating,
+        "score": result.score,
+        "rating": result.rating,
         "components": [c.model_dump() for c in breakdown],
         "overrides": [{"cap": o.cap, "reason": o.reason} for o in result.overrides],
-    }  # fmt: skip
+    }
     generated = await llm.generate(call.runtime.settings, facts)
     if generated.text is None:
-        return ExplanationOut(text=text, generated=False, generator="deterministic",
-                              fallback_reason=generated.failure)  # fmt: skip
-    return ExplanationOut(text=generated.text, generated=True, generator="language_model",
-                          model=generated.model or None)  # fmt: skip
+        return ExplanationOut(
+            text=text, generated=False, generator="deterministic", fallback_reason=generated.failure
+        )
+    return ExplanationOut(
+        text=generated.text,
+        generated=True,
+        generator="language_model",
+        model=generated.model or None,
+    )
 
 
 async def _finish(
-    call: Call, body: CropRequest | LivestockRequest | AgriSmeRequest,
-    result: engine.Evaluation, identity: str | None,
-) -> bytes:  # fmt: skip
+    call: Call,
+    body: CropRequest | LivestockRequest | AgriSmeRequest,
+    result: engine.Evaluation,
+    identity: str | None,
+) -> bytes:
     principal = call.principal
     breakdown = _breakdown(result)
     explanation = await _explanation(call, body, result, breakdown)
@@ -312,21 +379,31 @@ async def _finish(
     def render(charge: Charge | None) -> bytes:
         return (
             EvaluationResult(
-                request_id=call.request_id, live=principal.live,
+                request_id=call.request_id,
+                live=principal.live,
                 reference="ev_" + call.request_id.removeprefix("req_"),
                 billing=Billing.of(charge, principal.currency),
-                model=result.model, model_version=engine.MODEL_VERSION, score=result.score,
-                rating=result.rating, score_breakdown=breakdown,
-                overrides=[OverrideOut(rule=o.rule, cap=o.cap, reason=o.reason)
-                           for o in result.overrides],
-                explanation=explanation, analysis_trace=list(result.trace),
+                model=result.model,
+                model_version=engine.MODEL_VERSION,
+                score=result.score,
+                rating=result.rating,
+                score_breakdown=breakdown,
+                overrides=[
+                    OverrideOut(rule=o.rule, cap=o.cap, reason=o.reason) for o in result.overrides
+                ],
+                explanation=explanation,
+                analysis_trace=list(result.trace),
             )
             .model_dump_json()
             .encode()
-        )  # fmt: skip
+        )
 
     subject = Subject(body.country_code, "evaluation", identity) if identity else None
     return await finish_call(
-        call, billable=True, response_code=None, subject=subject, render=render,
+        call,
+        billable=True,
+        response_code=None,
+        subject=subject,
+        render=render,
         description=f"360 evaluation ({result.model}, {body.country_code})",
-    )  # fmt: skip
+    )

@@ -52,55 +52,77 @@ flows = st.builds(
 )
 sourced = st.none() | st.builds(Sourced, st.floats(0, 2000))
 climates = st.builds(
-    Climate, season_rainfall_mm=sourced, normal_rainfall_mm=sourced,
+    Climate,
+    season_rainfall_mm=sourced,
+    normal_rainfall_mm=sourced,
     rainfall_cv_percent=st.none() | st.builds(Sourced, percent),
     ndvi=st.none() | st.builds(Sourced, st.floats(0, 1)),
     ndvi_norm=st.none() | st.builds(Sourced, st.floats(0.05, 1)),
-)  # fmt: skip
+)
 markets = st.builds(
-    Market, offtake=st.none() | st.sampled_from(["contract", "cooperative", "none"]),
+    Market,
+    offtake=st.none() | st.sampled_from(["contract", "cooperative", "none"]),
     distance_km=st.none() | st.floats(0, 300),
     price_cv_percent=st.none() | st.builds(Sourced, percent),
-)  # fmt: skip
+)
 crops = st.builds(
     CropInputs,
     farm=st.builds(
-        CropFarm, crop=st.sampled_from(["maize", "bean", "sorghum", "coffee"]),
-        irrigated=st.booleans(), yields_kg_per_ha=st.lists(st.floats(0, 9000), max_size=5).map(tuple),
-        certified_seed=st.none() | st.booleans(), fertiliser=st.none() | st.booleans(),
+        CropFarm,
+        crop=st.sampled_from(["maize", "bean", "sorghum", "coffee"]),
+        irrigated=st.booleans(),
+        yields_kg_per_ha=st.lists(st.floats(0, 9000), max_size=5).map(tuple),
+        certified_seed=st.none() | st.booleans(),
+        fertiliser=st.none() | st.booleans(),
     ),
-    climate=climates, bureau=st.none() | bureaus, cash_flow=st.none() | flows, market=markets,
-).map(lambda c: replace(c, crop_water_need_mm=water_need(c.farm.crop)))  # fmt: skip
+    climate=climates,
+    bureau=st.none() | bureaus,
+    cash_flow=st.none() | flows,
+    market=markets,
+).map(lambda c: replace(c, crop_water_need_mm=water_need(c.farm.crop)))
 herds = st.builds(
     LivestockInputs,
-    herd=st.builds(Herd, species=st.just("cattle"), head_count=st.integers(1, 500),
-                   vaccinated_percent=st.none() | st.floats(0, 100)),
-    climate=climates, bureau=st.none() | bureaus, cash_flow=st.none() | flows, market=markets,
-)  # fmt: skip
+    herd=st.builds(
+        Herd,
+        species=st.just("cattle"),
+        head_count=st.integers(1, 500),
+        vaccinated_percent=st.none() | st.floats(0, 100),
+    ),
+    climate=climates,
+    bureau=st.none() | bureaus,
+    cash_flow=st.none() | flows,
+    market=markets,
+)
 accounts = st.builds(
     Accounts,
-    audit_opinion=st.none() | st.sampled_from(["unqualified", "qualified", "adverse", "disclaimer"]),
+    audit_opinion=st.none()
+    | st.sampled_from(["unqualified", "qualified", "adverse", "disclaimer"]),
     net_margin_percent=st.none() | st.floats(-50, 50),
     current_ratio=st.none() | st.floats(0, 5),
     debt_to_equity=st.none() | st.floats(0, 10),
     years_of_accounts=st.none() | st.integers(0, 20),
     revenue_growth_percent=st.none() | st.floats(-90, 200),
-)  # fmt: skip
+)
 smes = st.builds(
-    AgriSmeInputs, business_bureau=st.none() | bureaus,
+    AgriSmeInputs,
+    business_bureau=st.none() | bureaus,
     principals=st.lists(bureaus, max_size=3).map(tuple),
-    cash_flow=st.none() | flows, accounts=st.none() | accounts,
-)  # fmt: skip
+    cash_flow=st.none() | flows,
+    accounts=st.none() | accounts,
+)
 
 
 def test_the_weights_are_the_specs_exactly() -> None:
     assert WEIGHTS == {
         "crop_farmer": (("crb", 25), ("agro_ecological", 25), ("cash_flow", 25), ("market", 25)),
         "livestock_farmer": (
-            ("crb", 25), ("ndvi_weather", 25), ("cash_flow", 25), ("market", 25),
+            ("crb", 25),
+            ("ndvi_weather", 25),
+            ("cash_flow", 25),
+            ("market", 25),
         ),
         "agri_sme": (("combined_crb", 30), ("cash_flow", 35), ("audited_accounts", 35)),
-    }  # fmt: skip
+    }
     for components in WEIGHTS.values():
         assert sum(weight for _, weight in components) == 100
 
@@ -146,14 +168,18 @@ def _checked(evaluation: Evaluation) -> None:
     assert 0 <= evaluation.score <= 1000
     assert recompute(evaluation.trace) == evaluation.score
     assert evaluation.trace[-1] == {
-        "step": len(evaluation.trace), "kind": "result", "score": evaluation.score,
+        "step": len(evaluation.trace),
+        "kind": "result",
+        "score": evaluation.score,
         "rating": evaluation.rating,
-    }  # fmt: skip
+    }
     for component in evaluation.components:
         assert sum(f.weight for f in component.factors) == 100
         known = [f for f in component.factors if f.score is not None]
         assert (component.basis == "conservative") == (not known)
-        assert (component.basis == "reweighted_factors") == (0 < len(known) < len(component.factors))
+        assert (component.basis == "reweighted_factors") == (
+            0 < len(known) < len(component.factors)
+        )
 
 
 @FAST
@@ -265,6 +291,11 @@ def test_overrides_cap_the_score() -> None:
     evaluation = evaluate_agri_sme(inputs)
     override = next(s for s in evaluation.trace if s["kind"] == "override")
     assert override["before"] > 400 and override["after"] == 400 == evaluation.score
-    written_off = evaluate_agri_sme(replace(inputs, accounts=Accounts("unqualified", 15, 2, 0.5, 5, 20),
-                                            principals=(Bureau(written_off_accounts=1),)))  # fmt: skip
+    written_off = evaluate_agri_sme(
+        replace(
+            inputs,
+            accounts=Accounts("unqualified", 15, 2, 0.5, 5, 20),
+            principals=(Bureau(written_off_accounts=1),),
+        )
+    )
     assert written_off.score <= 450 and written_off.overrides[0].rule == "written_off_account"

@@ -42,10 +42,14 @@ def _label(factor: Factor) -> str:
 
 def explain(evaluation: Evaluation) -> str:
     factors = [f for c in evaluation.components for f in c.factors if f.score is not None]
-    strengths = sorted((f for f in factors if f.score is not None and f.score >= STRENGTH_FROM),
-                       key=lambda f: (-(f.score or 0), f.name))[:3]  # fmt: skip
-    risks = sorted((f for f in factors if f.score is not None and f.score < RISK_BELOW),
-                   key=lambda f: (f.score or 0, f.name))[:3]  # fmt: skip
+    strengths = sorted(
+        (f for f in factors if f.score is not None and f.score >= STRENGTH_FROM),
+        key=lambda f: (-(f.score or 0), f.name),
+    )[:3]
+    risks = sorted(
+        (f for f in factors if f.score is not None and f.score < RISK_BELOW),
+        key=lambda f: (f.score or 0, f.name),
+    )[:3]
     parts = [
         f"Score {evaluation.score} of 1000 ({evaluation.rating}); "
         + ", ".join(f"{c.name} {c.score}" for c in evaluation.components)
@@ -58,11 +62,14 @@ def explain(evaluation: Evaluation) -> str:
     estimated = [c.name for c in evaluation.components if c.basis == "conservative"]
     if estimated:
         parts.append(
-            "No figures were given for " + ", ".join(estimated)
+            "No figures were given for "
+            + ", ".join(estimated)
             + ", scored at the conservative 250: supplying them would raise the score."
-        )  # fmt: skip
+        )
     for override in evaluation.overrides:
         parts.append(f"Capped at {override.cap}: {override.reason}.")
     if risks:
-        parts.append("To raise the score, improve " + LABELS.get(risks[0].name, risks[0].name) + ".")
+        parts.append(
+            "To raise the score, improve " + LABELS.get(risks[0].name, risks[0].name) + "."
+        )
     return " ".join(parts)

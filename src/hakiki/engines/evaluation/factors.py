@@ -67,9 +67,15 @@ GOOD_PRACTICE_POINTS = 250  # each of certified seed, fertiliser, insurance; 250
 
 
 def _scaled(
-    component: str, name: str, weight: int, value: float | None,
-    scale: Sequence[tuple[float, int]], source: str, as_of: str | None = None, note: str = "",
-) -> Factor:  # fmt: skip
+    component: str,
+    name: str,
+    weight: int,
+    value: float | None,
+    scale: Sequence[tuple[float, int]],
+    source: str,
+    as_of: str | None = None,
+    note: str = "",
+) -> Factor:
     if value is None:
         return Factor(component, name, weight, None, None, source, as_of, "missing")
     shown = round(value, 2) if isinstance(value, float) else value
@@ -77,9 +83,12 @@ def _scaled(
 
 
 def _sourced(
-    component: str, name: str, weight: int, figure: Sourced | None,
+    component: str,
+    name: str,
+    weight: int,
+    figure: Sourced | None,
     scale: Sequence[tuple[float, int]],
-) -> Factor:  # fmt: skip
+) -> Factor:
     if figure is None:
         return Factor(component, name, weight, None, None, "none", None, "missing")
     return _scaled(component, name, weight, figure.value, scale, figure.source, figure.as_of)
@@ -99,9 +108,11 @@ def bureau_factors(component: str, reports: Sequence[Bureau]) -> list[Factor]:
     days, days_from = _worst(reports, "max_days_past_due", True)
     performing = [
         Bureau(
-            non_performing_accounts=(r.non_performing_accounts or 0) + (r.written_off_accounts or 0),
-            label=r.label, source=r.source,
-        )  # fmt: skip
+            non_performing_accounts=(r.non_performing_accounts or 0)
+            + (r.written_off_accounts or 0),
+            label=r.label,
+            source=r.source,
+        )
         for r in reports
         if r.non_performing_accounts is not None or r.written_off_accounts is not None
     ]
@@ -111,15 +122,23 @@ def bureau_factors(component: str, reports: Sequence[Bureau]) -> list[Factor]:
     enquiries, enquiries_from = _worst(reports, "enquiries_90_days", True)
     return [
         _scaled(component, "days_past_due", 40, days, DAYS_PAST_DUE, days_from),
-        _scaled(component, "defaulted_accounts", 30, defaulted, DEFAULTED_ACCOUNTS,
-                defaulted_from, note="non-performing plus written-off accounts"),
+        _scaled(
+            component,
+            "defaulted_accounts",
+            30,
+            defaulted,
+            DEFAULTED_ACCOUNTS,
+            defaulted_from,
+            note="non-performing plus written-off accounts",
+        ),
         _scaled(component, "months_of_history", 15, months, MONTHS_OF_HISTORY, months_from),
-        _scaled(component, "enquiries_90_days", 15, enquiries, ENQUIRIES_90_DAYS,
-                enquiries_from),
-    ]  # fmt: skip
+        _scaled(component, "enquiries_90_days", 15, enquiries, ENQUIRIES_90_DAYS, enquiries_from),
+    ]
 
 
-def _percent_of(part: Sourced | None, whole: Sourced | None) -> tuple[float | None, str, str | None]:
+def _percent_of(
+    part: Sourced | None, whole: Sourced | None
+) -> tuple[float | None, str, str | None]:
     if part is None or whole is None or whole.value <= 0:
         return None, "none", None
     source = part.source if part.source == whole.source else f"{part.source} / {whole.source}"
@@ -128,28 +147,52 @@ def _percent_of(part: Sourced | None, whole: Sourced | None) -> tuple[float | No
 
 def _season(component: str, climate: Climate, scale: Sequence[tuple[float, int]]) -> Factor:
     percent, source, as_of = _percent_of(climate.season_rainfall_mm, climate.normal_rainfall_mm)
-    return _scaled(component, "season_rainfall_percent_of_normal", 20, percent, scale, source,
-                   as_of)  # fmt: skip
+    return _scaled(
+        component, "season_rainfall_percent_of_normal", 20, percent, scale, source, as_of
+    )
 
 
 def _water_fit(farm: CropFarm, climate: Climate, need: tuple[float, float] | None) -> Factor:
     component = "agro_ecological"
     if farm.irrigated:
-        return Factor(component, "crop_water_fit", 20, "irrigated", 1000, "request",
-                      note="irrigated: water need met")  # fmt: skip
+        return Factor(
+            component,
+            "crop_water_fit",
+            20,
+            "irrigated",
+            1000,
+            "request",
+            note="irrigated: water need met",
+        )
     if need is None:
-        return Factor(component, "crop_water_fit", 20, None, None, "none",
-                      note=f"no water-need figure for {farm.crop}")  # fmt: skip
+        return Factor(
+            component,
+            "crop_water_fit",
+            20,
+            None,
+            None,
+            "none",
+            note=f"no water-need figure for {farm.crop}",
+        )
     rain = climate.season_rainfall_mm or climate.normal_rainfall_mm
     if rain is None:
         return Factor(component, "crop_water_fit", 20, None, None, "none", note="missing")
     low, high = need
+    scale: Sequence[tuple[float, int]]
     if rain.value < low:
         percent, scale, note = rain.value / low * 100, WATER_SHORTFALL, "percent of need minimum"
     else:
         percent, scale, note = rain.value / high * 100, WATER_EXCESS, "percent of need maximum"
-    return _scaled(component, "crop_water_fit", 20, percent, scale, rain.source, rain.as_of,
-                   note=f"{note} ({low:g}-{high:g} mm)")  # fmt: skip
+    return _scaled(
+        component,
+        "crop_water_fit",
+        20,
+        percent,
+        scale,
+        rain.source,
+        rain.as_of,
+        note=f"{note} ({low:g}-{high:g} mm)",
+    )
 
 
 def _cv(values: Sequence[float]) -> float | None:
@@ -163,39 +206,62 @@ def _cv(values: Sequence[float]) -> float | None:
 
 
 def _practices(farm: CropFarm) -> Factor:
-    known = [p for p in (farm.certified_seed, farm.fertiliser, farm.crop_insurance) if p is not None]
+    known = [
+        p for p in (farm.certified_seed, farm.fertiliser, farm.crop_insurance) if p is not None
+    ]
     if not known:
         return Factor("agro_ecological", "good_practices", 15, None, None, "none", note="missing")
     count = sum(1 for p in known if p)
-    return Factor("agro_ecological", "good_practices", 15, count,
-                  GOOD_PRACTICE_POINTS * (1 + count), "request",
-                  note="certified seed, fertiliser, crop insurance")  # fmt: skip
+    return Factor(
+        "agro_ecological",
+        "good_practices",
+        15,
+        count,
+        GOOD_PRACTICE_POINTS * (1 + count),
+        "request",
+        note="certified seed, fertiliser, crop insurance",
+    )
 
 
-def agro_factors(farm: CropFarm, climate: Climate, need: tuple[float, float] | None) -> list[Factor]:
+def agro_factors(
+    farm: CropFarm, climate: Climate, need: tuple[float, float] | None
+) -> list[Factor]:
     component = "agro_ecological"
     return [
         _sourced(component, "rainfall_cv_percent", 25, climate.rainfall_cv_percent, RAINFALL_CV),
         _season(component, climate, SEASON_RAIN_CROP),
         _water_fit(farm, climate, need),
-        _scaled(component, "yield_cv_percent", 20, _cv(farm.yields_kg_per_ha), YIELD_CV,
-                "request" if len(farm.yields_kg_per_ha) >= 2 else "none",
-                note="" if len(farm.yields_kg_per_ha) >= 2 else "missing: fewer than 2 seasons"),
+        _scaled(
+            component,
+            "yield_cv_percent",
+            20,
+            _cv(farm.yields_kg_per_ha),
+            YIELD_CV,
+            "request" if len(farm.yields_kg_per_ha) >= 2 else "none",
+            note="" if len(farm.yields_kg_per_ha) >= 2 else "missing: fewer than 2 seasons",
+        ),
         _practices(farm),
-    ]  # fmt: skip
+    ]
 
 
 def pasture_factors(herd: Herd, climate: Climate) -> list[Factor]:
     component = "ndvi_weather"
     percent, source, as_of = _percent_of(climate.ndvi, climate.ndvi_norm)
     return [
-        _scaled(component, "ndvi_percent_of_norm", 35, percent, NDVI_PERCENT_OF_NORM, source,
-                as_of),
+        _scaled(
+            component, "ndvi_percent_of_norm", 35, percent, NDVI_PERCENT_OF_NORM, source, as_of
+        ),
         _sourced(component, "rainfall_cv_percent", 20, climate.rainfall_cv_percent, RAINFALL_CV),
         _season(component, climate, SEASON_RAIN_PASTURE),
-        _scaled(component, "vaccinated_percent", 25, herd.vaccinated_percent,
-                VACCINATED_PERCENT, "request" if herd.vaccinated_percent is not None else "none"),
-    ]  # fmt: skip
+        _scaled(
+            component,
+            "vaccinated_percent",
+            25,
+            herd.vaccinated_percent,
+            VACCINATED_PERCENT,
+            "request" if herd.vaccinated_percent is not None else "none",
+        ),
+    ]
 
 
 def cash_flow_factors(flow: CashFlow | None) -> list[Factor]:
@@ -203,9 +269,13 @@ def cash_flow_factors(flow: CashFlow | None) -> list[Factor]:
     if flow is None:
         return [
             Factor(component, name, weight, None, None, "none", note="missing")
-            for name, weight in (("net_cash_margin_percent", 30), ("debt_service_cover", 35),
-                                 ("inflow_cv_percent", 20), ("months_covered", 15))
-        ]  # fmt: skip
+            for name, weight in (
+                ("net_cash_margin_percent", 30),
+                ("debt_service_cover", 35),
+                ("inflow_cv_percent", 20),
+                ("months_covered", 15),
+            )
+        ]
     net = flow.average_monthly_inflow - flow.average_monthly_outflow
     margin = net / flow.average_monthly_inflow * 100 if flow.average_monthly_inflow > 0 else -100.0
     cover = None
@@ -213,13 +283,24 @@ def cash_flow_factors(flow: CashFlow | None) -> list[Factor]:
         cover = max(net, 0) / flow.monthly_repayment
     return [
         _scaled(component, "net_cash_margin_percent", 30, margin, NET_CASH_MARGIN, flow.source),
-        _scaled(component, "debt_service_cover", 35, cover, DEBT_SERVICE_COVER,
-                flow.source if cover is not None else "none"),
-        _scaled(component, "inflow_cv_percent", 20, flow.inflow_cv_percent, INFLOW_CV,
-                flow.source if flow.inflow_cv_percent is not None else "none"),
-        _scaled(component, "months_covered", 15, flow.months_covered, MONTHS_COVERED,
-                flow.source),
-    ]  # fmt: skip
+        _scaled(
+            component,
+            "debt_service_cover",
+            35,
+            cover,
+            DEBT_SERVICE_COVER,
+            flow.source if cover is not None else "none",
+        ),
+        _scaled(
+            component,
+            "inflow_cv_percent",
+            20,
+            flow.inflow_cv_percent,
+            INFLOW_CV,
+            flow.source if flow.inflow_cv_percent is not None else "none",
+        ),
+        _scaled(component, "months_covered", 15, flow.months_covered, MONTHS_COVERED, flow.source),
+    ]
 
 
 def market_factors(market: Market) -> list[Factor]:
@@ -231,10 +312,16 @@ def market_factors(market: Market) -> list[Factor]:
     )
     return [
         offtake,
-        _scaled(component, "distance_to_market_km", 25, market.distance_km, DISTANCE_KM,
-                "request" if market.distance_km is not None else "none"),
+        _scaled(
+            component,
+            "distance_to_market_km",
+            25,
+            market.distance_km,
+            DISTANCE_KM,
+            "request" if market.distance_km is not None else "none",
+        ),
         _sourced(component, "price_cv_percent", 35, market.price_cv_percent, PRICE_CV),
-    ]  # fmt: skip
+    ]
 
 
 def accounts_factors(accounts: Accounts | None) -> list[Factor]:
@@ -242,8 +329,12 @@ def accounts_factors(accounts: Accounts | None) -> list[Factor]:
     given = accounts or Accounts()
     source = "request" if accounts is not None else "none"
 
-    def scaled(name: str, weight: int, value: float | None, scale: Sequence[tuple[float, int]]) -> Factor:
-        return _scaled(component, name, weight, value, scale, source if value is not None else "none")
+    def scaled(
+        name: str, weight: int, value: float | None, scale: Sequence[tuple[float, int]]
+    ) -> Factor:
+        return _scaled(
+            component, name, weight, value, scale, source if value is not None else "none"
+        )
 
     opinion = given.audit_opinion
     return [

@@ -95,10 +95,14 @@ def _component(name: str, weight: int, factors: Sequence[Factor]) -> Component:
 
 def _factor_step(factor: Factor) -> dict[str, Any]:
     step: dict[str, Any] = {
-        "kind": "factor", "component": factor.component, "factor": factor.name,
-        "value": factor.value, "score": factor.score, "weight_percent": factor.weight,
+        "kind": "factor",
+        "component": factor.component,
+        "factor": factor.name,
+        "value": factor.value,
+        "score": factor.score,
+        "weight_percent": factor.weight,
         "source": factor.source,
-    }  # fmt: skip
+    }
     if factor.as_of:
         step["as_of"] = factor.as_of
     if factor.note:
@@ -117,10 +121,15 @@ def _component_steps(component: Component) -> list[dict[str, Any]]:
         if component.basis == "reweighted_factors":
             missing = ", ".join(f.name for f in component.factors if f.score is None)
             how += f"; re-weighted without {missing}"
-    steps.append({
-        "kind": "component", "component": component.name, "score": component.score,
-        "basis": component.basis, "formula": how,
-    })  # fmt: skip
+    steps.append(
+        {
+            "kind": "component",
+            "component": component.name,
+            "score": component.score,
+            "basis": component.basis,
+            "formula": how,
+        }
+    )
     return steps
 
 
@@ -133,27 +142,41 @@ def _evaluate(
 ) -> Evaluation:
     components = tuple(_component(name, w, factors[name]) for name, w in WEIGHTS[model])
     trace: list[dict[str, Any]] = [
-        {"kind": "inputs", "model": model, "model_version": MODEL_VERSION,
-         "received": list(received)},
+        {
+            "kind": "inputs",
+            "model": model,
+            "model_version": MODEL_VERSION,
+            "received": list(received),
+        },
         *({"kind": "data", **item} for item in data),
-    ]  # fmt: skip
+    ]
     for component in components:
         trace.extend(_component_steps(component))
     for component in components:
-        trace.append({
-            "kind": "weighting", "component": component.name,
-            "weight_percent": component.weight, "score": component.score,
-            "points": float(component.points),
-        })  # fmt: skip
+        trace.append(
+            {
+                "kind": "weighting",
+                "component": component.name,
+                "weight_percent": component.weight,
+                "score": component.score,
+                "points": float(component.points),
+            }
+        )
     total = sum((c.points for c in components), Fraction(0))
     score = half_up(total)
     trace.append({"kind": "sum", "points": float(total), "score": score})
     for override in overrides:
         before, score = score, min(score, override.cap)
-        trace.append({
-            "kind": "override", "rule": override.rule, "cap": override.cap,
-            "reason": override.reason, "before": before, "after": score,
-        })  # fmt: skip
+        trace.append(
+            {
+                "kind": "override",
+                "rule": override.rule,
+                "cap": override.cap,
+                "reason": override.reason,
+                "before": before,
+                "after": score,
+            }
+        )
     score = max(0, min(MAX_SCORE, score))
     rating = rating_of(score)
     trace.append({"kind": "result", "score": score, "rating": rating})
@@ -163,8 +186,13 @@ def _evaluate(
 
 def _bureau_overrides(reports: Sequence[Bureau]) -> list[Override]:
     if any((r.written_off_accounts or 0) > 0 for r in reports):
-        return [Override("written_off_account", WRITTEN_OFF_CAP,
-                         "a written-off account on a bureau report caps the score")]  # fmt: skip
+        return [
+            Override(
+                "written_off_account",
+                WRITTEN_OFF_CAP,
+                "a written-off account on a bureau report caps the score",
+            )
+        ]
     return []
 
 
@@ -212,8 +240,11 @@ def evaluate_agri_sme(inputs: AgriSmeInputs, data: Sequence[dict[str, Any]] = ()
     overrides = _bureau_overrides(reports)
     opinion = inputs.accounts.audit_opinion if inputs.accounts else None
     if opinion in ("adverse", "disclaimer"):
-        overrides.append(Override("audit_opinion", ADVERSE_AUDIT_CAP,
-                                  f"an audit opinion of {opinion} caps the score"))  # fmt: skip
+        overrides.append(
+            Override(
+                "audit_opinion", ADVERSE_AUDIT_CAP, f"an audit opinion of {opinion} caps the score"
+            )
+        )
     return _evaluate(
         "agri_sme",
         {
@@ -222,7 +253,11 @@ def evaluate_agri_sme(inputs: AgriSmeInputs, data: Sequence[dict[str, Any]] = ()
             "audited_accounts": accounts_factors(inputs.accounts),
         },
         overrides,
-        _received(business_bureau=inputs.business_bureau, principals=inputs.principals,
-                  cash_flow=inputs.cash_flow, accounts=inputs.accounts),  # fmt: skip
+        _received(
+            business_bureau=inputs.business_bureau,
+            principals=inputs.principals,
+            cash_flow=inputs.cash_flow,
+            accounts=inputs.accounts,
+        ),
         data,
     )

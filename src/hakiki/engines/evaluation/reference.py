@@ -28,7 +28,9 @@ def key(text: str) -> str:
 
 @cache
 def crop_water_need() -> dict[str, tuple[float, float]]:
-    text = (resources.files("hakiki.engines.evaluation") / "data" / "crop_water_need.csv").read_text()
+    text = (
+        resources.files("hakiki.engines.evaluation") / "data" / "crop_water_need.csv"
+    ).read_text()
     return {
         row["crop"]: (float(row["need_min_mm"]), float(row["need_max_mm"]))
         for row in csv.DictReader(io.StringIO(text))
@@ -39,6 +41,10 @@ def water_need(crop: str) -> tuple[float, float] | None:
     table = crop_water_need()
     name = key(crop)
     return table.get(name) or table.get(name.removesuffix("s"))
+
+
+def _sourced(value: float | None, source: str, as_of: str | None) -> Sourced | None:
+    return None if value is None else Sourced(value, source, as_of)
 
 
 class ReferenceFileError(ValueError):
@@ -53,9 +59,15 @@ class ClimateNorm:
 
 
 CLIMATE_COLUMNS = (
-    "country_code", "area", "season", "rainfall_normal_mm", "rainfall_cv_percent", "ndvi_norm",
-    "source", "as_of",
-)  # fmt: skip
+    "country_code",
+    "area",
+    "season",
+    "rainfall_normal_mm",
+    "rainfall_cv_percent",
+    "ndvi_norm",
+    "source",
+    "as_of",
+)
 
 
 def _number(row: dict[str, str], column: str, line: int) -> float | None:
@@ -83,12 +95,11 @@ def load_climate(text: str) -> dict[tuple[str, str, str], ClimateNorm]:
         if not source:
             raise ReferenceFileError(f"line {line}: source is empty (name the data set)")
 
-        def sourced(column: str, line: int = line) -> Sourced | None:
-            value = _number(row, column, line)
-            return None if value is None else Sourced(value, source, as_of)
-
         norm = ClimateNorm(
-            sourced("rainfall_normal_mm"), sourced("rainfall_cv_percent"), sourced("ndvi_norm")
+            *(
+                _sourced(_number(row, column, line), source, as_of)
+                for column in ("rainfall_normal_mm", "rainfall_cv_percent", "ndvi_norm")
+            )
         )
         table[(row["country_code"].strip().upper(), key(row["area"]), key(row["season"]))] = norm
     return table
@@ -129,8 +140,13 @@ def load_wfp_prices(text: str) -> dict[tuple[str, str], PriceVolatility]:
             price = float(row["price"])
         except ValueError:
             raise ReferenceFileError(f"line {line}: date or price unreadable") from None
-        name = (key(row["admin1"]), key(row["commodity"]), row["market"], row["unit"],
-                row["pricetype"])  # fmt: skip
+        name = (
+            key(row["admin1"]),
+            key(row["commodity"]),
+            row["market"],
+            row["unit"],
+            row["pricetype"],
+        )
         series.setdefault(name, []).append((day, price))
     best: dict[tuple[str, str], PriceVolatility] = {}
     for (admin1, commodity, market, _unit, _kind), points in series.items():
@@ -143,7 +159,9 @@ def load_wfp_prices(text: str) -> dict[tuple[str, str], PriceVolatility]:
     return best
 
 
-def _volatility(points: Iterable[tuple[date, float]], market: str, commodity: str) -> PriceVolatility | None:
+def _volatility(
+    points: Iterable[tuple[date, float]], market: str, commodity: str
+) -> PriceVolatility | None:
     ordered = sorted(points)
     last = ordered[-1][0]
     start = date(last.year - PRICE_MONTHS // 12, last.month, 1)

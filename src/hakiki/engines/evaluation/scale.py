@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import pairwise
 
 MAX_SCORE = 1000
 
@@ -19,7 +20,7 @@ def piecewise(value: float, points: Sequence[tuple[float, int]]) -> int:
     """Linear interpolation between ``(x, score)`` points sorted by x; flat beyond both ends."""
     if value <= points[0][0]:
         return points[0][1]
-    for (x0, s0), (x1, s1) in zip(points, points[1:], strict=False):
+    for (x0, s0), (x1, s1) in pairwise(points):
         if value <= x1:
             share = Fraction(value - x0) / Fraction(x1 - x0) if x1 != x0 else Fraction(1)
             return half_up(s0 + (s1 - s0) * share)
