@@ -109,9 +109,9 @@ AGRI_SME: dict[str, Any] = {
 
 # POST /api/v1/farmer360/crop with CROP, sandbox key.
 CROP_RESULT: dict[str, Any] = {
-    "request_id": "req_06h0qyyd3p17h72333524rpbnm",
+    "request_id": "req_06h0r221cb29x7h31zffzh2jzc",
     "live": False,
-    "reference": "ev_06h0qyyd3p17h72333524rpbnm",
+    "reference": "ev_06h0r221cb29x7h31zffzh2jzc",
     "billing": {"charged": False, "amount": 0, "currency": "KES", "transaction_id": None},
     "model": "crop_farmer",
     "model_version": "2026-11-24",
@@ -305,7 +305,8 @@ CROP_RESULT: dict[str, Any] = {
         "text": "Score 979 of 1000 (strong); crb 1000, agro_ecological 975, cash_flow "
         "964, market 978. Strengths: rainfall against the crop's water need "
         "(1000); arrears on the bureau report (1000); non-performing or "
-        "written-off accounts (1000).",
+        "written-off accounts (1000). Most to gain: year-to-year rainfall "
+        "variability (up to 6 points).",
         "generated": False,
         "generator": "deterministic",
         "model": None,

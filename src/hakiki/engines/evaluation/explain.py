@@ -3,8 +3,11 @@ evaluation, the same words), naming the strengths, the risks and what would rais
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hakiki.engines.evaluation.factors import Factor
 from hakiki.engines.evaluation.models import Evaluation
+from hakiki.engines.evaluation.scale import half_up
 
 LABELS = {
     "days_past_due": "arrears on the bureau report",
@@ -68,8 +71,23 @@ def explain(evaluation: Evaluation) -> str:
         )
     for override in evaluation.overrides:
         parts.append(f"Capped at {override.cap}: {override.reason}.")
-    if risks:
-        parts.append(
-            "To raise the score, improve " + LABELS.get(risks[0].name, risks[0].name) + "."
-        )
+    gain = _most_to_gain(evaluation)
+    if gain is not None:
+        label = LABELS.get(gain[0].name, gain[0].name)
+        parts.append(f"Most to gain: {label} (up to {gain[1]} points).")
     return " ".join(parts)
+
+
+def _most_to_gain(evaluation: Evaluation) -> tuple[Factor, int] | None:
+    """The scored factor whose rise to 1000 would add the most points to the total (before
+    overrides): its shortfall × its share of its component × the component's weight."""
+    best: tuple[Fraction, Factor] | None = None
+    for component in evaluation.components:
+        scored = [f for f in component.factors if f.score is not None]
+        total = sum(f.weight for f in scored)
+        for factor in scored:
+            shortfall = (1000 - (factor.score or 0)) * factor.weight * component.weight
+            gain = Fraction(shortfall, total * 100)
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, factor)
+    return None if best is None else (best[1], half_up(best[0]))
