@@ -268,3 +268,68 @@ async def test_generated_explanation_grounded_in_the_trace(
     calls = len(fake_llm.requests)
     await post(client, CROP, body, sandbox.headers)
     assert len(fake_llm.requests) == calls  # sandbox never asks the model
+
+
+class SeasonFeed:
+    """A live feed of this season's conditions, as an operator's adapter would give them."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str, str]] = []
+
+    async def current(
+        self, country: str, area: str, season: str
+    ) -> tuple[float | None, float | None, str, str | None]:
+        self.asked.append((country, area, season))
+        return 260.0, 0.35, "feed: CHIRPS-prelim dekads", "2026-05-20"
+
+
+async def test_the_live_feed_fills_this_seasons_conditions(
+    client: httpx.AsyncClient, make_account: AccountFactory, sources: EvaluationSources
+) -> None:
+    feed = SeasonFeed()
+    sources.feed = feed
+    account = await make_account("live", balance=10_000)
+    body = body_with(
+        examples.LIVESTOCK,
+        location={"county": "Nakuru"},
+        season={"name": "long_rains", "year": 2026},
+        environment={},
+    )
+    result = await post(client, LIVESTOCK, body, account.headers)
+    assert feed.asked == [("KE", "Nakuru", "long_rains")]
+    factors = {f["factor"]: f for c in result["score_breakdown"] for f in c["factors"]}
+    ndvi = factors["ndvi_percent_of_norm"]  # 0.35 from the feed against the file's 0.55 norm
+    assert ndvi["value"] == 63.64 and ndvi["source"] == (
+        "feed: CHIRPS-prelim dekads / CHIRPS v2.0 1991-2020 (test file)"
+    )
+    rain = factors["season_rainfall_percent_of_normal"]  # 260 against the file's 650
+    assert rain["value"] == 40.0 and rain["score"] == 100
+
+
+async def test_no_personal_value_is_stored_in_clear(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    from sqlalchemy import select
+
+    from hakiki.tables import metadata
+
+    account = await make_account("live", balance=10_000)
+    secret_id, secret_ref = "29876543", "applicant-wanjiku-0042"
+    body = body_with(examples.CROP, farmer={"national_id": secret_id, "reference": secret_ref})
+    headers = {**account.headers, "Idempotency-Key": "eval-pii"}
+    result = await post(client, CROP, body, headers)
+    assert secret_id not in str(result) and secret_ref not in str(result)
+    await client.get("/healthz")  # let the request-log writer flush
+    found: list[str] = []
+    logged = 0
+    async with db.reader.connect() as conn:
+        for table in metadata.sorted_tables:
+            for row in (await conn.execute(select(table))).all():
+                text = str(tuple(row))
+                if secret_id in text or secret_ref in text:
+                    found.append(table.name)
+                if table.name == "request_logs" and result["request_id"] in text:
+                    assert "KE:evaluation" in text  # the subject: hashed, encrypted
+                    logged += 1
+    assert not found
+    assert logged == 1  # the call's record is there, its subject encrypted

@@ -146,7 +146,30 @@ def _sourced(value: float | None, source: str, as_of: str | None) -> engine.Sour
     return None if value is None else engine.Sourced(value, source, as_of)
 
 
-def _climate(
+async def _current(
+    call: Call,
+    body: CropRequest | LivestockRequest,
+    area: str | None,
+    data: list[dict[str, Any]],
+) -> tuple[engine.Sourced | None, engine.Sourced | None]:
+    """This season's rainfall and NDVI from the live feed, for what the request did not send."""
+    env, feed = body.environment, call.runtime.part(EvaluationSources).feed
+    wanted = env.season_rainfall_mm is None or env.ndvi is None
+    if not (call.principal.live and feed and area and body.season and wanted):
+        return None, None
+    rain, ndvi, source, as_of = await feed.current(body.country_code, area, body.season.name)
+    data.append(
+        {
+            "item": "current_conditions",
+            "value": {"rainfall_mm": rain, "ndvi": ndvi},
+            "source": source,
+            "as_of": as_of,
+        }
+    )
+    return _sourced(rain, source, as_of), _sourced(ndvi, source, as_of)
+
+
+async def _climate(
     call: Call,
     body: CropRequest | LivestockRequest,
     area: str | None,
@@ -156,6 +179,7 @@ def _climate(
     told = f"request: {env.source}" if env.source else "request"
     as_of = env.as_of.isoformat() if env.as_of else None
     norm = None
+    fed_rain, fed_ndvi = await _current(call, body, area, data)
     sources = call.runtime.part(EvaluationSources)
     if call.principal.live and sources.climate and area and body.season:
         norm = climate_norm(sources.climate, body.country_code, area, body.season.name)
@@ -171,12 +195,12 @@ def _climate(
         return _sourced(value, told, as_of) if value is not None else fallback
 
     return engine.Climate(
-        season_rainfall_mm=_sourced(env.season_rainfall_mm, told, as_of),
+        season_rainfall_mm=pick(env.season_rainfall_mm, fed_rain),
         normal_rainfall_mm=pick(env.normal_rainfall_mm, norm.rainfall_normal_mm if norm else None),
         rainfall_cv_percent=pick(
             env.rainfall_cv_percent, norm.rainfall_cv_percent if norm else None
         ),
-        ndvi=_sourced(env.ndvi, told, as_of),
+        ndvi=pick(env.ndvi, fed_ndvi),
         ndvi_norm=pick(env.ndvi_norm, norm.ndvi_norm if norm else None),
     )
 
@@ -230,7 +254,7 @@ async def evaluate_crop(call: Call, body: CropRequest) -> bytes:
             body.farm.inputs.fertiliser,
             body.farm.inputs.crop_insurance,
         ),
-        climate=_climate(call, body, area, data),
+        climate=await _climate(call, body, area, data),
         bureau=_engine_bureau(bureau, "applicant", _origin(body.bureau_reference, "bureau")),
         cash_flow=_engine_cash(cash, _origin(body.statement_analysis_id, "cash_flow")),
         market=_market(call, body, main.crop, area, data),
@@ -251,7 +275,7 @@ async def evaluate_livestock(call: Call, body: LivestockRequest) -> bytes:
     herd = body.herd
     inputs = engine.LivestockInputs(
         herd=engine.Herd(herd.species, herd.head_count, herd.vaccinated_percent),
-        climate=_climate(call, body, area, data),
+        climate=await _climate(call, body, area, data),
         bureau=_engine_bureau(bureau, "applicant", _origin(body.bureau_reference, "bureau")),
         cash_flow=_engine_cash(cash, _origin(body.statement_analysis_id, "cash_flow")),
         market=_market(call, body, herd.species, area, data),

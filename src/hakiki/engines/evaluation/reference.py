@@ -21,8 +21,9 @@ PRICE_MONTHS = 36  # the window of the volatility: three years of monthly prices
 
 
 def key(text: str) -> str:
-    """Lower case, no accents, single spaces: how areas, seasons and crops are matched."""
+    """Lower case, no accents or apostrophes, single spaces: how areas, seasons and crops match."""
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    text = re.sub(r"['`]", "", text)  # Murang'a is Muranga, as the gazetteer reads it
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 
 
