@@ -15,6 +15,7 @@ from fastapi import FastAPI
 
 from hakiki.core.database import Database
 from hakiki.evaluation import examples
+from hakiki.evaluation.schemas import BureauIn
 from hakiki.evaluation.sources import EvaluationSources
 from tests.conftest import AccountFactory, debit_count
 from tests.engines.evaluation.test_properties import recompute
@@ -333,3 +334,42 @@ async def test_no_personal_value_is_stored_in_clear(
                     logged += 1
     assert not found
     assert logged == 1  # the call's record is there, its subject encrypted
+
+
+class OrgBureauReports:
+    """Bureau reports by reference, each kept for the organisation that pulled it: the shape of
+    the hook the credit category will provide."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+
+    async def figures(self, principal: Any, reference: str) -> BureauIn | None:
+        if principal.org_id != self.owner or reference != "crb_rep_1":
+            return None
+        return BureauIn(
+            max_days_past_due=10,
+            non_performing_accounts=0,
+            written_off_accounts=0,
+            months_of_history=30,
+            enquiries_90_days=2,
+            bureau="Metropol",
+        )
+
+
+async def test_a_wired_bureau_hook_resolves_only_the_callers_reports(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    sources: EvaluationSources,
+    db: Database,
+) -> None:
+    owner = await make_account("live", balance=10_000)
+    stranger = await make_account("live", balance=10_000)
+    sources.bureau = OrgBureauReports(owner.org_id)
+    body = body_with(examples.CROP, bureau=None, bureau_reference="crb_rep_1")
+    result = await post(client, CROP, body, owner.headers)
+    days = result["score_breakdown"][0]["factors"][0]
+    assert days["value"] == 10 and days["score"] == 900
+    assert days["source"] == "resolved reference (bureau): Metropol, applicant"
+    answer = await post(client, CROP, body, stranger.headers, 404)
+    assert answer["error"] == "not_found"
+    assert await debit_count(db, stranger.org_id) == 0
