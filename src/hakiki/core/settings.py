@@ -227,6 +227,27 @@ class Settings(BaseSettings):
         description="After how long a sandbox PENDING vehicle check (last digit 7) completes.",
     )
 
+    evaluation_climate_csv: Path | None = Field(
+        default=None,
+        description="The 360 engine's climate norms per area (CSV, docs/evaluation-360.md): "
+        "rainfall normal and variability, NDVI norm, with their source and date.",
+    )
+    evaluation_prices_csv: Path | None = Field(
+        default=None,
+        description="WFP's food price file for a country, as published on HDX: the 360 "
+        "engine's price volatility per area and commodity.",
+    )
+    evaluation_llm_base_url: str | None = Field(
+        default=None,
+        description="An OpenAI-compatible API (…/v1) that writes the 360 explanation when a "
+        "request asks for `generated`. Unset: the deterministic paragraph.",
+    )
+    evaluation_llm_api_key: str | None = Field(default=None, description="Its bearer key.")
+    evaluation_llm_model: str = Field(default="", description="The model name to ask for.")
+    evaluation_llm_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="How long to wait for the generated explanation."
+    )
+
     gavaconnect_base_url: str = Field(
         default="https://api.kra.go.ke",
         description="KRA's GavaConnect API (https://sbx.kra.go.ke for its sandbox).",
