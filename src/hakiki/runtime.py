@@ -30,6 +30,7 @@ from hakiki.core.wallet.service import release_expired_holds
 from hakiki.credit.providers.registry import CreditBureaus, build_bureaus
 from hakiki.credit.retention import purge_expired as purge_credit_reports
 from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.evaluation.credit_reports import CreditBureauReports
 from hakiki.evaluation.sources import EvaluationSources
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
@@ -73,7 +74,9 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
     runtime.add_part(FaceBank())  # faces seen with numbers and reports
-    runtime.add_part(EvaluationSources.from_settings(settings))  # 360 reference files, hooks
+    sources = EvaluationSources.from_settings(settings)  # 360 reference files and hooks
+    sources.bureau = CreditBureauReports(db, vault)
+    runtime.add_part(sources)
     return runtime
 
 

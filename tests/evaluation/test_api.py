@@ -13,7 +13,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from hakiki.account import service as accounts
 from hakiki.core.database import Database
+from hakiki.core.wallet import service as wallet
 from hakiki.evaluation import examples
 from hakiki.evaluation.schemas import BureauIn
 from hakiki.evaluation.sources import EvaluationSources
@@ -102,13 +104,10 @@ async def test_live_charges_once_and_replays_free(
     assert short.status_code == 402
 
 
-async def test_unresolvable_references_are_503_and_free(
+async def test_an_unwired_statement_reference_is_503_and_free(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("live", balance=10_000)
-    body = body_with(examples.CROP, bureau=None, bureau_reference="crb_123")
-    answer = await post(client, CROP, body, account.headers, 503)
-    assert answer["error"] == "channel_unavailable"
     body = body_with(examples.AGRI_SME, cash_flow=None, statement_analysis_id="sta_1")
     assert (await post(client, SME, body, account.headers, 503))["error"] == "channel_unavailable"
     both = body_with(examples.CROP, bureau_reference="crb_123")
@@ -354,6 +353,40 @@ class OrgBureauReports:
             enquiries_90_days=2,
             bureau="Metropol",
         )
+
+
+async def test_a_bureau_reference_from_the_credit_category_is_scored(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    """A report pulled through POST /v3/credit/bureau, named by its reference: its figures
+    feed the CRB component, for the organisation and environment that pulled it only."""
+    owner = await make_account("sandbox")
+    pull = {
+        "country_code": "KE",
+        "id_type": "national_id",
+        "id_number": "12345674",  # sandbox: delinquent, 45 days past due
+        "report_reason": "new_application",
+        "consent": True,
+    }
+    pulled = await post(client, "/v3/credit/bureau", pull, owner.headers)
+    reference = pulled["reference"]
+    report = pulled["data"]["report"]
+    body = body_with(examples.CROP, bureau=None, bureau_reference=reference)
+    result = await post(client, CROP, body, owner.headers)
+    days = result["score_breakdown"][0]["factors"][0]
+    assert days["value"] == report["summary"]["max_days_past_due"] == 45
+    assert days["source"] == f"resolved reference (bureau): {report['bureau_name']}, applicant"
+    given = body_with(examples.CROP, bureau={"max_days_past_due": 0})
+    clean = await post(client, CROP, given, owner.headers)
+    assert clean["score_breakdown"][0]["score"] > result["score_breakdown"][0]["score"]
+    stranger = await make_account("sandbox")
+    assert (await post(client, CROP, body, stranger.headers, 404))["error"] == "not_found"
+    live_key = await accounts.create_key(db, owner.org_name, "live", None)
+    await wallet.credit(db, owner.org_id, 10_000, "test top-up")
+    live = {"Authorization": f"Bearer {live_key.client_id}:{live_key.secret}"}
+    assert (await post(client, CROP, body, live, 404))["error"] == "not_found"
+    unknown = body_with(examples.CROP, bureau=None, bureau_reference="crb_unknown")
+    assert (await post(client, CROP, unknown, owner.headers, 404))["error"] == "not_found"
 
 
 async def test_a_wired_bureau_hook_resolves_only_the_callers_reports(

@@ -10,10 +10,9 @@ from typing import Literal
 
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call, hold_price
-from hakiki.core.database import read
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
-from hakiki.credit import repository
+from hakiki.credit.reports import stored_report
 from hakiki.credit.schemas import (
     BureauUsed,
     CreditReport,
@@ -96,19 +95,15 @@ async def _bureau(
         return facts, BureauUsed(reference=None, bureau="given", retrieved_at=None)
     if body.bureau_reference is None:
         return None, None
-    principal = call.principal
-    async with read(call.runtime.db) as conn:
-        sealed = await repository.find_report(
-            conn, principal.org_id, principal.environment, body.bureau_reference
-        )
-    if sealed is None:
+    runtime = call.runtime
+    report = await stored_report(runtime.db, runtime.vault, call.principal, body.bureau_reference)
+    if report is None:
         raise ApiError(
             404,
             "not_found",
             "No bureau report of this organisation and environment has that reference.",
             details=[{"field": "bureau_reference", "problem": "unknown reference"}],
         )
-    report = CreditReport.model_validate_json(call.runtime.vault.decrypt(sealed))
     used = BureauUsed(
         reference=body.bureau_reference, bureau=report.bureau, retrieved_at=report.retrieved_at
     )
