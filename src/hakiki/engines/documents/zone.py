@@ -215,12 +215,23 @@ def _rank(reading: ZoneReading) -> tuple[int, float]:
     return (len(reading.zone.failures), -reading.confidence)
 
 
-def read_zone(pixels: np.ndarray) -> ZoneReading | None:
-    """The zone of a document photo (RGB array), or None when none can be read. A zone whose
-    check digits all hold wins at once; otherwise the reading with the fewest failures (and the
-    surest glyphs) among those above ``MIN_CONFIDENCE``."""
+@dataclass(frozen=True)
+class Scan:
+    """What the reader saw: the grey image deskewed in the orientation where the zone was read
+    (as sent when none was), the reading, and the zone's rows in that image."""
+
+    straight: Image.Image
+    reading: ZoneReading | None
+    zone_rows: tuple[int, int] | None
+
+
+def scan(pixels: np.ndarray) -> Scan:
+    """Find and read the zone of a document photo (RGB array). A zone whose check digits all
+    hold wins at once; otherwise the reading with the fewest failures (and the surest glyphs)
+    among those above ``MIN_CONFIDENCE``."""
     base = grey(pixels)
-    best: ZoneReading | None = None
+    best: Scan | None = None
+    first: Image.Image | None = None
     for rotation in (0, 180, 90, 270):
         turned = base.rotate(rotation, expand=True) if rotation else base
         if rotation in (90, 270):
@@ -231,6 +242,7 @@ def read_zone(pixels: np.ndarray) -> ZoneReading | None:
             if angle
             else turned
         )
+        first = first or straight
         ink = ink_of(straight)
         for _lines, chars, group in _groups(_bands(ink > 0.5)):
             read = _read_group(ink, chars, group)
@@ -241,9 +253,21 @@ def read_zone(pixels: np.ndarray) -> ZoneReading | None:
             confidence = round(float(np.mean([line.confidence for line in read])), 3)
             if confidence < MIN_CONFIDENCE:
                 continue
-            reading = ZoneReading(zone, zone.lines, angle, rotation, confidence)
+            found = Scan(
+                straight,
+                ZoneReading(zone, zone.lines, angle, rotation, confidence),
+                (group[0].top, group[-1].bottom),
+            )
             if zone.valid:
-                return reading
-            if best is None or _rank(reading) < _rank(best):
-                best = reading
-    return best
+                return found
+            if best is None or _rank(found.reading) < _rank(best.reading):  # type: ignore[arg-type]
+                best = found
+    if best is not None:
+        return best
+    assert first is not None
+    return Scan(first, None, None)
+
+
+def read_zone(pixels: np.ndarray) -> ZoneReading | None:
+    """The zone of a document photo, or None when none can be read."""
+    return scan(pixels).reading
