@@ -8,6 +8,7 @@ from hakiki.account.router import router as account_router
 from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
 from hakiki.core.test_values import router as sandbox_router
+from hakiki.documents.router import router as documents_router
 from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
 from hakiki.fraud.scan_router import router as fraud_scan_router
@@ -27,6 +28,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     vehicle_router,
     tax_router,
     background_router,
+    documents_router,
     invitation_router,
     fraud_router,
     fraud_scan_router,

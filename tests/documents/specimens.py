@@ -31,6 +31,7 @@ def render_card(
     blur: float = 0.0,
     quality: int = 90,
     fmt: str = "JPEG",
+    portrait: bytes | None = None,
 ) -> bytes:
     """An ID-1 card (85.6 x 54 mm) whose bottom holds ``lines``, on a grey table."""
     height = round(width * 54 / 85.6)
@@ -40,7 +41,12 @@ def render_card(
     size = int(100 * width * 0.9 / probe.getlength(lines[0]))
     font = ImageFont.truetype(_font_path(), size)
     label = ImageFont.truetype(_font_path(), size // 2)
-    draw.rectangle((width * 0.05, height * 0.08, width * 0.3, height * 0.55), fill=(150, 120, 100))
+    box = (int(width * 0.05), int(height * 0.08), int(width * 0.3), int(height * 0.55))
+    draw.rectangle(box, fill=(150, 120, 100))
+    if portrait is not None:
+        face = Image.open(io.BytesIO(portrait)).convert("RGB")
+        face.thumbnail((box[2] - box[0], box[3] - box[1]))
+        card.paste(face, (box[0], box[1]))
     draw.text((width * 0.36, height * 0.1), "REPUBLIC OF UTOPIA", font=label, fill=(30, 30, 90))
     draw.text((width * 0.36, height * 0.22), "IDENTITY CARD", font=label, fill=(30, 30, 90))
     top = height - len(lines) * size * 1.35 - height * 0.04

@@ -34,7 +34,8 @@ ELA_ATTENTION = 6.0  # ratio of the worst block's error level to the median bloc
 COPY_MOVE_WIDTH = 512
 COPY_MOVE_MIN_BLOCKS = 80  # pairs with one displacement (clean documents: 35 at most)
 COPY_MOVE_MIN_SHIFT = 24  # pixels at the working width: nearer blocks overlap
-MOIRE_ATTENTION = 150.0  # spectral peak over the median of its band
+MOIRE_ATTENTION = 150.0
+MIN_DETAIL = 0.02  # fine-detail energy over coarse: sharp photos 0.13-0.16, blurred under 0.01  # spectral peak over the median of its band
 _SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 4 / 3, 16 / 10)
 
 
@@ -140,7 +141,12 @@ def moire(grey: Image.Image) -> float:
     yy, xx = np.mgrid[-side // 2 : side // 2, -side // 2 : side // 2]
     radius = np.hypot(yy, xx)
     band = spectrum[(radius > side * 0.15) & (radius < side * 0.45)]
-    return round(float(band.max() / max(float(np.median(band)), 1e-6)), 1)
+    low = spectrum[(radius > 2) & (radius < side * 0.05)]
+    median = float(np.median(band))
+    # A blurred photo has no fine detail left: any residue would look like a peak.
+    if median < MIN_DETAIL * float(np.median(low)):
+        return 0.0
+    return round(float(band.max()) / median, 1)
 
 
 def screenshot_shape(size: tuple[int, int], fmt: str, camera: bool) -> bool:

@@ -57,6 +57,9 @@ class Analysis:
 
 
 def verdict(checks: list[Check]) -> Verdict:
+    """A photo too poor to judge is never rejected on what was read from it: attention."""
+    if any(c.category == "quality" and c.status == "attention" for c in checks):
+        return "attention"
     statuses = {c.status for c in checks}
     if "failed" in statuses:
         return "rejected"
@@ -169,7 +172,10 @@ def analyse(
     order = list(reversed(sides)) if document_type != "passport" else sides
     scans = {side.field: scan(side.pixels) for side in order}
     zone_scan = next((scans[s.field] for s in order if scans[s.field].reading), None)
-    zone = zone_scan.reading.zone if zone_scan and zone_scan.reading else None
+    reading = zone_scan.reading if zone_scan else None
+    # What an unsure reading says (check digits failing) is not the document's: not used.
+    sure = reading is not None and (reading.zone.valid or reading.confidence >= SURE_READING)
+    zone = reading.zone if reading is not None and sure else None
     checks = [_quality(side, scans[side.field], retry) for side in sides]
     checks.append(_zone_check(zone_scan, document_type, retry))
     codes = [code for side in sides for code in barcodes.read(side.pixels)][: barcodes.MAX_CODES]
