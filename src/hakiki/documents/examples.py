@@ -18,4 +18,66 @@ REQUEST: dict[str, Any] = {
     "front_image": LIGHT_PNG,
 }
 
-RESULT: dict[str, Any] = {}
+# POST /v3/documents/verify with REQUEST in sandbox: a clear passport.
+RESULT: dict[str, Any] = {
+    "request_id": "req_06h0r0ggky53pdxny4yyw3mhv0",
+    "live": False,
+    "reference": "doc_06h0r0ggky53pdxny4yyw3mhv0",
+    "billing": {"charged": False, "amount": 0, "currency": "KES", "transaction_id": None},
+    "verdict": "clear",
+    "retryable": False,
+    "retry_reasons": [],
+    "reasons": [],
+    "checks": [
+        {
+            "name": "front_image.quality",
+            "category": "quality",
+            "status": "passed",
+            "reason": "good enough to judge",
+            "signals": {},
+        },
+        {
+            "name": "mrz",
+            "category": "mrz",
+            "status": "passed",
+            "reason": "TD3 zone read; every check digit holds",
+            "signals": {},
+        },
+        {
+            "name": "dates",
+            "category": "consistency",
+            "status": "passed",
+            "reason": "the dates are plausible",
+            "signals": {},
+        },
+        {
+            "name": "expiry",
+            "category": "consistency",
+            "status": "passed",
+            "reason": "valid until 2030-12-31",
+            "signals": {},
+        },
+        {
+            "name": "front_image.editing_software",
+            "category": "forensics",
+            "status": "passed",
+            "reason": "no editor named",
+            "signals": {"software": None},
+        },
+    ],
+    "document": {
+        "layout": "TD3",
+        "document_code": "P",
+        "issuing_state": "KEN",
+        "document_number": "AK0000000",
+        "surname": "KAMAU",
+        "given_names": "WANJIRU AKINYI",
+        "nationality": "KEN",
+        "birth_date": "1990-01-01",
+        "sex": "F",
+        "expiry_date": "2030-12-31",
+        "optional_data": None,
+        "barcodes": [],
+    },
+    "face": None,
+}

@@ -117,12 +117,11 @@ def read_cells(ink: np.ndarray, top: int, bottom: int, centres: list[float], pit
             ),
             dtype=np.float32,
         )
-        shifted = [
-            _normalise(resized[dy : dy + CELL_H, dx : dx + CELL_W])
-            for dy in range(2 * _SHIFT + 1)
-            for dx in range(2 * _SHIFT + 1)
-        ]
-        patches.append(np.stack(shifted))
+        windows = np.lib.stride_tricks.sliding_window_view(resized, (CELL_H, CELL_W))
+        patches.append(windows.reshape(-1, CELL_H * CELL_W))  # every shift of the cell
     stacked = np.stack(patches)  # cells x shifts x pixels
+    stacked = stacked - stacked.mean(axis=2, keepdims=True)
+    norms = np.linalg.norm(stacked, axis=2, keepdims=True)
+    stacked = stacked / np.maximum(norms, 1e-6)
     scores = np.einsum("csp,gp->csg", stacked, glyphs).max(axis=1)
     return ReadLine(scores=scores)

@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from hakiki.engines.documents import barcodes, consistency, forensics, quality
-from hakiki.engines.documents.zone import Scan, scan
+from hakiki.engines.documents.zone import Scan, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
 Status = Literal["passed", "attention", "failed", "not_run"]
@@ -170,8 +170,12 @@ def analyse(
     sides = [front] + ([back] if back else [])
     # An identity card's zone is on its back: read that side first.
     order = list(reversed(sides)) if document_type != "passport" else sides
-    scans = {side.field: scan(side.pixels) for side in order}
-    zone_scan = next((scans[s.field] for s in order if scans[s.field].reading), None)
+    scans: dict[str, Scan] = {}
+    zone_scan: Scan | None = None
+    for side in order:  # once a side's zone is read, the others are only straightened
+        scans[side.field] = straighten(side.pixels) if zone_scan else scan(side.pixels)
+        if scans[side.field].reading is not None:
+            zone_scan = scans[side.field]
     reading = zone_scan.reading if zone_scan else None
     # What an unsure reading says (check digits failing) is not the document's: not used.
     sure = reading is not None and (reading.zone.valid or reading.confidence >= SURE_READING)

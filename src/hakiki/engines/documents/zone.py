@@ -90,15 +90,20 @@ def _profile_sharpness(mask: Image.Image, angle: float) -> float:
     return float(np.square(np.diff(rows)).sum())
 
 
-def skew_angle(ink: np.ndarray) -> float:
-    """The rotation (degrees, counter-clockwise) that makes text lines horizontal."""
-    mask = Image.fromarray(((ink > 0.5) * 255).astype(np.uint8))
-    small = mask.resize((400, max(1, round(mask.height * 400 / mask.width))))
+def _mask_at(image: Image.Image, width: int) -> Image.Image:
+    small = image.resize((width, max(1, round(image.height * width / image.width))))
+    return Image.fromarray(((ink_of(small) > 0.5) * 255).astype(np.uint8))
+
+
+def skew_angle(image: Image.Image) -> float:
+    """The rotation (degrees, counter-clockwise) that makes the text lines of a grey image
+    horizontal: whole degrees on a 400-pixel copy, then fifths on a 700-pixel one."""
+    small, finer = _mask_at(image, 400), _mask_at(image, 700)
     coarse = max(
         np.arange(-MAX_SKEW, MAX_SKEW + 0.01, 1.0), key=lambda a: _profile_sharpness(small, a)
     )
     fine = max(
-        np.arange(coarse - 1.0, coarse + 1.01, 0.2), key=lambda a: _profile_sharpness(mask, a)
+        np.arange(coarse - 1.0, coarse + 1.01, 0.2), key=lambda a: _profile_sharpness(finer, a)
     )
     return float(round(fine, 1))
 
@@ -236,7 +241,7 @@ def scan(pixels: np.ndarray) -> Scan:
         turned = base.rotate(rotation, expand=True) if rotation else base
         if rotation in (90, 270):
             turned = turned.resize((WORK_WIDTH, round(turned.height * WORK_WIDTH / turned.width)))
-        angle = skew_angle(ink_of(turned))
+        angle = skew_angle(turned)
         straight = (
             turned.rotate(angle, Image.Resampling.BICUBIC, expand=True, fillcolor=255)
             if angle
@@ -266,6 +271,15 @@ def scan(pixels: np.ndarray) -> Scan:
         return best
     assert first is not None
     return Scan(first, None, None)
+
+
+def straighten(pixels: np.ndarray) -> Scan:
+    """The grey image deskewed as sent, without looking for a zone (a side that carries none)."""
+    base = grey(pixels)
+    angle = skew_angle(base)
+    if angle:
+        base = base.rotate(angle, Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    return Scan(base, None, None)
 
 
 def read_zone(pixels: np.ndarray) -> ZoneReading | None:
