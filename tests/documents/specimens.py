@@ -54,7 +54,7 @@ def render_card(
         draw.text((width * 0.05, top + i * size * 1.35), line, font=font, fill=(20, 20, 20))
     table = Image.new("RGB", (int(width * 1.25), int(height * 1.35)), (95, 100, 105))
     table.paste(card, (int(width * 0.125), int(height * 0.175)))
-    photo = table.rotate(angle, Image.Resampling.BICUBIC, fillcolor=(95, 100, 105))
+    photo = table.rotate(angle, Image.Resampling.BICUBIC, expand=True, fillcolor=(95, 100, 105))
     if blur:
         photo = photo.filter(ImageFilter.GaussianBlur(blur))
     out = io.BytesIO()

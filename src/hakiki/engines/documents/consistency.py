@@ -45,8 +45,8 @@ def birth_date(yymmdd: str, today: date) -> date | None:
     """A zone's birth date: the century that puts it in the past."""
     try:
         year, month, day = int(yymmdd[0:2]), int(yymmdd[2:4]), int(yymmdd[4:6])
-        century = 2000 if 2000 + year <= today.year else 1900
-        return date(century + year, month, day)
+        recent = date(2000 + year, month, day)
+        return recent if recent <= today else date(1900 + year, month, day)
     except ValueError:
         return None
 
