@@ -33,7 +33,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def ms(values: list[float]) -> str:
-    return f"p50 {percentile(values, 50) * 1000:7.1f} ms  p90 {percentile(values, 90) * 1000:7.1f} ms"
+    return (
+        f"p50 {percentile(values, 50) * 1000:7.1f} ms  p90 {percentile(values, 90) * 1000:7.1f} ms"
+    )
 
 
 def main() -> None:
@@ -45,14 +47,14 @@ def main() -> None:
         os.environ[name] = str(args.threads)
 
     import numpy as np
+    from tests.documents.specimens import TD1_KENYA, TD1_UTOPIA, render_card
+    from tests.documents.test_verify import _card_with_barcode
 
     from hakiki.engines.documents import barcodes, forensics, quality
     from hakiki.engines.documents.ocrb import templates
     from hakiki.engines.documents.verify import Side, analyse
     from hakiki.engines.documents.zone import scan
     from hakiki.engines.face.images import load_image
-    from tests.documents.specimens import TD1_KENYA, TD1_UTOPIA, render_card
-    from tests.documents.test_verify import _card_with_barcode
 
     data = ROOT / "tests" / "data" / "documents"
     documents = [
@@ -82,7 +84,9 @@ def main() -> None:
             sides = [Side("front_image", front, image.format, image.pixels, image.original_size)]
             if back is not None:
                 other = load_image(back, max_bytes=1 << 20, max_side=2000)
-                sides.append(Side("back_image", back, other.format, other.pixels, other.original_size))
+                sides.append(
+                    Side("back_image", back, other.format, other.pixels, other.original_size)
+                )
             t1 = time.process_time()
             result = analyse(sides[0], sides[1] if back else None, kind, "KE", date(2026, 11, 24))
             t2 = time.process_time()

@@ -33,9 +33,7 @@ def checks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {c["name"]: c for c in result["checks"]}
 
 
-async def verify(
-    client: httpx.AsyncClient, headers: dict[str, str], **body: Any
-) -> httpx.Response:
+async def verify(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> httpx.Response:
     return await client.post(URL, json=body, headers=headers)
 
 
@@ -153,9 +151,18 @@ async def test_bad_images_are_400s_and_never_charged(
         ({"front_image": b64(b"%PDF-1.7 not an image")}, "front_image"),
         ({"front_image": b64(specimen("pe-passport-td3.jpg")[:5000])}, "front_image"),
         ({"front_image": b64(_bomb())}, "front_image"),
-        ({"front_image": b64(specimen("pe-passport-td3.jpg")), "back_image": "x\x00y"}, "back_image"),
-        ({"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "visa"}, "document_type"),
-        ({"front_image": b64(specimen("pe-passport-td3.jpg")), "country_code": "ZZ"}, "country_code"),
+        (
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "back_image": "x\x00y"},
+            "back_image",
+        ),
+        (
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "visa"},
+            "document_type",
+        ),
+        (
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "country_code": "ZZ"},
+            "country_code",
+        ),
         ({"front_image": b64(specimen("pe-passport-td3.jpg")), "extra": 1}, "extra"),
         ({"front_image": 12}, "front_image"),
     ]
@@ -219,7 +226,9 @@ def _card_with_barcode(text: str) -> bytes:
 
     from PIL import Image
 
-    code = np.asarray(zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.PDF417).to_image(scale=3))
+    code = np.asarray(
+        zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.PDF417).to_image(scale=3)
+    )
     card = Image.new("RGB", (1000, 640), (236, 238, 230))
     card.paste(Image.fromarray(code).convert("RGB"), (80, 300))
     out = io.BytesIO()

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import base64
 import io
+import struct
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -94,7 +96,9 @@ class VerifySandbox:
         ]
         retry = ["front_image: the photo is too dark"] if picked == "poor" else []
         if zone is not None:
-            checks.append(Check("mrz", "mrz", "passed", f"{zone.layout} zone read; every check digit holds"))
+            checks.append(
+                Check("mrz", "mrz", "passed", f"{zone.layout} zone read; every check digit holds")
+            )
             checks.append(Check("dates", "consistency", "passed", "the dates are plausible"))
             checks.append(
                 Check("expiry", "consistency", "failed", "the document expired on 2020-01-01")
@@ -102,11 +106,15 @@ class VerifySandbox:
                 else Check("expiry", "consistency", "passed", "valid until 2030-12-31")
             )
         elif picked == "poor" and query.document_type in _NUMBERS:
-            checks.append(Check("mrz", "mrz", "attention", "no machine-readable zone could be read"))
+            checks.append(
+                Check("mrz", "mrz", "attention", "no machine-readable zone could be read")
+            )
             retry.append("the machine-readable zone could not be read; photograph the whole "
                          "document, flat, in good light")  # fmt: skip
         else:
-            checks.append(Check("mrz", "mrz", "not_run", f"a {query.document_type} carries no zone"))
+            checks.append(
+                Check("mrz", "mrz", "not_run", f"a {query.document_type} carries no zone")
+            )
         checks.append(
             Check("front_image.editing_software", "forensics", "attention",
                   "the metadata names Adobe Photoshop 25.0", {"software": "Adobe Photoshop 25.0"})
@@ -117,8 +125,10 @@ class VerifySandbox:
         distance = None
         if query.selfie:
             distance = SANDBOX_DISTANCE
-            checks.append(Check("face_match", "face", "passed", "the selfie is the document's holder",
-                                {"distance": distance}))  # fmt: skip
+            checks.append(
+                Check("face_match", "face", "passed", "the selfie is the document's holder",
+                      {"distance": distance})
+            )  # fmt: skip
             checks.append(Check("face_bank", "face", "passed", "the face is in no fraud report"))
         return SandboxAnswer(checks, zone, retry, distance)
 
@@ -182,14 +192,19 @@ def solid_png(colour: tuple[int, int, int]) -> str:
 @cache
 def bomb_png() -> str:
     """A valid PNG header that declares 50,000 x 50,000 pixels, with no pixels behind it."""
-    import struct
-    import zlib
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", 50_000, 50_000, 8, 2, 0, 0, 0)
-    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    data = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
     return base64.b64encode(data).decode()
 
 

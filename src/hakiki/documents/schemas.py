@@ -14,9 +14,7 @@ DocumentType = Literal["passport", "national_id", "drivers_license", "residence_
 
 
 class DocumentRequest(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [examples.REQUEST]}
-    )
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [examples.REQUEST]})
 
     document_type: DocumentType = Field(
         description="passport (TD3 zone), national_id (TD1 or TD2 zone, usually on the back), "
@@ -79,7 +77,9 @@ class DocumentResult(ResultBase):
     verdict: Literal["clear", "attention", "rejected"]
     retryable: bool = Field(description="true when the photo is too poor to judge: take another.")
     retry_reasons: list[str]
-    reasons: list[str] = Field(description="The reason of every check that failed or needs attention.")
+    reasons: list[str] = Field(
+        description="The reason of every check that failed or needs attention."
+    )
     checks: list[DocumentCheck]
     document: ExtractedDocument
     face: FaceMatch | None = Field(description="With selfie_image only.")

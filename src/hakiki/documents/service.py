@@ -40,7 +40,10 @@ MATCH_THRESHOLD = 0.6  # dlib's same-person distance (99.38% on LFW; NOTES.md: 0
 
 def _invalid(field: str, message: str, problem: str) -> ApiError:
     return ApiError(
-        400, "invalid_request", f"{field}: {message}", details=[{"field": field, "problem": problem}]
+        400,
+        "invalid_request",
+        f"{field}: {message}",
+        details=[{"field": field, "problem": problem}],
     )
 
 
@@ -112,7 +115,9 @@ async def _face_checks(call: Call, front: bytes, selfie: bytes) -> tuple[list[Ch
     try:
         portrait = await _embed(call, front)
     except FaceImageError as error:
-        checks.append(Check("face_match", "face", "attention", f"no portrait on the document: {error}"))
+        checks.append(
+            Check("face_match", "face", "attention", f"no portrait on the document: {error}")
+        )
     else:
         distance = round(float(np.linalg.norm(portrait.vector - face.vector)), 4)
         same = distance < MATCH_THRESHOLD
@@ -141,7 +146,9 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
     back_bytes = image_bytes("back_image", body.back_image) if body.back_image else None
     selfie_bytes = image_bytes("selfie_image", body.selfie_image) if body.selfie_image else None
     front = await call.runtime.offload(lambda: _side("front_image", front_bytes))
-    back = await call.runtime.offload(lambda: _side("back_image", back_bytes)) if back_bytes else None
+    back = (
+        await call.runtime.offload(lambda: _side("back_image", back_bytes)) if back_bytes else None
+    )
     if selfie_bytes is not None:
         await call.runtime.offload(lambda: _side("selfie_image", selfie_bytes))
     codes: list[Barcode] = []
@@ -149,17 +156,29 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
         analysis = await call.runtime.offload(
             lambda: analyse(front, back, body.document_type, body.country_code, today)
         )
-        checks, zone, retry, codes = analysis.checks, analysis.zone, analysis.retry_reasons, analysis.codes
+        checks, zone, retry, codes = (
+            analysis.checks,
+            analysis.zone,
+            analysis.retry_reasons,
+            analysis.codes,
+        )
         distance = None
         if selfie_bytes is not None:
             face_checks, distance = await _face_checks(call, front_bytes, selfie_bytes)
             checks.extend(face_checks)
     else:
-        colour = tuple(float(v) for v in front.pixels.reshape(-1, 3).mean(axis=0))
+        red, green, blue = (float(v) for v in front.pixels.reshape(-1, 3).mean(axis=0))
         answer = sandbox.VERIFY.answer(
-            sandbox.SandboxQuery(body.document_type, body.country_code, colour, selfie_bytes is not None)  # type: ignore[arg-type]
+            sandbox.SandboxQuery(
+                body.document_type, body.country_code, (red, green, blue), selfie_bytes is not None
+            )
         )
-        checks, zone, retry, distance = answer.checks, answer.zone, answer.retry_reasons, answer.distance
+        checks, zone, retry, distance = (
+            answer.checks,
+            answer.zone,
+            answer.retry_reasons,
+            answer.distance,
+        )
     face = None
     if selfie_bytes is not None:
         face = FaceMatch(
@@ -181,11 +200,14 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
                 reasons=[c.reason for c in checks if c.status in ("failed", "attention")],
                 checks=[
                     DocumentCheck(
-                        name=c.name, category=c.category, status=c.status,  # type: ignore[arg-type]
-                        reason=c.reason, signals=c.signals,
+                        name=c.name,
+                        category=c.category,
+                        status=c.status,
+                        reason=c.reason,
+                        signals=c.signals,
                     )
                     for c in checks
-                ],  # fmt: skip
+                ],
                 document=_document(zone, codes, today),
                 face=face,
             )

@@ -110,7 +110,9 @@ def test_pdf417_and_qr_codes_written_by_zxing_are_read() -> None:
 
 def test_consistency_findings() -> None:
     def findings(lines: tuple[str, ...], kind: str, country: str | None) -> dict[str, bool | None]:
-        return {f.check: f.passed for f in consistency.check(parse_text(lines), kind, country, TODAY)}
+        return {
+            f.check: f.passed for f in consistency.check(parse_text(lines), kind, country, TODAY)
+        }
 
     assert findings(TD1_KENYA, "national_id", "KE") == {
         "dates": True, "expiry": True, "document_type": True, "country": True,
@@ -120,7 +122,9 @@ def test_consistency_findings() -> None:
     assert utopia["expiry"] is False and utopia["document_type"] is False
     assert utopia["country"] is False and utopia["number_format"] is None
     assert findings(TD1_KENYA, "drivers_license", None)["document_type"] is None
-    severe = [f for f in consistency.check(parse_text(TD1_UTOPIA), "passport", None, TODAY) if f.severe]
+    severe = [
+        f for f in consistency.check(parse_text(TD1_UTOPIA), "passport", None, TODAY) if f.severe
+    ]
     assert {f.check for f in severe} == {"expiry", "document_type"}
 
 

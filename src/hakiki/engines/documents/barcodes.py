@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import zxingcpp
 
-FORMATS = [zxingcpp.BarcodeFormat.PDF417, zxingcpp.BarcodeFormat.QRCode]
+FORMATS = zxingcpp.barcode_formats_from_str("PDF417,QRCode")
 MAX_CODES = 4
 
 

@@ -28,7 +28,11 @@ NUMBER_FORMATS: dict[tuple[str, str], re.Pattern[str]] = {
     ("national_id", "TZ"): re.compile(r"\d{20}|\d{9}"),
     ("national_id", "NG"): re.compile(r"\d{11}"),
 }
-ZONE_CODES = {"passport": ("P",), "national_id": ("I", "A", "C"), "residence_permit": ("I", "A", "C")}
+ZONE_CODES = {
+    "passport": ("P",),
+    "national_id": ("I", "A", "C"),
+    "residence_permit": ("I", "A", "C"),
+}
 MAX_VALIDITY_YEARS = 20
 MAX_AGE_YEARS = 120
 

@@ -34,8 +34,8 @@ ELA_ATTENTION = 6.0  # ratio of the worst block's error level to the median bloc
 COPY_MOVE_WIDTH = 512
 COPY_MOVE_MIN_BLOCKS = 80  # pairs with one displacement (clean documents: 35 at most)
 COPY_MOVE_MIN_SHIFT = 24  # pixels at the working width: nearer blocks overlap
-MOIRE_ATTENTION = 150.0
-MIN_DETAIL = 0.02  # fine-detail energy over coarse: sharp photos 0.13-0.16, blurred under 0.01  # spectral peak over the median of its band
+MOIRE_ATTENTION = 150.0  # the spectral peak over the median of its band (clean photos: 14-60)
+MIN_DETAIL = 0.02  # fine-detail energy over coarse: sharp photos 0.13-0.16, blurred under 0.01
 _SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 4 / 3, 16 / 10)
 
 
@@ -89,7 +89,12 @@ def error_level_ratio(image: Image.Image) -> float:
 def _cell_means(g: np.ndarray, size: int) -> np.ndarray:
     """The mean of every size x size cell, at every position (an integral image)."""
     summed = np.pad(g, ((1, 0), (1, 0))).cumsum(axis=0).cumsum(axis=1)
-    total = summed[size:, size:] - summed[:-size, size:] - summed[size:, :-size] + summed[:-size, :-size]
+    total = (
+        summed[size:, size:]
+        - summed[:-size, size:]
+        - summed[size:, :-size]
+        + summed[:-size, :-size]
+    )
     return total / (size * size)
 
 

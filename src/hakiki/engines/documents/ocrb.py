@@ -39,7 +39,7 @@ def _render_glyphs() -> np.ndarray:
     advance width and the cap height, the glyph centred on its ink, as the reader cuts cells."""
     font = ImageFont.truetype(_font_path(), _RENDER_SIZE)
     _, cap_top, _, baseline = font.getbbox("H")
-    advance = int(round(font.getlength("H")))
+    advance = round(font.getlength("H"))
     templates = []
     for ch in ALPHABET:
         canvas = Image.new("L", (advance * 3, _RENDER_SIZE * 2), 0)
@@ -47,7 +47,7 @@ def _render_glyphs() -> np.ndarray:
         ink = np.asarray(canvas, dtype=np.float32) / 255.0
         columns = np.nonzero(ink.sum(axis=0) > 0)[0]
         centre = (columns[0] + columns[-1] + 1) / 2
-        left = int(round(centre - advance / 2))
+        left = round(centre - advance / 2)
         cell = ink[cap_top:baseline, left : left + advance]
         resized = Image.fromarray((cell * 255).astype(np.uint8)).resize(
             (CELL_W, CELL_H), Image.Resampling.BILINEAR
@@ -90,7 +90,9 @@ class ReadLine:
         return allowed[int(row.argmax())]
 
 
-def read_cells(ink: np.ndarray, top: int, bottom: int, centres: list[float], pitch: float) -> ReadLine:
+def read_cells(
+    ink: np.ndarray, top: int, bottom: int, centres: list[float], pitch: float
+) -> ReadLine:
     """Match the cells of one line. ``ink`` is the deskewed image (float, 1 = dark); each cell
     is one pitch wide around its centre, from the line's top to its bottom (the cap height)."""
     height, width = ink.shape
@@ -103,10 +105,10 @@ def read_cells(ink: np.ndarray, top: int, bottom: int, centres: list[float], pit
         x0, x1 = centre - pitch / 2 - pad_x, centre + pitch / 2 + pad_x
         y0, y1 = top - pad_y, bottom + pad_y
         box = (
-            max(0, int(round(x0))),
-            max(0, int(round(y0))),
-            min(width, max(int(round(x1)), 1)),
-            min(height, max(int(round(y1)), 1)),
+            max(0, round(x0)),
+            max(0, round(y0)),
+            min(width, max(round(x1), 1)),
+            min(height, max(round(y1), 1)),
         )
         region = ink[box[1] : box[3], box[0] : box[2]]
         if region.size == 0:

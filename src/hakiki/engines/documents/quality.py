@@ -33,21 +33,23 @@ class Quality:
 
 def laplacian_variance(grey: np.ndarray) -> float:
     g = grey.astype(np.float32)
-    lap = (
-        -4 * g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:]
-    )
+    lap = -4 * g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:]
     return float(lap.var())
 
 
 def glare_share(pixels: np.ndarray) -> float:
     """The largest share of burnt-out pixels in a cell of a 4 x 4 grid: glare is a patch. A
     white page or a scan is burnt out everywhere (over ``WHITE_PAGE`` of it): that is not glare."""
-    burnt = (pixels >= 250).all(axis=2)
+    burnt = np.asarray((pixels >= 250).all(axis=2), dtype=bool)
     if float(burnt.mean()) > WHITE_PAGE:
         return 0.0
     height, width = burnt.shape
     return max(
-        float(burnt[r * height // 4 : (r + 1) * height // 4, c * width // 4 : (c + 1) * width // 4].mean())
+        float(
+            burnt[
+                r * height // 4 : (r + 1) * height // 4, c * width // 4 : (c + 1) * width // 4
+            ].mean()
+        )
         for r in range(4)
         for c in range(4)
     )
@@ -71,4 +73,6 @@ def assess(pixels: np.ndarray, grey: np.ndarray, original_size: tuple[int, int])
         problems.append("the photo is too dark")
     if glare > MAX_GLARE:
         problems.append("glare hides part of the document; tilt it away from the light")
-    return Quality(short, round(sharpness, 1), round(brightness, 1), round(glare, 3), tuple(problems))
+    return Quality(
+        short, round(sharpness, 1), round(brightness, 1), round(glare, 3), tuple(problems)
+    )

@@ -21,6 +21,7 @@ from hakiki.engines.documents.zone import Scan, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
 Status = Literal["passed", "attention", "failed", "not_run"]
+Category = Literal["quality", "mrz", "barcode", "consistency", "forensics", "face"]
 Verdict = Literal["clear", "attention", "rejected"]
 ZONE_EXPECTED = frozenset({"passport", "national_id", "residence_permit"})
 # Check digits that fail on glyphs read this surely are what is printed, not a misreading.
@@ -31,7 +32,7 @@ ELA_ATTENTION = 25.0  # the worst block's error level over the median's (clean p
 @dataclass(frozen=True)
 class Check:
     name: str
-    category: str  # quality, mrz, barcode, consistency, forensics, face
+    category: Category
     status: Status
     reason: str
     signals: dict[str, float | int | str | bool | None] = field(default_factory=dict)
@@ -77,7 +78,9 @@ def _quality(side: Side, scanned: Scan, retry: list[str]) -> Check:
     if found.acceptable:
         return Check(f"{side.field}.quality", "quality", "passed", "good enough to judge", signals)
     retry.extend(f"{side.field}: {problem}" for problem in found.problems)
-    return Check(f"{side.field}.quality", "quality", "attention", "; ".join(found.problems), signals)
+    return Check(
+        f"{side.field}.quality", "quality", "attention", "; ".join(found.problems), signals
+    )
 
 
 def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> Check:
@@ -98,16 +101,26 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
         "rotation": reading.rotation,
     }
     if zone.valid:
-        return Check("mrz", "mrz", "passed", f"{zone.layout} zone read; every check digit holds", signals)
+        return Check(
+            "mrz", "mrz", "passed", f"{zone.layout} zone read; every check digit holds", signals
+        )
     failed = ", ".join(f.field for f in zone.failures)
     signals["failed_check_digits"] = failed
     if reading.confidence >= SURE_READING:
         return Check("mrz", "mrz", "failed", f"check digits do not hold: {failed}", signals)
     retry.append("the zone was read unsurely; take a sharper photo")
-    return Check("mrz", "mrz", "attention", f"check digits do not hold ({failed}) on an unsure reading", signals)
+    return Check(
+        "mrz",
+        "mrz",
+        "attention",
+        f"check digits do not hold ({failed}) on an unsure reading",
+        signals,
+    )
 
 
-def _consistency(zone: Zone | None, document_type: str, country: str | None, today: date) -> list[Check]:
+def _consistency(
+    zone: Zone | None, document_type: str, country: str | None, today: date
+) -> list[Check]:
     if zone is None:
         return [Check("consistency", "consistency", "not_run", "no zone was read")]
     checks = []
@@ -159,7 +172,13 @@ def _barcode_check(codes: list[barcodes.Barcode], zone: Zone | None) -> Check:
         "names_document_number": carries,
     }
     if carries is False:
-        return Check("barcode", "barcode", "attention", f"{formats} read; it does not carry the zone's document number", signals)
+        return Check(
+            "barcode",
+            "barcode",
+            "attention",
+            f"{formats} read; it does not carry the zone's document number",
+            signals,
+        )
     return Check("barcode", "barcode", "passed", f"{formats} read", signals)
 
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -118,7 +119,7 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
 def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
     """The longest chain of glyphs in rows top..bottom, or None when it is not zone-like."""
     height = bottom - top
-    columns = mask[top:bottom].any(axis=0)
+    columns = np.asarray(mask[top:bottom].any(axis=0), dtype=bool)
     pieces = _runs(columns)
     if len(pieces) < 10:
         return None
@@ -153,7 +154,7 @@ def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
 
 
 def _bands(mask: np.ndarray) -> list[_Band]:
-    height, width = mask.shape
+    height, _width = mask.shape
     # Rows crossing many strokes: a line of glyphs, not the edge of the card or of the photo.
     crossings = (mask[:, 1:] & ~mask[:, :-1]).sum(axis=1)
     rows = crossings >= 12
@@ -177,7 +178,7 @@ def _groups(bands: list[_Band]) -> Iterator[tuple[int, int, list[_Band]]]:
             spans = [b.span for b in group]
             if max(heights) > 1.5 * min(heights) or max(spans) > 1.25 * min(spans):
                 continue
-            gaps = [b.top - a.bottom for a, b in zip(group, group[1:], strict=False)]
+            gaps = [b.top - a.bottom for a, b in itertools.pairwise(group)]
             if any(g > 2.5 * max(heights) for g in gaps):
                 continue
             pitch = max(spans) / chars
@@ -194,7 +195,7 @@ def _centres(ink: np.ndarray, band: _Band, chars: int) -> tuple[list[float], flo
     if abs(between - pitch) < 0.15 * pitch:
         pitch = between
     start = band.first_centre if abs(between - pitch) < 1e-9 else band.left + pitch / 2
-    profile = (ink[band.top : band.bottom, :] > 0.5).any(axis=0)
+    profile = np.asarray((ink[band.top : band.bottom, :] > 0.5).any(axis=0), dtype=bool)
     centres = []
     for i in range(chars):
         guess = start + i * pitch
