@@ -8,7 +8,7 @@ p50 and p90 of CPU time (process time: what one core spends, whatever else runs 
 machine), and the p50 of each stage measured on its own.
 
     uv run python bench/documents_bench.py
-    uv run python bench/documents_bench.py --repeat 10
+    uv run python bench/documents_bench.py --repeat 10 --faces
 
 BLAS threads default to 1 (set before numpy is imported). The face match (a selfie) is the face
 engine's cost on top: bench/face_bench.py.
@@ -42,6 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--faces", action="store_true", help="also time the selfie match")
     args = parser.parse_args()
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = str(args.threads)
@@ -114,6 +115,20 @@ def main() -> None:
         print(f"  {name:10} {ms(values)}")
     print(f"per document, {len(totals)} runs: CPU {ms(totals)}")
     print(f"                        wall {ms(walls)} (load average {os.getloadavg()[0]:.1f})")
+    if args.faces:
+        from hakiki.engines.face import FaceEmbedder
+
+        embedder = FaceEmbedder()
+        faces = ROOT / "tests" / "engines" / "face" / "data"
+        card = render_card(TD1_KENYA, angle=4, portrait=(faces / "obama.jpg").read_bytes())
+        selfie = (faces / "obama2.jpg").read_bytes()
+        matches: list[float] = []
+        for _ in range(args.repeat):
+            t0 = time.process_time()
+            embedder.embed_bytes(card)
+            embedder.embed_bytes(selfie)
+            matches.append(time.process_time() - t0)
+        print(f"face match (portrait and selfie embedded), CPU {ms(matches)}")
 
 
 if __name__ == "__main__":
