@@ -10,9 +10,11 @@ from typing import Any
 import httpx
 import numpy as np
 import zxingcpp
+from fastapi import FastAPI
 
 from hakiki.core.database import Database
 from tests.conftest import AccountFactory, debit_count
+from tests.core.request_log.test_request_log import log_row
 from tests.documents.specimens import TD1_KENYA, render_card
 
 URL = "/v3/documents/verify"
@@ -234,3 +236,21 @@ def _card_with_barcode(text: str) -> bytes:
     out = io.BytesIO()
     card.save(out, "JPEG", quality=92)
     return out.getvalue()
+
+
+async def test_images_are_never_logged(
+    app: FastAPI, client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    image = b64(specimen("pe-passport-td2.jpg"))
+    response = await verify(
+        client, account.headers, document_type="national_id", country_code="KE",
+        front_image=image,
+    )  # fmt: skip
+    row = await log_row(app, response.json()["request_id"])
+    assert row["request_body"] == {
+        "document_type": "national_id",
+        "country_code": "KE",
+        "front_image": f"<str:{len(image)}>",
+    }
+    assert image[:200] not in str(row)
