@@ -112,7 +112,7 @@ async def test_selfie_match_mismatch_and_no_face(
     )  # fmt: skip
     assert same.status_code == 200, same.text
     assert same.json()["face"]["match"] is True and same.json()["face"]["distance"] < 0.6
-    assert checks(same.json())["face_bank"]["status"] == "passed"
+    assert checks(same.json())["face_bank"]["category"] == "face"  # the bank: the next test
     other = await verify(
         client, account.headers, document_type="national_id", front_image=card,
         selfie_image=b64(_face("biden.jpg")),
@@ -254,3 +254,12 @@ async def test_images_are_never_logged(
         "front_image": f"<str:{len(image)}>",
     }
     assert image[:200] not in str(row)
+
+
+async def test_a_body_over_the_limit_is_413(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    huge = "A" * (9 * 1024 * 1024)
+    response = await verify(client, account.headers, document_type="passport", front_image=huge)
+    assert response.status_code == 413
