@@ -147,3 +147,20 @@ def test_dates_that_cannot_be() -> None:
     assert consistency.birth_date("261231", TODAY) == date(1926, 12, 31)
     assert consistency.expiry_date("361231", TODAY) == date(2036, 12, 31)
     assert consistency.expiry_date("991231", TODAY) == date(1999, 12, 31)
+
+
+def test_number_format_of_the_issuing_country() -> None:
+    from hakiki.engines.mrz.td3 import check_digit
+
+    def passport(number: str) -> tuple[str, str]:
+        second = f"{number:<9}"[:9].replace(" ", "<")
+        second += check_digit(second) + "KEN9001011F3012316" + "<" * 14 + "<"
+        composite = check_digit(second[0:10] + second[13:20] + second[21:43])
+        return ("P<KENKAMAU<<WANJIRU<AKINYI" + "<" * 18, second + composite)
+
+    def fits(number: str) -> bool | None:
+        found = consistency.check(parse_text(passport(number)), "passport", "KE", TODAY)
+        return next(f.passed for f in found if f.check == "number_format")
+
+    assert fits("AK0123456") is True and fits("A1234567") is True
+    assert fits("L898902C3") is False and fits("12345678") is False

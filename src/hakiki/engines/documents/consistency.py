@@ -1,10 +1,10 @@
 """Does what the zone says hold together? Dates, expiry, the number's format in its country, the
 document type and country asked for.
 
-Number formats (docs/decisions.md#documents): passports of Kenya (two letters and seven digits,
-or one letter and seven or eight), Uganda (a letter and seven digits), Tanzania (two letters and
-six or seven digits) and Nigeria (a letter and eight digits); identity cards of Kenya (the
-Maisha card and the old card: 8 or 9 digits), Uganda (the card number: 9 digits, or the NIN:
+Number formats (docs/decisions.md#documents; the passports' and Kenya's identity card's are the
+KYC channels' formats, docs/api.md): passports of Kenya and Uganda (one or two letters and seven
+digits), Tanzania (one to three letters and six or seven digits) and Nigeria (a letter and eight
+digits); identity cards of Kenya (7 to 9 digits), Uganda (the card number: 9 digits, or the NIN:
 C, M or F, then F or M, then 12 letters and digits), Tanzania (the NIDA number's 20 digits, or
 a card number of 9 digits) and Nigeria (the NIN: 11 digits). Other countries: not checked.
 """
@@ -19,11 +19,11 @@ from hakiki.engines.mrz.zones import Zone
 
 ISO3 = {"KEN": "KE", "UGA": "UG", "TZA": "TZ", "NGA": "NG"}
 NUMBER_FORMATS: dict[tuple[str, str], re.Pattern[str]] = {
-    ("passport", "KE"): re.compile(r"[A-Z]{2}\d{7}|[A-Z]\d{7,8}"),
-    ("passport", "UG"): re.compile(r"[A-Z]\d{7}"),
-    ("passport", "TZ"): re.compile(r"[A-Z]{2}\d{6,7}"),
+    ("passport", "KE"): re.compile(r"[A-Z]{1,2}\d{7}"),
+    ("passport", "UG"): re.compile(r"[A-Z]{1,2}\d{7}"),
+    ("passport", "TZ"): re.compile(r"[A-Z]{1,3}\d{6,7}"),
     ("passport", "NG"): re.compile(r"[A-Z]\d{8}"),
-    ("national_id", "KE"): re.compile(r"\d{8,9}"),
+    ("national_id", "KE"): re.compile(r"\d{7,9}"),
     ("national_id", "UG"): re.compile(r"\d{9}|[CMF][FM][A-Z0-9]{12}"),
     ("national_id", "TZ"): re.compile(r"\d{20}|\d{9}"),
     ("national_id", "NG"): re.compile(r"\d{11}"),
