@@ -9,6 +9,7 @@ from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
 from hakiki.core.test_values import router as sandbox_router
 from hakiki.credit.router import router as credit_router
+from hakiki.documents.router import router as documents_router
 from hakiki.evaluation.router import router as evaluation_router
 from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
@@ -31,6 +32,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     credit_router,
     background_router,
     evaluation_router,
+    documents_router,
     invitation_router,
     fraud_router,
     fraud_scan_router,

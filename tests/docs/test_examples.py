@@ -90,6 +90,7 @@ LIVE_ORG = "Docs examples live organisation"
 # The files a reader brings, as (name in the working directory, source in the repository).
 FILES = {
     "selfie.jpg": ROOT / "tests/engines/face/data/obama.jpg",
+    "passport.jpg": ROOT / "tests/data/documents/pe-passport-td3.jpg",
     "applicants.csv": ROOT / "tests/docs/files/applicants.csv",
     "customers.jsonl": ROOT / "tests/docs/files/customers.jsonl",
     "pairs.jsonl": ROOT / "tests/docs/files/pairs.jsonl",

@@ -1,0 +1,1 @@
+"""Document verification: POST /v3/documents/verify (docs/api.md#documents)."""

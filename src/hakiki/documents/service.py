@@ -1,0 +1,225 @@
+"""POST /v3/documents/verify: the images checked (size before decoding, format, pixels), then
+the sandbox's answer or the live pipeline (engines/documents) and the face checks (the dlib
+engine and the fraud face bank). Images are never stored nor logged: they live in this
+request's memory only."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from datetime import date
+
+import numpy as np
+
+from hakiki.core.billing import Charge
+from hakiki.core.calls import Call, finish_call
+from hakiki.core.clock import utcnow
+from hakiki.core.envelope import Billing
+from hakiki.core.errors import ApiError
+from hakiki.documents import sandbox
+from hakiki.documents.schemas import (
+    DocumentCheck,
+    DocumentRequest,
+    DocumentResult,
+    ExtractedDocument,
+    FaceMatch,
+)
+from hakiki.engines.documents.barcodes import Barcode
+from hakiki.engines.documents.consistency import birth_date, expiry_date
+from hakiki.engines.documents.verify import Check, Side, analyse, verdict
+from hakiki.engines.face import DEFAULT_MAX_DISTANCE, FaceEmbedding, FaceImageError, load_image
+from hakiki.engines.mrz.zones import Zone
+from hakiki.fraud.face_bank import FaceBank
+
+MAX_IMAGE_BYTES = 1024 * 1024  # the spec's limit per image
+MAX_IMAGE_CHARS = 4 * math.ceil(MAX_IMAGE_BYTES / 3)
+DECODE_MAX_SIDE = 2000  # JPEGs are decoded at reduced scale down to this (draft mode)
+MATCH_THRESHOLD = 0.6  # dlib's same-person distance (99.38% on LFW; NOTES.md: 0.33-0.43 same)
+
+
+def _invalid(field: str, message: str, problem: str) -> ApiError:
+    return ApiError(
+        400,
+        "invalid_request",
+        f"{field}: {message}",
+        details=[{"field": field, "problem": problem}],
+    )
+
+
+def image_bytes(field: str, text: str) -> bytes:
+    """The decoded image of a base64 field, its size checked before it is decoded."""
+    if text.startswith("data:"):
+        text = text.partition(",")[2]
+    if len(text) > MAX_IMAGE_CHARS + 4:
+        raise _invalid(field, "the image is larger than 1 MB; send a smaller photo", "too large")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise _invalid(field, "not base64", "not base64") from error
+    if len(data) > MAX_IMAGE_BYTES:
+        raise _invalid(field, "the image is larger than 1 MB; send a smaller photo", "too large")
+    return data
+
+
+def _side(field: str, data: bytes) -> Side:
+    try:
+        image = load_image(data, max_bytes=MAX_IMAGE_BYTES, max_side=DECODE_MAX_SIDE)
+    except FaceImageError as error:
+        raise _invalid(field, str(error), error.code) from error
+    return Side(field, data, image.format, image.pixels, image.original_size)
+
+
+def _iso(yymmdd: str, expiry: bool, today: date) -> str | None:
+    found = expiry_date(yymmdd, today) if expiry else birth_date(yymmdd, today)
+    return found.isoformat() if found else None
+
+
+def _document(zone: Zone | None, codes: list[Barcode], today: date) -> ExtractedDocument:
+    formats = sorted({c.format for c in codes})
+    if zone is None:
+        return ExtractedDocument(
+            layout=None, document_code=None, issuing_state=None, document_number=None,
+            surname=None, given_names=None, nationality=None, birth_date=None, sex=None,
+            expiry_date=None, optional_data=None, barcodes=formats,
+        )  # fmt: skip
+    return ExtractedDocument(
+        layout=zone.layout,  # type: ignore[arg-type]
+        document_code=zone.document_code,
+        issuing_state=zone.issuing_state,
+        document_number=zone.document_number,
+        surname=zone.surname,
+        given_names=zone.given_names,
+        nationality=zone.nationality,
+        birth_date=_iso(zone.birth_date, False, today),
+        sex=zone.sex if zone.sex in ("M", "F", "X") else None,  # type: ignore[arg-type]
+        expiry_date=_iso(zone.expiry_date, True, today),
+        optional_data=zone.optional_data or None,
+        barcodes=formats,
+    )
+
+
+async def _embed(call: Call, data: bytes) -> FaceEmbedding:
+    runtime = call.runtime
+    return await runtime.offload(lambda: runtime.face_embedder().embed_bytes(data))
+
+
+async def _face_checks(call: Call, front: bytes, selfie: bytes) -> tuple[list[Check], float | None]:
+    """The selfie against the document's portrait and against the fraud face bank."""
+    try:
+        face = await _embed(call, selfie)
+    except FaceImageError as error:
+        raise _invalid("selfie_image", str(error), error.code) from error
+    checks = []
+    distance = None
+    try:
+        portrait = await _embed(call, front)
+    except FaceImageError as error:
+        checks.append(
+            Check("face_match", "face", "attention", f"no portrait on the document: {error}")
+        )
+    else:
+        distance = round(float(np.linalg.norm(portrait.vector - face.vector)), 4)
+        same = distance < MATCH_THRESHOLD
+        checks.append(
+            Check("face_match", "face", "passed" if same else "failed",
+                  "the selfie is the document's holder" if same
+                  else "the selfie is not the document's holder", {"distance": distance})
+        )  # fmt: skip
+    bank = call.runtime.part(FaceBank)
+    await bank.refresh(call.runtime.db)
+    matches = bank.nearest(call.principal.environment, face.vector)
+    reports = {m.report_id for m, d in matches if m.report_id and d <= DEFAULT_MAX_DISTANCE}
+    checks.append(
+        Check("face_bank", "face", "failed", f"the face is in {len(reports)} fraud report(s)",
+              {"reports": len(reports)})
+        if reports
+        else Check("face_bank", "face", "passed", "the face is in no fraud report", {"reports": 0})
+    )  # fmt: skip
+    return checks, distance
+
+
+async def verify(call: Call, body: DocumentRequest) -> bytes:
+    principal = call.principal
+    today = utcnow().date()
+    front_bytes = image_bytes("front_image", body.front_image)
+    back_bytes = image_bytes("back_image", body.back_image) if body.back_image else None
+    selfie_bytes = image_bytes("selfie_image", body.selfie_image) if body.selfie_image else None
+    front = await call.runtime.offload(lambda: _side("front_image", front_bytes))
+    back = (
+        await call.runtime.offload(lambda: _side("back_image", back_bytes)) if back_bytes else None
+    )
+    if selfie_bytes is not None:
+        await call.runtime.offload(lambda: _side("selfie_image", selfie_bytes))
+    codes: list[Barcode] = []
+    if principal.live:
+        analysis = await call.runtime.offload(
+            lambda: analyse(front, back, body.document_type, body.country_code, today)
+        )
+        checks, zone, retry, codes = (
+            analysis.checks,
+            analysis.zone,
+            analysis.retry_reasons,
+            analysis.codes,
+        )
+        distance = None
+        if selfie_bytes is not None:
+            face_checks, distance = await _face_checks(call, front_bytes, selfie_bytes)
+            checks.extend(face_checks)
+    else:
+        red, green, blue = (float(v) for v in front.pixels.reshape(-1, 3).mean(axis=0))
+        answer = sandbox.VERIFY.answer(
+            sandbox.SandboxQuery(
+                body.document_type, body.country_code, (red, green, blue), selfie_bytes is not None
+            )
+        )
+        checks, zone, retry, distance = (
+            answer.checks,
+            answer.zone,
+            answer.retry_reasons,
+            answer.distance,
+        )
+    face = None
+    if selfie_bytes is not None:
+        face = FaceMatch(
+            distance=distance,
+            threshold=MATCH_THRESHOLD,
+            match=None if distance is None else distance < MATCH_THRESHOLD,
+        )
+
+    def render(charge: Charge | None) -> bytes:
+        return (
+            DocumentResult(
+                request_id=call.request_id,
+                live=principal.live,
+                reference="doc_" + call.request_id.removeprefix("req_"),
+                billing=Billing.of(charge, principal.currency),
+                verdict=verdict(checks),
+                retryable=bool(retry),
+                retry_reasons=retry,
+                reasons=[c.reason for c in checks if c.status in ("failed", "attention")],
+                checks=[
+                    DocumentCheck(
+                        name=c.name,
+                        category=c.category,
+                        status=c.status,
+                        reason=c.reason,
+                        signals=c.signals,
+                    )
+                    for c in checks
+                ],
+                document=_document(zone, codes, today),
+                face=face,
+            )
+            .model_dump_json()
+            .encode()
+        )
+
+    return await finish_call(
+        call,
+        billable=True,
+        response_code=None,
+        subject=None,
+        render=render,
+        description="Document verification",
+    )

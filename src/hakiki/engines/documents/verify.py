@@ -1,0 +1,213 @@
+"""The document pipeline: quality, zone, barcodes, consistency and forensics, each a check with
+its status and reason, and the verdict they give (the face checks are added by the caller,
+which holds the face models and the fraud bank).
+
+Verdict: any check ``failed`` rejects the document; any ``attention`` asks a person to look;
+otherwise it is clear. A photo too poor to judge (quality problems, or no zone where the
+document type carries one) answers ``attention`` with ``retryable`` and the reason, so the
+user can take it again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Literal
+
+import numpy as np
+
+from hakiki.engines.documents import barcodes, consistency, forensics, quality
+from hakiki.engines.documents.zone import Scan, scan, straighten
+from hakiki.engines.mrz.zones import Zone
+
+Status = Literal["passed", "attention", "failed", "not_run"]
+Category = Literal["quality", "mrz", "barcode", "consistency", "forensics", "face"]
+Verdict = Literal["clear", "attention", "rejected"]
+ZONE_EXPECTED = frozenset({"passport", "national_id", "residence_permit"})
+# Check digits that fail on glyphs read this surely are what is printed, not a misreading.
+SURE_READING = 0.8
+ELA_ATTENTION = 25.0  # the worst block's error level over the median's (clean photos: 5-21)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    category: Category
+    status: Status
+    reason: str
+    signals: dict[str, float | int | str | bool | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One uploaded image: its field name, bytes, format and decoded RGB pixels."""
+
+    field: str
+    data: bytes
+    format: str
+    pixels: np.ndarray
+    original_size: tuple[int, int]
+
+
+@dataclass
+class Analysis:
+    checks: list[Check]
+    zone: Zone | None
+    codes: list[barcodes.Barcode]
+    retry_reasons: list[str]
+
+
+def verdict(checks: list[Check]) -> Verdict:
+    """A photo too poor to judge is never rejected on what was read from it: attention."""
+    if any(c.category == "quality" and c.status == "attention" for c in checks):
+        return "attention"
+    statuses = {c.status for c in checks}
+    if "failed" in statuses:
+        return "rejected"
+    return "attention" if "attention" in statuses else "clear"
+
+
+def _quality(side: Side, scanned: Scan, retry: list[str]) -> Check:
+    found = quality.assess(side.pixels, np.asarray(scanned.straight), side.original_size)
+    signals: dict[str, float | int | str | bool | None] = {
+        "short_side": found.short_side,
+        "sharpness": found.sharpness,
+        "brightness": found.brightness,
+        "glare": found.glare,
+    }
+    if found.acceptable:
+        return Check(f"{side.field}.quality", "quality", "passed", "good enough to judge", signals)
+    retry.extend(f"{side.field}: {problem}" for problem in found.problems)
+    return Check(
+        f"{side.field}.quality", "quality", "attention", "; ".join(found.problems), signals
+    )
+
+
+def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> Check:
+    reading = scanned.reading if scanned else None
+    if reading is None:
+        if document_type in ZONE_EXPECTED:
+            retry.append(
+                "the machine-readable zone could not be read; photograph the whole document, "
+                "flat, in good light"
+            )
+            return Check("mrz", "mrz", "attention", "no machine-readable zone could be read")
+        return Check("mrz", "mrz", "not_run", f"a {document_type} carries no zone")
+    zone = reading.zone
+    signals: dict[str, float | int | str | bool | None] = {
+        "layout": zone.layout,
+        "confidence": reading.confidence,
+        "skew_degrees": reading.skew_degrees,
+        "rotation": reading.rotation,
+    }
+    if zone.valid:
+        return Check(
+            "mrz", "mrz", "passed", f"{zone.layout} zone read; every check digit holds", signals
+        )
+    failed = ", ".join(f.field for f in zone.failures)
+    signals["failed_check_digits"] = failed
+    if reading.confidence >= SURE_READING:
+        return Check("mrz", "mrz", "failed", f"check digits do not hold: {failed}", signals)
+    retry.append("the zone was read unsurely; take a sharper photo")
+    return Check(
+        "mrz",
+        "mrz",
+        "attention",
+        f"check digits do not hold ({failed}) on an unsure reading",
+        signals,
+    )
+
+
+def _consistency(
+    zone: Zone | None, document_type: str, country: str | None, today: date
+) -> list[Check]:
+    if zone is None:
+        return [Check("consistency", "consistency", "not_run", "no zone was read")]
+    checks = []
+    for finding in consistency.check(zone, document_type, country, today):
+        status: Status = (
+            "not_run" if finding.passed is None
+            else "passed" if finding.passed
+            else "failed" if finding.severe
+            else "attention"
+        )  # fmt: skip
+        checks.append(Check(finding.check, "consistency", status, finding.reason))
+    return checks
+
+
+def _forensics(side: Side, scanned: Scan) -> list[Check]:
+    found = forensics.examine(side.data, side.format, scanned.straight, scanned.zone_rows)
+    name = side.field
+    checks = [
+        Check(f"{name}.editing_software", "forensics", "attention" if found.edited else "passed",
+              f"the metadata names {found.software}" if found.edited else "no editor named",
+              {"software": found.software}),
+        Check(f"{name}.copy_move", "forensics", "attention" if found.copy_move else "passed",
+              "a region appears twice in the image" if found.copy_move else "no region repeated",
+              {"blocks": found.copy_move_blocks}),
+        Check(f"{name}.screen", "forensics", "attention" if found.screen else "passed",
+              ("a screenshot" if found.screenshot else "a photo of a screen (moiré)")
+              if found.screen else "a photo of a physical document",
+              {"moire": found.moire, "screenshot": found.screenshot}),
+    ]  # fmt: skip
+    if found.error_level_ratio is None:
+        checks.append(Check(f"{name}.error_level", "forensics", "not_run", "not a JPEG"))
+    else:
+        high = found.error_level_ratio >= ELA_ATTENTION
+        checks.append(
+            Check(f"{name}.error_level", "forensics", "attention" if high else "passed",
+                  "one region re-compresses unlike the rest" if high else "even error levels",
+                  {"ratio": found.error_level_ratio})
+        )  # fmt: skip
+    return checks
+
+
+def _barcode_check(codes: list[barcodes.Barcode], zone: Zone | None) -> Check:
+    if not codes:
+        return Check("barcode", "barcode", "not_run", "no PDF417 or QR code found")
+    formats = ", ".join(sorted({c.format for c in codes}))
+    carries = barcodes.names_number(codes, zone.document_number if zone else "")
+    signals: dict[str, float | int | str | bool | None] = {
+        "formats": formats,
+        "names_document_number": carries,
+    }
+    if carries is False:
+        return Check(
+            "barcode",
+            "barcode",
+            "attention",
+            f"{formats} read; it does not carry the zone's document number",
+            signals,
+        )
+    return Check("barcode", "barcode", "passed", f"{formats} read", signals)
+
+
+def analyse(
+    front: Side, back: Side | None, document_type: str, country: str | None, today: date
+) -> Analysis:
+    retry: list[str] = []
+    sides = [front] + ([back] if back else [])
+    # An identity card's zone is on its back: read that side first.
+    order = list(reversed(sides)) if document_type != "passport" else sides
+    scans: dict[str, Scan] = {}
+    zone_scan: Scan | None = None
+    for side in order:  # once a side's zone is read, the others are only straightened
+        scans[side.field] = straighten(side.pixels) if zone_scan else scan(side.pixels)
+        if scans[side.field].reading is not None:
+            zone_scan = scans[side.field]
+    reading = zone_scan.reading if zone_scan else None
+    # What an unsure reading says (check digits failing) is not the document's: not used.
+    sure = reading is not None and (reading.zone.valid or reading.confidence >= SURE_READING)
+    zone = reading.zone if reading is not None and sure else None
+    checks = [_quality(side, scans[side.field], retry) for side in sides]
+    checks.append(_zone_check(zone_scan, document_type, retry))
+    codes = [code for side in sides for code in barcodes.read(side.pixels)][: barcodes.MAX_CODES]
+    checks.append(_barcode_check(codes, zone))
+    checks.extend(_consistency(zone, document_type, country, today))
+    for side in sides:
+        checks.extend(_forensics(side, scans[side.field]))
+    checks.append(
+        Check("visual_zone", "consistency", "not_run",
+              "the printed fields are not read: Hakiki's OCR knows the zone's OCR-B glyphs only")
+    )  # fmt: skip
+    return Analysis(checks, zone, codes, retry)

@@ -1,0 +1,288 @@
+"""Finding and reading the machine-readable zone of a document photo.
+
+1. Grey levels at a working width of ``WORK_WIDTH`` pixels; "ink" is what is darker than its
+   neighbourhood (a local-mean threshold, so uneven light does not matter).
+2. Deskew: the angle (within ±``MAX_SKEW`` degrees) whose row profile of ink is sharpest, the
+   projection-profile method; text lines give the profile its peaks.
+3. Lines: bands of rows with ink; a zone line is a band whose ink runs as one long, evenly
+   spaced row of glyphs across most of the document. Two lines of 44 (TD3), two of 36 (TD2) or
+   three of 30 (TD1) consecutive such bands, from the bottom, are read with :mod:`.ocrb` and
+   kept when the zone parses (check digits decide between candidates).
+4. A photo held sideways or upside down: the four quarter turns are tried in turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image
+
+from hakiki.engines.documents.ocrb import ReadLine, read_cells
+from hakiki.engines.mrz.zones import MrzError, Zone, parse_zone
+
+WORK_WIDTH = 1100
+MAX_SKEW = 15.0
+# Below this mean glyph correlation a reading is noise that happened to parse.
+MIN_CONFIDENCE = 0.6
+_LAYOUTS = ((2, 44), (2, 36), (3, 30))  # lines, characters: TD3, TD2, TD1
+
+
+@dataclass(frozen=True)
+class ZoneReading:
+    zone: Zone
+    lines: tuple[str, ...]
+    skew_degrees: float
+    rotation: int  # quarter turn applied first: 0, 90, 180 or 270 degrees
+    confidence: float  # mean glyph correlation, 0-1
+
+
+@dataclass(frozen=True)
+class _Band:
+    top: int
+    bottom: int
+    left: int
+    right: int
+    glyphs: int
+    first_centre: float  # of the first and last run of ink: glyph centres, one pitch apart
+    last_centre: float
+
+    @property
+    def height(self) -> int:
+        return self.bottom - self.top
+
+    @property
+    def span(self) -> int:
+        return self.right - self.left
+
+
+def grey(pixels: np.ndarray, width: int = WORK_WIDTH) -> Image.Image:
+    image = Image.fromarray(pixels).convert("L")
+    if image.width != width:
+        height = max(1, round(image.height * width / image.width))
+        image = image.resize((width, height), Image.Resampling.BILINEAR)
+    return image
+
+
+def _box_mean(values: np.ndarray, radius: int) -> np.ndarray:
+    padded = np.pad(values, radius + 1, mode="edge").astype(np.float64)
+    summed = padded.cumsum(axis=0).cumsum(axis=1)
+    size = 2 * radius + 1
+    total = (
+        summed[size:, size:]
+        - summed[:-size, size:]
+        - summed[size:, :-size]
+        + summed[:-size, :-size]
+    )
+    return (total / (size * size))[: values.shape[0], : values.shape[1]].astype(np.float32)
+
+
+def ink_of(image: Image.Image) -> np.ndarray:
+    """Soft ink, 0-1: how much darker than its 31-pixel neighbourhood each pixel is."""
+    values = np.asarray(image, dtype=np.float32) / 255.0
+    local = _box_mean(values, 15)
+    return np.clip((local - values) / np.maximum(local * 0.35, 0.05), 0.0, 1.0)
+
+
+def _profile_sharpness(mask: Image.Image, angle: float) -> float:
+    rows = np.asarray(mask.rotate(angle, Image.Resampling.NEAREST), dtype=np.float32).sum(axis=1)
+    return float(np.square(np.diff(rows)).sum())
+
+
+def _mask_at(image: Image.Image, width: int) -> Image.Image:
+    small = image.resize((width, max(1, round(image.height * width / image.width))))
+    return Image.fromarray(((ink_of(small) > 0.5) * 255).astype(np.uint8))
+
+
+def skew_angle(image: Image.Image) -> float:
+    """The rotation (degrees, counter-clockwise) that makes the text lines of a grey image
+    horizontal: whole degrees on a 400-pixel copy, then fifths on a 700-pixel one."""
+    small, finer = _mask_at(image, 400), _mask_at(image, 700)
+    coarse = max(
+        np.arange(-MAX_SKEW, MAX_SKEW + 0.01, 1.0), key=lambda a: _profile_sharpness(small, a)
+    )
+    fine = max(
+        np.arange(coarse - 1.0, coarse + 1.01, 0.2), key=lambda a: _profile_sharpness(finer, a)
+    )
+    return float(round(fine, 1))
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True."""
+    padded = np.concatenate(([False], flags, [False]))
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
+    """The longest chain of glyphs in rows top..bottom, or None when it is not zone-like."""
+    height = bottom - top
+    columns = np.asarray(mask[top:bottom].any(axis=0), dtype=bool)
+    pieces = _runs(columns)
+    if len(pieces) < 10:
+        return None
+    best: tuple[int, int] | None = None
+    start = 0
+    for i in range(1, len(pieces) + 1):
+        if i == len(pieces) or pieces[i][0] - pieces[i - 1][1] > 1.3 * height:
+            if best is None or pieces[i - 1][1] - pieces[start][0] > (
+                pieces[best[1]][1] - pieces[best[0]][0]
+            ):
+                best = (start, i - 1)
+            start = i
+    if best is None:
+        return None
+    first, last = pieces[best[0]], pieces[best[1]]
+    left, right, glyphs = first[0], last[1], best[1] - best[0] + 1
+    if right - left < 0.45 * mask.shape[1] or glyphs < 10:
+        return None
+    # Rows of this chain only: the band's real top and bottom (cap height).
+    rows = np.flatnonzero(mask[top:bottom, left:right].sum(axis=1) >= 2)
+    if len(rows) == 0:
+        return None
+    return _Band(
+        top + int(rows[0]),
+        top + int(rows[-1]) + 1,
+        left,
+        right,
+        glyphs,
+        (first[0] + first[1]) / 2,
+        (last[0] + last[1]) / 2,
+    )
+
+
+def _bands(mask: np.ndarray) -> list[_Band]:
+    height, _width = mask.shape
+    # Rows crossing many strokes: a line of glyphs, not the edge of the card or of the photo.
+    crossings = (mask[:, 1:] & ~mask[:, :-1]).sum(axis=1)
+    rows = crossings >= 12
+    found = []
+    for top, bottom in _runs(rows):
+        if 6 <= bottom - top <= 0.12 * height:
+            band = _band(mask, top, bottom)
+            if band is not None:
+                found.append(band)
+    return found
+
+
+def _groups(bands: list[_Band]) -> Iterator[tuple[int, int, list[_Band]]]:
+    """Candidate zones, bottom first: (lines, characters, bands)."""
+    for end in range(len(bands), 0, -1):
+        for lines, chars in _LAYOUTS:
+            if end < lines:
+                continue
+            group = bands[end - lines : end]
+            heights = [b.height for b in group]
+            spans = [b.span for b in group]
+            if max(heights) > 1.5 * min(heights) or max(spans) > 1.25 * min(spans):
+                continue
+            gaps = [b.top - a.bottom for a, b in itertools.pairwise(group)]
+            if any(g > 2.5 * max(heights) for g in gaps):
+                continue
+            pitch = max(spans) / chars
+            # OCR-B's advance is about 0.9 of its cap height (blur makes lines look taller).
+            if not 0.7 <= pitch / float(np.median(heights)) <= 1.15:
+                continue
+            yield lines, chars, group
+
+
+def _centres(ink: np.ndarray, band: _Band, chars: int) -> tuple[list[float], float]:
+    pitch = band.span / chars
+    # Unless the first or last run is two glyphs touching, their centres give the pitch.
+    between = (band.last_centre - band.first_centre) / (chars - 1)
+    if abs(between - pitch) < 0.15 * pitch:
+        pitch = between
+    start = band.first_centre if abs(between - pitch) < 1e-9 else band.left + pitch / 2
+    profile = np.asarray((ink[band.top : band.bottom, :] > 0.5).any(axis=0), dtype=bool)
+    centres = []
+    for i in range(chars):
+        guess = start + i * pitch
+        lo, hi = int(guess - 0.45 * pitch), int(guess + 0.45 * pitch) + 1
+        window = np.flatnonzero(profile[max(lo, 0) : hi])
+        if len(window):
+            found = max(lo, 0) + (window[0] + window[-1] + 1) / 2
+            if abs(found - guess) < 0.25 * pitch:
+                guess = found
+        centres.append(guess)
+    return centres, pitch
+
+
+def _read_group(ink: np.ndarray, chars: int, group: list[_Band]) -> list[ReadLine]:
+    lines = []
+    for band in group:
+        centres, pitch = _centres(ink, band, chars)
+        lines.append(read_cells(ink, band.top, band.bottom, centres, pitch))
+    return lines
+
+
+def _rank(reading: ZoneReading) -> tuple[int, float]:
+    return (len(reading.zone.failures), -reading.confidence)
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What the reader saw: the grey image deskewed in the orientation where the zone was read
+    (as sent when none was), the reading, and the zone's rows in that image."""
+
+    straight: Image.Image
+    reading: ZoneReading | None
+    zone_rows: tuple[int, int] | None
+
+
+def scan(pixels: np.ndarray) -> Scan:
+    """Find and read the zone of a document photo (RGB array). A zone whose check digits all
+    hold wins at once; otherwise the reading with the fewest failures (and the surest glyphs)
+    among those above ``MIN_CONFIDENCE``."""
+    base = grey(pixels)
+    best: Scan | None = None
+    first: Image.Image | None = None
+    for rotation in (0, 180, 90, 270):
+        turned = base.rotate(rotation, expand=True) if rotation else base
+        if rotation in (90, 270):
+            turned = turned.resize((WORK_WIDTH, round(turned.height * WORK_WIDTH / turned.width)))
+        angle = skew_angle(turned)
+        straight = (
+            turned.rotate(angle, Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+            if angle
+            else turned
+        )
+        first = first or straight
+        ink = ink_of(straight)
+        for _lines, chars, group in _groups(_bands(ink > 0.5)):
+            read = _read_group(ink, chars, group)
+            try:
+                zone = parse_zone(read)
+            except MrzError:
+                continue
+            confidence = round(float(np.mean([line.confidence for line in read])), 3)
+            if confidence < MIN_CONFIDENCE:
+                continue
+            found = Scan(
+                straight,
+                ZoneReading(zone, zone.lines, angle, rotation, confidence),
+                (group[0].top, group[-1].bottom),
+            )
+            if zone.valid:
+                return found
+            if best is None or _rank(found.reading) < _rank(best.reading):  # type: ignore[arg-type]
+                best = found
+    if best is not None:
+        return best
+    assert first is not None
+    return Scan(first, None, None)
+
+
+def straighten(pixels: np.ndarray) -> Scan:
+    """The grey image deskewed as sent, without looking for a zone (a side that carries none)."""
+    base = grey(pixels)
+    angle = skew_angle(base)
+    if angle:
+        base = base.rotate(angle, Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    return Scan(base, None, None)
+
+
+def read_zone(pixels: np.ndarray) -> ZoneReading | None:
+    """The zone of a document photo, or None when none can be read."""
+    return scan(pixels).reading

@@ -1,0 +1,265 @@
+"""POST /v3/documents/verify over HTTP on both databases, with the ICAO specimens, cards rendered
+here (rotated, blurred, with a real portrait and barcodes) and real selfies."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+import zxingcpp
+from fastapi import FastAPI
+
+from hakiki.core.database import Database
+from tests.conftest import AccountFactory, debit_count
+from tests.core.request_log.test_request_log import log_row
+from tests.documents.specimens import TD1_KENYA, render_card
+
+URL = "/v3/documents/verify"
+DATA = Path(__file__).resolve().parents[1] / "data" / "documents"
+FACES = Path(__file__).resolve().parents[1] / "engines" / "face" / "data"
+PRICE = 1500
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def specimen(name: str) -> bytes:
+    return (DATA / name).read_bytes()
+
+
+def checks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["name"]: c for c in result["checks"]}
+
+
+async def verify(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> httpx.Response:
+    return await client.post(URL, json=body, headers=headers)
+
+
+async def test_td3_specimen_reads_and_is_rejected_as_expired_and_edited(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    response = await verify(
+        client, account.headers, document_type="passport",
+        front_image=b64(specimen("pe-passport-td3.jpg")),
+    )  # fmt: skip
+    assert response.status_code == 200, response.text
+    result = response.json()
+    document = result["document"]
+    assert (document["surname"], document["given_names"], document["document_number"]) == (
+        "ERIKSSON", "ANNA MARIA", "L898902C3",
+    )  # fmt: skip
+    assert document["layout"] == "TD3" and document["birth_date"] == "1974-08-12"
+    assert document["expiry_date"] == "2012-04-15" and document["sex"] == "F"
+    found = checks(result)
+    assert found["mrz"]["status"] == "passed"
+    assert found["expiry"]["status"] == "failed"
+    assert found["front_image.editing_software"]["signals"]["software"] == "Paint.NET v3.5.10"
+    assert found["front_image.copy_move"]["status"] == "passed"
+    assert result["verdict"] == "rejected" and result["retryable"] is False
+    assert "the document expired on 2012-04-15" in result["reasons"]
+    assert result["billing"]["charged"] is True and result["billing"]["amount"] == PRICE
+
+
+async def test_td2_specimen_and_country_mismatch(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    response = await verify(
+        client, account.headers, document_type="national_id", country_code="KE",
+        front_image=b64(specimen("pe-passport-td2.jpg")),
+    )  # fmt: skip
+    result = response.json()
+    assert result["document"]["layout"] == "TD2"
+    assert result["document"]["document_number"] == "D23145890"
+    assert checks(result)["country"]["status"] == "attention"
+
+
+async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    back = _card_with_barcode("ANCI 123456789 KAMAU WANJIRU")
+    response = await verify(
+        client, account.headers, document_type="national_id", country_code="KE",
+        front_image=b64(render_card(TD1_KENYA, angle=-7, blur=1.2, portrait=_face("obama.jpg"))),
+        back_image=b64(back),
+    )  # fmt: skip
+    assert response.status_code == 200, response.text
+    result = response.json()
+    assert result["document"]["document_number"] == "123456789"
+    assert result["document"]["surname"] == "WANJIRU"
+    assert result["document"]["barcodes"] == ["PDF417"]
+    found = checks(result)
+    assert found["barcode"]["status"] == "passed"
+    assert found["barcode"]["signals"]["names_document_number"] is True
+    assert found["number_format"]["status"] == "passed"
+    assert result["verdict"] == "clear", result["reasons"]
+
+
+async def test_selfie_match_mismatch_and_no_face(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    card = b64(render_card(TD1_KENYA, portrait=_face("obama.jpg")))
+    same = await verify(
+        client, account.headers, document_type="national_id", front_image=card,
+        selfie_image=b64(_face("obama2.jpg")),
+    )  # fmt: skip
+    assert same.status_code == 200, same.text
+    assert same.json()["face"]["match"] is True and same.json()["face"]["distance"] < 0.6
+    assert checks(same.json())["face_bank"]["category"] == "face"  # the bank: the next test
+    other = await verify(
+        client, account.headers, document_type="national_id", front_image=card,
+        selfie_image=b64(_face("biden.jpg")),
+    )  # fmt: skip
+    assert other.json()["face"]["match"] is False
+    assert checks(other.json())["face_match"]["status"] == "failed"
+    assert other.json()["verdict"] == "rejected"
+    no_face = await verify(
+        client, account.headers, document_type="national_id", front_image=card,
+        selfie_image=b64(render_card(TD1_KENYA)),
+    )  # fmt: skip
+    assert no_face.status_code == 400
+    assert no_face.json()["details"][0]["field"] == "selfie_image"
+
+
+async def test_too_poor_to_judge_is_retryable(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    response = await verify(
+        client, account.headers, document_type="passport",
+        front_image=b64(render_card(TD1_KENYA, blur=5)),
+    )  # fmt: skip
+    result = response.json()
+    assert result["retryable"] is True and result["verdict"] == "attention"
+    assert any("blurred" in reason for reason in result["retry_reasons"])
+
+
+async def test_bad_images_are_400s_and_never_charged(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    account = await make_account("live", balance=10_000)
+    big = np.random.default_rng(1).integers(0, 255, (700, 700, 3), dtype=np.uint8)
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"front_image": "A" * 1_500_000}, "front_image"),
+        ({"front_image": b64(_png(big))}, "front_image"),
+        ({"front_image": "not base64!"}, "front_image"),
+        ({"front_image": b64(b"%PDF-1.7 not an image")}, "front_image"),
+        ({"front_image": b64(specimen("pe-passport-td3.jpg")[:5000])}, "front_image"),
+        ({"front_image": b64(_bomb())}, "front_image"),
+        (
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "back_image": "x\x00y"},
+            "back_image",
+        ),
+        (
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "visa"},
+            "document_type",
+        ),
+        (
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "country_code": "ZZ"},
+            "country_code",
+        ),
+        ({"front_image": b64(specimen("pe-passport-td3.jpg")), "extra": 1}, "extra"),
+        ({"front_image": 12}, "front_image"),
+    ]
+    for body, field in cases:
+        response = await verify(client, account.headers, **{"document_type": "passport", **body})
+        assert response.status_code == 400, (field, response.text[:300])
+        assert response.json()["error"] == "invalid_request"
+        assert response.json()["details"][0]["field"].endswith(field), response.text[:300]
+    surrogate = await client.post(
+        URL,
+        content=b'{"document_type": "passport", "front_image": "\\ud800abcd"}',
+        headers={**account.headers, "Content-Type": "application/json"},
+    )
+    assert surrogate.status_code == 400, surrogate.text
+    assert await debit_count(db, account.org_id) == 0
+
+
+async def test_a_retry_with_the_same_key_is_charged_once(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    account = await make_account("live", balance=10_000)
+    headers = {**account.headers, "Idempotency-Key": "doc-retry-1"}
+    body = {"document_type": "passport", "front_image": b64(specimen("pe-passport-td3.jpg"))}
+    first = await client.post(URL, json=body, headers=headers)
+    again = await client.post(URL, json=body, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.json()["billing"] == again.json()["billing"]
+    assert await debit_count(db, account.org_id) == 1
+
+
+async def test_another_scope_is_refused(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000, scopes=["tax:read"])
+    response = await verify(client, account.headers, document_type="passport", front_image="x")
+    assert response.status_code == 403
+
+
+def _face(name: str) -> bytes:
+    return (FACES / name).read_bytes()
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, "PNG")
+    return out.getvalue()
+
+
+def _bomb() -> bytes:
+    from hakiki.documents.sandbox import bomb_png
+
+    return base64.b64decode(bomb_png())
+
+
+def _card_with_barcode(text: str) -> bytes:
+    import io
+
+    from PIL import Image
+
+    code = np.asarray(
+        zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.PDF417).to_image(scale=3)
+    )
+    card = Image.new("RGB", (1000, 640), (236, 238, 230))
+    card.paste(Image.fromarray(code).convert("RGB"), (80, 300))
+    out = io.BytesIO()
+    card.save(out, "JPEG", quality=92)
+    return out.getvalue()
+
+
+async def test_images_are_never_logged(
+    app: FastAPI, client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    image = b64(specimen("pe-passport-td2.jpg"))
+    response = await verify(
+        client, account.headers, document_type="national_id", country_code="KE",
+        front_image=image,
+    )  # fmt: skip
+    row = await log_row(app, response.json()["request_id"])
+    assert row["request_body"] == {
+        "document_type": "national_id",
+        "country_code": "KE",
+        "front_image": f"<str:{len(image)}>",
+    }
+    assert image[:200] not in str(row)
+
+
+async def test_a_body_over_the_limit_is_413(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    huge = "A" * (9 * 1024 * 1024)
+    response = await verify(client, account.headers, document_type="passport", front_image=huge)
+    assert response.status_code == 413
