@@ -60,7 +60,7 @@ def read_pdf(
     facts = pdf_reader.facts_of(data, password)
     pdf = pdf_reader.open_pdf(data, password)
     try:
-        total = len(pdf.pages)
+        total = len(pdf)
         reader: TableReader | None = None
         chars = 0
         for page in pdf_reader.pages(pdf):

@@ -4,6 +4,7 @@ covered by a shape or by other text, white text)."""
 
 from __future__ import annotations
 
+import ctypes
 import io
 import re
 from collections import defaultdict
@@ -12,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import pdfplumber
 import pypdf
-from pdfminer.layout import LTChar, LTContainer, LTImage, LTRect
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 from pypdf.errors import PdfReadError
 
 from hakiki.engines.statements.model import PdfFacts, Refused
@@ -86,31 +87,166 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
 
 def open_pdf(data: bytes, password: str | None) -> Any:
     try:
-        return pdfplumber.open(io.BytesIO(data), password=password or "")
-    except Exception as error:  # pdfminer raises many kinds on a broken file
-        raise Refused("unreadable", f"file: not a readable PDF ({type(error).__name__}).") from None
+        return pdfium.PdfDocument(data, password=password or None)
+    except pdfium.PdfiumError as error:
+        raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
 
 
-def _walk(container: LTContainer, out: list[Any]) -> None:
-    for item in container:
-        if isinstance(item, (LTChar, LTRect, LTImage)):
-            out.append(item)
-        elif isinstance(item, LTContainer):
-            _walk(item, out)
+@dataclass
+class _Run:
+    """One text-showing operation: its text, box, baseline, font and paint order."""
+
+    order: int
+    text: str
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    baseline: float
+    size: float
+    font: str
 
 
-def _white(char: LTChar) -> bool:
-    color = getattr(char.graphicstate, "ncolor", None)
-    if isinstance(color, (int, float)):
-        color = (color,)
-    if not isinstance(color, tuple) or not color:
-        return False
-    if len(color) == 4:  # CMYK: white is no ink
-        return all(float(c) <= 0.02 for c in color)
-    return all(float(c) >= 0.98 for c in color)
+_TEXT, _PATH, _IMAGE, _FORM = 1, 2, 3, 5
+_INVISIBLE = 3  # text render mode: neither filled nor stroked
+
+
+def _objects(page: Any) -> list[Any]:
+    found: list[Any] = []
+
+    def walk(count: int, get: Any) -> None:
+        for index in range(count):
+            item = get(index)
+            if pdfium_c.FPDFPageObj_GetType(item) == _FORM:
+                walk(pdfium_c.FPDFFormObj_CountObjects(item),
+                     lambda i, form=item: pdfium_c.FPDFFormObj_GetObject(form, i))
+            else:
+                found.append(item)
+
+    walk(pdfium_c.FPDFPage_CountObjects(page), lambda i: pdfium_c.FPDFPage_GetObject(page, i))
+    return found
+
+
+def _bounds(item: Any) -> tuple[float, float, float, float]:
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    pdfium_c.FPDFPageObj_GetBounds(item, left, bottom, right, top)
+    return left.value, bottom.value, right.value, top.value
+
+
+def _fill(item: Any) -> tuple[int, int, int, int]:
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    pdfium_c.FPDFPageObj_GetFillColor(item, r, g, b, a)
+    return r.value, g.value, b.value, a.value
+
+
+_FONT_NAMES: dict[int, str] = {}
+
+
+def _font_name(item: Any) -> str:
+    font = pdfium_c.FPDFTextObj_GetFont(item)
+    key = ctypes.cast(font, ctypes.c_void_p).value or 0
+    if key not in _FONT_NAMES:
+        buffer = ctypes.create_string_buffer(256)
+        size = pdfium_c.FPDFFont_GetBaseFontName(font, buffer, 256)
+        _FONT_NAMES[key] = _SUBSET.sub("", buffer.raw[: max(size - 1, 0)].decode("latin-1"))
+    return _FONT_NAMES[key]
+
+
+def _text(item: Any, textpage: Any) -> str:
+    size = pdfium_c.FPDFTextObj_GetText(item, textpage, None, 0)
+    if size <= 2:
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    pdfium_c.FPDFTextObj_GetText(
+        item, textpage, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), size
+    )
+    return buffer.raw[: size - 2].decode("utf-16-le", "replace")
+
+
+def read_page(number: int, page: Any) -> Page:
+    """The visible text runs as lines of cells, and the evidence of hidden ones."""
+    height = float(page.get_height())
+    textpage = pdfium_c.FPDFText_LoadPage(page.raw)
+    _FONT_NAMES.clear()  # font handles belong to the page
+    runs: list[_Run] = []
+    shapes: list[tuple[int, tuple[float, float, float, float]]] = []
+    overlays: list[dict[str, Any]] = []
+    images = 0
+    try:
+        for order, item in enumerate(_objects(page.raw)):
+            kind = pdfium_c.FPDFPageObj_GetType(item)
+            if kind == _IMAGE:
+                images += 1
+            elif kind == _PATH:
+                fill, stroke = ctypes.c_int(), ctypes.c_int()
+                pdfium_c.FPDFPath_GetDrawMode(item, fill, stroke)
+                box = _bounds(item)
+                if fill.value and box[2] - box[0] > 2 and box[3] - box[1] > 2:
+                    shapes.append((order, box))
+            elif kind == _TEXT:
+                text = _text(item, textpage).strip()
+                if not text:
+                    continue
+                x0, y0, x1, y1 = _bounds(item)
+                matrix = pdfium_c.FS_MATRIX()
+                pdfium_c.FPDFPageObj_GetMatrix(item, matrix)
+                size = ctypes.c_float()
+                pdfium_c.FPDFTextObj_GetFontSize(item, size)
+                run = _Run(order, text, x0, x1, height - y1, height - y0,
+                           height - matrix.f, size.value * abs(matrix.d or 1), _font_name(item))
+                red, green, blue, alpha = _fill(item)
+                mode = pdfium_c.FPDFTextObj_GetTextRenderMode(item)
+                if mode == _INVISIBLE or alpha == 0 or min(red, green, blue) >= 250:
+                    overlays.append(_evidence(number, "invisible or white text", run))
+                    continue
+                runs.append(run)
+    finally:
+        pdfium_c.FPDFText_ClosePage(textpage)
+    hidden = _hidden(number, runs, shapes, height, overlays)
+    visible = [r for r in runs if r.order not in hidden]
+    return Page(number, _lines(visible), overlays, len(runs), images)
+
+
+def _hidden(
+    number: int,
+    runs: list[_Run],
+    shapes: list[tuple[int, tuple[float, float, float, float]]],
+    height: float,
+    overlays: list[dict[str, Any]],
+) -> set[int]:
+    """Runs painted over later: by another run with other text, or by a filled shape."""
+    hidden: set[int] = set()
+    grid: dict[tuple[int, int], list[_Run]] = defaultdict(list)
+    for run in runs:
+        key = (int(run.x0 // 40), int(run.y0 // 6))
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for earlier in grid.get((key[0] + dx, key[1] + dy), ()):
+                    if earlier.order in hidden or earlier.text == run.text:
+                        continue
+                    if _overlap(earlier, run) > OVERLAP:
+                        hidden.add(earlier.order)
+                        overlays.append(_evidence(number, "text drawn over other text", earlier))
+        grid[key].append(run)
+    for order, (left, bottom, right, top) in shapes:
+        box = _Box(left, right, height - top, height - bottom)
+        for run in runs:
+            if run.order < order and run.order not in hidden and _overlap(run, box) > 0.6:
+                hidden.add(run.order)
+                overlays.append(_evidence(number, "text covered by a drawn shape", run))
+    return hidden
+
+
+@dataclass
+class _Box:
+    x0: float
+    x1: float
+    y0: float
+    y1: float
 
 
 def _overlap(a: Any, b: Any) -> float:
+    """The share of the smaller box that the two boxes have in common (y grows downwards)."""
     width = min(a.x1, b.x1) - max(a.x0, b.x0)
     height = min(a.y1, b.y1) - max(a.y0, b.y0)
     if width <= 0 or height <= 0:
@@ -119,96 +255,34 @@ def _overlap(a: Any, b: Any) -> float:
     return (width * height) / smaller
 
 
-def _font(char: LTChar) -> str:
-    return _SUBSET.sub("", char.fontname)
+def _evidence(page: int, how: str, run: _Run) -> dict[str, Any]:
+    return {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
 
 
-def read_page(number: int, layout: LTContainer, height: float) -> Page:
-    """The visible characters as lines of cells, and the evidence of hidden ones."""
-    items: list[Any] = []
-    _walk(layout, items)
-    chars: list[tuple[int, LTChar]] = []
-    shapes: list[tuple[int, LTRect]] = []
-    images = 0
-    for index, item in enumerate(items):
-        if isinstance(item, LTChar):
-            chars.append((index, item))
-        elif isinstance(item, LTRect):
-            if item.fill and item.width > 2 and item.height > 2:
-                shapes.append((index, item))
-        else:
-            images += 1
-    hidden: set[int] = set()
-    overlays: list[dict[str, Any]] = []
-    grid: dict[tuple[int, int], list[tuple[int, LTChar]]] = defaultdict(list)
-    for index, char in chars:
-        text = char.get_text()
-        if not text.strip():
-            continue
-        if _white(char):
-            hidden.add(index)
-            overlays.append(_evidence(number, "white text", char, height))
-            continue
-        key = (int(char.x0 // 6), int(char.y0 // 6))
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                for earlier_index, earlier in grid.get((key[0] + dx, key[1] + dy), ()):
-                    if earlier_index in hidden or earlier.get_text() == text:
-                        continue
-                    if _overlap(earlier, char) > OVERLAP:
-                        hidden.add(earlier_index)
-                        overlays.append(
-                            _evidence(number, "text drawn over other text", earlier, height)
-                        )
-        grid[key].append((index, char))
-    for shape_index, shape in shapes:
-        for index, char in chars:
-            if index < shape_index and index not in hidden and char.get_text().strip():
-                if _overlap(char, shape) > 0.6:
-                    hidden.add(index)
-                    overlays.append(_evidence(number, "text covered by a drawn shape", char, height))
-    visible = [c for i, c in chars if i not in hidden]
-    return Page(number, _lines(visible, height), overlays, len(chars), images)
-
-
-def _evidence(page: int, how: str, char: LTChar, height: float) -> dict[str, Any]:
-    return {
-        "page": page,
-        "how": how,
-        "x": round(char.x0, 1),
-        "y": round(height - char.y1, 1),
-    }
-
-
-def _lines(chars: list[LTChar], height: float) -> list[list[Cell]]:
-    rows: dict[int, list[LTChar]] = defaultdict(list)
-    for char in chars:
-        rows[round((height - char.matrix[5]) / 2)].append(char)
+def _lines(runs: list[_Run]) -> list[list[Cell]]:
+    rows: dict[int, list[_Run]] = defaultdict(list)
+    for run in runs:
+        rows[round(run.baseline / 2)].append(run)
     lines: list[list[Cell]] = []
     for key in sorted(rows):
-        line = sorted(rows[key], key=lambda c: c.x0)
         cells: list[Cell] = []
-        last: LTChar | None = None
-        for char in line:
-            gap_limit = max(1.0, 0.3 * char.size)
-            if last is None or char.x0 - last.x1 > gap_limit:
-                cells.append(Cell(char.x0, char.x1, "", set()))
-            cell = cells[-1]
-            cell.text += char.get_text()
-            cell.x1 = char.x1
-            if char.get_text().strip():
-                cell.fonts.add(_font(char))
-            last = char
-        for cell in cells:
-            cell.text = cell.text.strip()
-        lines.append([c for c in cells if c.text])
-    return [line for line in lines if line]
+        for run in sorted(rows[key], key=lambda r: r.x0):
+            if cells and run.x0 - cells[-1].x1 <= 0.25 * run.size:
+                cells[-1].text += ("" if run.x0 - cells[-1].x1 < 0.1 * run.size else " ") + run.text
+                cells[-1].x1 = run.x1
+                cells[-1].fonts.add(run.font)
+            else:
+                cells.append(Cell(run.x0, run.x1, run.text, {run.font}))
+        lines.append(cells)
+    return lines
 
 
 def pages(pdf: Any, first: int = 0, last: int | None = None) -> Iterator[Page]:
-    for number, page in enumerate(pdf.pages[first:last], start=first + 1):
+    stop = len(pdf) if last is None else min(last, len(pdf))
+    for index in range(first, stop):
+        page = pdf[index]
         try:
-            yield read_page(number, page.layout, float(page.height))
+            yield read_page(index + 1, page)
         finally:
             page.close()
 
@@ -216,4 +290,4 @@ def pages(pdf: Any, first: int = 0, last: int | None = None) -> Iterator[Page]:
 def image_only(pdf: Any) -> bool:
     """No text on the first pages, only pictures: a scan or a photograph of a statement."""
     looked = list(pages(pdf, 0, SCAN_PAGES))
-    return sum(p.chars for p in looked) == 0
+    return sum(p.chars for p in looked) == 0 and not any(p.overlays for p in looked)
