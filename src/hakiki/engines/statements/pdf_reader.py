@@ -216,6 +216,12 @@ def _hidden(
 ) -> set[int]:
     """Runs painted over later: by another run with other text, or by a filled shape."""
     hidden: set[int] = set()
+    for order, (left, bottom, right, top) in shapes:
+        box = _Box(left, right, height - top, height - bottom)
+        for run in runs:
+            if run.order < order and run.order not in hidden and _overlap(run, box) > 0.6:
+                hidden.add(run.order)
+                overlays.append(_evidence(number, "text covered by a drawn shape", run))
     grid: dict[tuple[int, int], list[_Run]] = defaultdict(list)
     for run in runs:
         key = (int(run.x0 // 40), int(run.y0 // 6))
@@ -228,12 +234,6 @@ def _hidden(
                         hidden.add(earlier.order)
                         overlays.append(_evidence(number, "text drawn over other text", earlier))
         grid[key].append(run)
-    for order, (left, bottom, right, top) in shapes:
-        box = _Box(left, right, height - top, height - bottom)
-        for run in runs:
-            if run.order < order and run.order not in hidden and _overlap(run, box) > 0.6:
-                hidden.add(run.order)
-                overlays.append(_evidence(number, "text covered by a drawn shape", run))
     return hidden
 
 
