@@ -198,7 +198,9 @@ def mpesa_pdf(
         from reportlab.lib.pdfencrypt import StandardEncryption
 
         encrypt = StandardEncryption(password, canPrint=1, canModify=0, canCopy=0)
-    canvas = Canvas(out, pagesize=A4, pageCompression=1 if compress else 0, encrypt=encrypt)
+    canvas = Canvas(
+        out, pagesize=A4, pageCompression=1 if compress else 0, encrypt=encrypt, invariant=1
+    )
     canvas.setProducer(producer)
     canvas.setCreator(creator)
     w = _Writer(canvas, doctoring)
@@ -279,7 +281,7 @@ AIRTEL_COLUMNS = [
 
 def airtel_pdf(rows: list[Row], *, producer: str = AIRTEL_PRODUCER, name: str = NAME, phone: str = "256701000111") -> bytes:
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=A4)
+    canvas = Canvas(out, pagesize=A4, invariant=1)
     canvas.setProducer(producer)
     canvas.setCreator("Airtel Money")
     w = _Writer(canvas, Doctoring())
@@ -318,7 +320,7 @@ def scanned_pdf() -> bytes:
     buffer = io.BytesIO()
     picture.save(buffer, format="PNG")
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=A4)
+    canvas = Canvas(out, pagesize=A4, invariant=1)
     canvas.drawImage(ImageReader(io.BytesIO(buffer.getvalue())), 20, 20, 555, 800)
     canvas.save()
     return out.getvalue()
