@@ -32,7 +32,7 @@ ANALYZE = declare(
 )
 READ = declare(
     Endpoint(
-        key="statements.analysis",
+        key="statements.read",
         method="GET",
         path="/v3/statements/{analysis_id}",
         scope="statements:write",
