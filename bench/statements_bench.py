@@ -19,8 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hakiki.engines.statements import analyse  # noqa: E402
 from tests.statements import documents as d  # noqa: E402
+
+from hakiki.engines.statements import analyse  # noqa: E402
 
 
 def rows(count: int) -> list[d.Row]:

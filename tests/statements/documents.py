@@ -52,7 +52,9 @@ PEOPLE = ["JOHN KAMAU", "MARY ATIENO", "PETER OTIENO", "GRACE NJERI", "ALI HASSA
 SHOPS = ["NAIVAS SUPERMARKET", "QUICKMART", "CARREFOUR", "JAVA HOUSE"]
 
 
-def mpesa_rows(count: int = 120, months: int = 3, seed: int = 7, start: date = date(2024, 1, 1)) -> list[Row]:
+def mpesa_rows(
+    count: int = 120, months: int = 3, seed: int = 7, start: date = date(2024, 1, 1)
+) -> list[Row]:
     """Chronological rows whose balances follow, with a monthly salary, transfers, bills,
     airtime, a little betting and a mobile loan; transfer charges share their receipt."""
     rng = random.Random(seed)
@@ -100,14 +102,26 @@ def mpesa_rows(count: int = 120, months: int = 3, seed: int = 7, start: date = d
                 details = "Customer Withdrawal At Agent Till 54321 - MAMA MBOGA AGENCIES"
                 paid_in, out = 0, rng.randrange(5, 50) * 100_0
         if out > balance:
-            details = f"Funds received from 0722****{rng.randrange(100, 999)} - {rng.choice(PEOPLE)}"
+            details = (
+                f"Funds received from 0722****{rng.randrange(100, 999)} - {rng.choice(PEOPLE)}"
+            )
             paid_in, out = rng.randrange(1000, 5000) * 100, 0
         balance += paid_in - out
         rows.append(Row(receipt, moment, details, "Completed", paid_in, out, balance))
         if details.startswith("Customer Transfer to") and balance >= 1_300:
             balance -= 13_00
             charge = moment + timedelta(seconds=1)
-            rows.append(Row(receipt, charge, "Customer Transfer of Funds Charge", "Completed", 0, 13_00, balance))
+            rows.append(
+                Row(
+                    receipt,
+                    charge,
+                    "Customer Transfer of Funds Charge",
+                    "Completed",
+                    0,
+                    13_00,
+                    balance,
+                )
+            )
     return rows
 
 
@@ -116,11 +130,17 @@ def _summary(rows: list[Row]) -> list[tuple[str, int, int]]:
     for row in rows:
         text = row.details
         kind = (
-            "RECEIVED MONEY" if text.startswith("Funds received") else
-            "SEND MONEY" if text.startswith("Customer Transfer") else
-            "LIPA NA M-PESA (PAYBILL)" if text.startswith("Pay Bill") else
-            "LIPA NA M-PESA (BUY GOODS)" if text.startswith("Merchant") else
-            "AGENT WITHDRAWAL" if "Withdrawal" in text else "OTHERS"
+            "RECEIVED MONEY"
+            if text.startswith("Funds received")
+            else "SEND MONEY"
+            if text.startswith("Customer Transfer")
+            else "LIPA NA M-PESA (PAYBILL)"
+            if text.startswith("Pay Bill")
+            else "LIPA NA M-PESA (BUY GOODS)"
+            if text.startswith("Merchant")
+            else "AGENT WITHDRAWAL"
+            if "Withdrawal" in text
+            else "OTHERS"
         )
         totals = kinds.setdefault(kind, [0, 0])
         totals[0] += row.paid_in
@@ -136,7 +156,9 @@ class _Writer:
         self.doctoring = doctoring
         self.y = A4[1] - 40
 
-    def text(self, x: float, text: str, font: str = FONT, size: float = SIZE, right: bool = False) -> None:
+    def text(
+        self, x: float, text: str, font: str = FONT, size: float = SIZE, right: bool = False
+    ) -> None:
         self.c.setFont(font, size)
         (self.c.drawRightString if right else self.c.drawString)(x, self.y, text)
 
@@ -279,7 +301,13 @@ AIRTEL_COLUMNS = [
 ]
 
 
-def airtel_pdf(rows: list[Row], *, producer: str = AIRTEL_PRODUCER, name: str = NAME, phone: str = "256701000111") -> bytes:
+def airtel_pdf(
+    rows: list[Row],
+    *,
+    producer: str = AIRTEL_PRODUCER,
+    name: str = NAME,
+    phone: str = "256701000111",
+) -> bytes:
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=A4, invariant=1)
     canvas.setProducer(producer)

@@ -69,10 +69,10 @@ async def test_sandbox_genuine_statement_completes_with_metrics_and_the_webhook(
     assert metrics["total_inflow"] == sum(r.paid_in for r in rows())
     assert metrics["income"]["regularity"] > 0 and metrics["betting"]["outflow"] > 0
     assert 300 <= done["score"]["score"] <= 850 and done["score"]["reasons"]
+    pages = {"page": done["pagination"]["total_pages"], "page_size": 10}
     last = await client.get(
-        f"{URL}/{started['analysis_id']}", params={"page": done["pagination"]["total_pages"], "page_size": 10},
-        headers=account.headers,
-    )  # fmt: skip
+        f"{URL}/{started['analysis_id']}", params=pages, headers=account.headers
+    )
     assert last.json()["transactions"][-1]["receipt"] == rows()[-1].receipt
 
     delivered = await eventually(lambda: receiver.accepted())
@@ -219,7 +219,12 @@ def bomb() -> bytes:
         (None, {}, "file", "too_large"),
         (b"Date,Amount\n2024-01-01,5\n", {"statement_type": "paypal"}, "statement_type", None),
         (b"Date,Amount\n2024-01-01,5\n", {"declared_name": "Jane\x00"}, "declared_name", None),
-        (b"Date,Amount\n2024-01-01,5\n", {"monthly_obligations": "-5"}, "monthly_obligations", None),
+        (
+            b"Date,Amount\n2024-01-01,5\n",
+            {"monthly_obligations": "-5"},
+            "monthly_obligations",
+            None,
+        ),
         (b"Date,Amount\n2024-01-01,5\n", {"callback_url": "ftp://x"}, "callback_url", None),
     ],
 )
@@ -232,7 +237,9 @@ async def test_hostile_uploads_are_a_clear_400(
     problem: str | None,
 ) -> None:
     account = await make_account("sandbox")
-    response = await post_statement(client, account.headers, bomb() if content is None else content, **form)
+    response = await post_statement(
+        client, account.headers, bomb() if content is None else content, **form
+    )
     assert response.status_code == 400, response.text
     body = response.json()
     assert body["error"] == "invalid_request" and body["details"][0]["field"] == field, body
@@ -245,10 +252,10 @@ async def test_csv_cells_that_look_like_formulas_are_data(
 ) -> None:
     account = await make_account("sandbox")
     sheet = (
-        "Date,Description,Credit,Debit,Balance\n"
-        "2024-01-02,=cmd|' /C calc'!A0,100.00,,100.00\n"
-        "2024-01-03,@SUM(1+1),,40.00,60.00\n"
-    ).encode()
+        b"Date,Description,Credit,Debit,Balance\n"
+        b"2024-01-02,=cmd|' /C calc'!A0,100.00,,100.00\n"
+        b"2024-01-03,@SUM(1+1),,40.00,60.00\n"
+    )
     started = await analyze(client, account.headers, sheet, statement_type="bank")
     done = await finished(client, account.headers, started["analysis_id"])
     assert done["verdict"] == "genuine" and done["file_format"] == "csv"
@@ -265,7 +272,9 @@ async def test_files_are_deleted_after_the_retention_and_metrics_for_reads_the_r
     view = await service.metrics_for(runtime, account.org_id, "sandbox", started["analysis_id"])
     assert view is not None and view["verdict"] == "genuine"
     assert view["score"]["score"] and view["metrics"]["transactions"] == len(rows())
-    assert await service.metrics_for(runtime, account.org_id, "live", started["analysis_id"]) is None
+    assert (
+        await service.metrics_for(runtime, account.org_id, "live", started["analysis_id"]) is None
+    )
     assert await service.purge_files(db, 1.0) == 0  # not yet past the retention
     assert await service.purge_files(db, 0.0000001) >= 1
     row = await stored(db, started["analysis_id"])

@@ -100,7 +100,11 @@ async def test_a_killed_worker_is_taken_over_and_the_analysis_charged_once(
             await wait_for_status(settings, [job["id"]])
         finally:
             stop(second)
-        assert (done["verdict"], done["charged_amount"], done["progress"]) == ("genuine", PRICE, 100)
+        assert (done["verdict"], done["charged_amount"], done["progress"]) == (
+            "genuine",
+            PRICE,
+            100,
+        )
 
         async with read(db) as conn:
             debits = (

@@ -58,7 +58,9 @@ async def start(conn: AsyncConnection, analysis_id: str, now: datetime) -> None:
     )
 
 
-async def set_progress(conn: AsyncConnection, analysis_id: str, progress: int, now: datetime) -> None:
+async def set_progress(
+    conn: AsyncConnection, analysis_id: str, progress: int, now: datetime
+) -> None:
     await conn.execute(
         update(analyses)
         .where(analyses.c.id == analysis_id, analyses.c.status == "processing")

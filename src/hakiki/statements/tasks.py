@@ -33,7 +33,9 @@ PROGRESS_SECONDS = 0.5
 async def _give_up(
     runtime: Runtime, conn: AsyncConnection, payload: dict[str, Any], error: str
 ) -> None:
-    await _fail(conn, runtime, str(payload["analysis_id"]), "stopped", f"the analysis stopped: {error}")
+    await _fail(
+        conn, runtime, str(payload["analysis_id"]), "stopped", f"the analysis stopped: {error}"
+    )
 
 
 @task(ANALYSE_TASK, max_attempts=4, backoff=(5, 30, 120), on_give_up=_give_up)
@@ -213,7 +215,9 @@ async def _charge(conn: AsyncConnection, row: dict[str, Any]) -> Charge | None:
     return outcome if isinstance(outcome, Charge) else None
 
 
-async def _emit(conn: AsyncConnection, row: dict[str, Any], status: str, verdict: str | None) -> None:
+async def _emit(
+    conn: AsyncConnection, row: dict[str, Any], status: str, verdict: str | None
+) -> None:
     await emit(
         conn,
         org_id=row["org_id"],

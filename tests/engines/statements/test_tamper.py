@@ -58,7 +58,9 @@ def test_a_genuine_locked_statement_opens_with_its_password() -> None:
 
 def test_an_amount_edited_with_an_incremental_save() -> None:
     target = rows()[40]
-    edited = d.incremental_edit(genuine(), d.money(target.balance), d.money(target.balance + 50_000_00))
+    edited = d.incremental_edit(
+        genuine(), d.money(target.balance), d.money(target.balance + 50_000_00)
+    )
     analysis = analyse(edited)
     assert {"incremental_update", "balance_break"} <= codes(analysis)
     [breaks] = [s for s in analysis.signals if s.code == "balance_break"]

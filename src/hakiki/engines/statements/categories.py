@@ -20,19 +20,61 @@ LENDERS: dict[str, tuple[str, ...]] = {
     "MoKash": ("mokash",),
 }
 BETTING = (
-    "sportpesa", "betika", "odibets", "mozzart", "betway", "shabiki", "betin", "22bet",
-    "1xbet", "helabet", "kwikbet", "betlion", "gal sport", "sportybet", "bangbet",
-    "premier bet", "fortebet", "betpawa", "lotto",
+    "sportpesa",
+    "betika",
+    "odibets",
+    "mozzart",
+    "betway",
+    "shabiki",
+    "betin",
+    "22bet",
+    "1xbet",
+    "helabet",
+    "kwikbet",
+    "betlion",
+    "gal sport",
+    "sportybet",
+    "bangbet",
+    "premier bet",
+    "fortebet",
+    "betpawa",
+    "lotto",
 )
 UTILITIES = (
-    "kplc", "kenya power", "nairobi water", "dstv", "gotv", "zuku", "startimes", "umeme",
-    "nwsc", "safaricom home", "nhif", "water", "electricity", "tanesco", "yaka",
+    "kplc",
+    "kenya power",
+    "nairobi water",
+    "dstv",
+    "gotv",
+    "zuku",
+    "startimes",
+    "umeme",
+    "nwsc",
+    "safaricom home",
+    "nhif",
+    "water",
+    "electricity",
+    "tanesco",
+    "yaka",
 )
 AIRTIME = ("airtime", "recharge for customer", "bundle purchase", "bundles")
 CATEGORIES = (
-    "salary", "business_income", "transfer_in", "cash_deposit", "loan_disbursement",
-    "loan_repayment", "betting", "airtime", "utilities", "bill_payment", "merchant_payment",
-    "transfer_out", "cash_withdrawal", "charges", "other_in", "other_out",
+    "salary",
+    "business_income",
+    "transfer_in",
+    "cash_deposit",
+    "loan_disbursement",
+    "loan_repayment",
+    "betting",
+    "airtime",
+    "utilities",
+    "bill_payment",
+    "merchant_payment",
+    "transfer_out",
+    "cash_withdrawal",
+    "charges",
+    "other_in",
+    "other_out",
 )
 _MASKED = re.compile(r"(\+?\d[\d*x]{5,})", re.I)
 _PARTY = re.compile(r"(?:\bto|\bfrom|\bat)\s+(?:agent till\s+)?(.+)$", re.I)
@@ -48,7 +90,7 @@ def lender_of(details: str) -> str | None:
 
 def categorise(details: str, inflow: bool) -> str:
     text = details.lower()
-    if text.endswith("charge") or "charge " in text and "transfer of funds" in text:
+    if text.endswith("charge") or ("charge " in text and "transfer of funds" in text):
         return "charges"
     if any(word in text for word in BETTING):
         return "betting"

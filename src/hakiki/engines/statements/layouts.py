@@ -133,9 +133,7 @@ def _columns(layout: PdfLayout, line: list[Cell]) -> Columns | None:
     titles = {cell.text: cell for cell in line}
     if not all(title in titles for title, _ in layout.columns):
         return None
-    left = sorted(
-        (titles[t].x0, f) for t, f in layout.columns if f not in AMOUNT_FIELDS
-    )
+    left = sorted((titles[t].x0, f) for t, f in layout.columns if f not in AMOUNT_FIELDS)
     right = {f: titles[t].x1 for t, f in layout.columns if f in AMOUNT_FIELDS}
     return Columns(left, right)
 

@@ -105,9 +105,7 @@ def compute(transactions: list[Transaction], monthly_obligations: int = 0) -> di
     )
     balances = _daily_series(daily_balance)
     first = done[0]
-    opening = (
-        first.balance - first.paid_in + first.withdrawn if first.balance is not None else None
-    )
+    opening = first.balance - first.paid_in + first.withdrawn if first.balance is not None else None
     spend = total_out - repayments
     disposable = (income - spend - repayments) // count - monthly_obligations
     return {
@@ -122,8 +120,12 @@ def compute(transactions: list[Transaction], monthly_obligations: int = 0) -> di
         "average_monthly_inflow": total_in // count,
         "average_monthly_outflow": total_out // count,
         "monthly": [
-            {"month": m, **monthly[m], "net": monthly[m]["inflow"] - monthly[m]["outflow"],
-             "closing_balance": closing.get(m)}
+            {
+                "month": m,
+                **monthly[m],
+                "net": monthly[m]["inflow"] - monthly[m]["outflow"],
+                "closing_balance": closing.get(m),
+            }
             for m in months
         ],
         "balances": {
@@ -156,7 +158,11 @@ def compute(transactions: list[Transaction], monthly_obligations: int = 0) -> di
             "outflow": betting,
             "share_of_inflow": round(betting / total_in, 4) if total_in else 0.0,
             "months_with_betting": len(
-                {_month(t.time.date()) for t in done if t.withdrawn and categorise(t.details, False) == "betting"}
+                {
+                    _month(t.time.date())
+                    for t in done
+                    if t.withdrawn and categorise(t.details, False) == "betting"
+                }
             ),
         },
         "volatility": {

@@ -118,8 +118,10 @@ def _objects(page: Any) -> list[Any]:
         for index in range(count):
             item = get(index)
             if pdfium_c.FPDFPageObj_GetType(item) == _FORM:
-                walk(pdfium_c.FPDFFormObj_CountObjects(item),
-                     lambda i, form=item: pdfium_c.FPDFFormObj_GetObject(form, i))
+                walk(
+                    pdfium_c.FPDFFormObj_CountObjects(item),
+                    lambda i, form=item: pdfium_c.FPDFFormObj_GetObject(form, i),
+                )
             else:
                 found.append(item)
 
@@ -192,8 +194,17 @@ def read_page(number: int, page: Any) -> Page:
                 pdfium_c.FPDFPageObj_GetMatrix(item, matrix)
                 size = ctypes.c_float()
                 pdfium_c.FPDFTextObj_GetFontSize(item, size)
-                run = _Run(order, text, x0, x1, height - y1, height - y0,
-                           height - matrix.f, size.value * abs(matrix.d or 1), _font_name(item))
+                run = _Run(
+                    order,
+                    text,
+                    x0,
+                    x1,
+                    height - y1,
+                    height - y0,
+                    height - matrix.f,
+                    size.value * abs(matrix.d or 1),
+                    _font_name(item),
+                )
                 red, green, blue, alpha = _fill(item)
                 mode = pdfium_c.FPDFTextObj_GetTextRenderMode(item)
                 if mode == _INVISIBLE or alpha == 0 or min(red, green, blue) >= 250:

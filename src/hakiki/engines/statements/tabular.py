@@ -35,37 +35,86 @@ class Limits:
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "time": (
-        "date", "transaction date", "txn date", "value date", "posting date", "trans date",
-        "completion time", "date/time", "booking date",
+        "date",
+        "transaction date",
+        "txn date",
+        "value date",
+        "posting date",
+        "trans date",
+        "completion time",
+        "date/time",
+        "booking date",
     ),
     "details": (
-        "description", "details", "narration", "narrative", "particulars", "remarks",
-        "transaction details", "memo",
+        "description",
+        "details",
+        "narration",
+        "narrative",
+        "particulars",
+        "remarks",
+        "transaction details",
+        "memo",
     ),
-    "paid_in": ("credit", "credits", "deposit", "deposits", "paid in", "money in", "cr", "credit amount"),
+    "paid_in": (
+        "credit",
+        "credits",
+        "deposit",
+        "deposits",
+        "paid in",
+        "money in",
+        "cr",
+        "credit amount",
+    ),
     "withdrawn": (
-        "debit", "debits", "withdrawal", "withdrawals", "withdrawn", "paid out", "money out",
-        "dr", "debit amount",
+        "debit",
+        "debits",
+        "withdrawal",
+        "withdrawals",
+        "withdrawn",
+        "paid out",
+        "money out",
+        "dr",
+        "debit amount",
     ),
     "amount": ("amount", "transaction amount", "amount (kes)", "amount (ugx)"),
     "balance": ("balance", "running balance", "closing balance", "book balance", "ledger balance"),
     "receipt": (
-        "reference", "ref", "ref no", "reference number", "receipt no", "receipt no.",
-        "transaction id", "transaction ref", "cheque no", "id",
+        "reference",
+        "ref",
+        "ref no",
+        "reference number",
+        "receipt no",
+        "receipt no.",
+        "transaction id",
+        "transaction ref",
+        "cheque no",
+        "id",
     ),
     "status": ("status", "transaction status"),
 }
 _LOOKUP = {name: field for field, names in SYNONYMS.items() for name in names}
 DATE_FORMATS = (
-    "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d", "%d/%m/%Y %H:%M:%S", "%d/%m/%Y %H:%M",
-    "%d/%m/%Y", "%d-%m-%Y %H:%M", "%d-%m-%Y", "%d %b %Y", "%d-%b-%Y", "%d %B %Y", "%d.%m.%Y",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%Y-%m-%d",
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M",
+    "%d/%m/%Y",
+    "%d-%m-%Y %H:%M",
+    "%d-%m-%Y",
+    "%d %b %Y",
+    "%d-%b-%Y",
+    "%d %B %Y",
+    "%d.%m.%Y",
 )
 _SPACE = re.compile(r"\s+")
 
 
 def _clean(value: Any) -> str:
     text = "" if value is None else str(value)
-    text = "".join(ch for ch in text[:MAX_CELL_CHARS] if ch >= " " and not 0xD800 <= ord(ch) <= 0xDFFF)
+    text = "".join(
+        ch for ch in text[:MAX_CELL_CHARS] if ch >= " " and not 0xD800 <= ord(ch) <= 0xDFFF
+    )
     return _SPACE.sub(" ", text).strip()
 
 
@@ -149,8 +198,8 @@ def check_xlsx(data: bytes, limits: Limits) -> str:
             if b"<!DOCTYPE" in head.upper() or b"<!ENTITY" in head.upper():
                 raise Refused("unreadable", "file: an XLSX part declares a DOCTYPE; refused.")
     with archive.open(sheet) as part:
-        head = part.read(4096).decode("utf-8", "replace")
-    match = re.search(r'<(?:\w+:)?dimension ref="[A-Z]+\d+:([A-Z]+)(\d+)"', head)
+        start = part.read(4096).decode("utf-8", "replace")
+    match = re.search(r'<(?:\w+:)?dimension ref="[A-Z]+\d+:([A-Z]+)(\d+)"', start)
     if match:
         columns = 0
         for letter in match.group(1):
@@ -172,7 +221,9 @@ def _xlsx_rows(data: bytes, limits: Limits, formulas: list[str]) -> Iterator[lis
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except Exception as error:  # openpyxl raises many kinds on a broken file
-        raise Refused("unreadable", f"file: not a readable XLSX ({type(error).__name__}).") from None
+        raise Refused(
+            "unreadable", f"file: not a readable XLSX ({type(error).__name__})."
+        ) from None
     try:
         sheet = book.worksheets[0]
         for count, row in enumerate(
@@ -204,9 +255,7 @@ def _header(rows: list[list[Any]]) -> tuple[int, dict[str, int]] | None:
     return None
 
 
-def read_sheet(
-    data: bytes, file_format: str, statement_type: str, limits: Limits
-) -> Statement:
+def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limits) -> Statement:
     formulas: list[str] = []
     source = _csv_rows(data, limits) if file_format == "csv" else _xlsx_rows(data, limits, formulas)
     rows = list(source)
