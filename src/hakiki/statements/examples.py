@@ -24,3 +24,37 @@ ANALYSIS: dict[str, Any] = {
     "started_at": None,
     "completed_at": None,
 }
+
+DETAIL: dict[str, Any] = {
+    **ANALYSIS,
+    "status": "completed",
+    "progress": 100,
+    "layout": "mpesa_full_v1",
+    "verdict": "genuine",
+    "started_at": "2026-11-24T06:00:01Z",
+    "completed_at": "2026-11-24T06:00:02Z",
+    "holder": {
+        "name": "JANE WANJIKU MWANGI",
+        "phone": "0722000111",
+        "period_start": "2024-01-02",
+        "period_end": "2024-02-28",
+    },
+    "summary": {"TOTAL": {"paid_in": 14837400, "paid_out": 1831200}},
+    "metrics": {"transactions": 35, "months_covered": 2, "total_inflow": 14837400},
+    "score": {"version": "cashflow-1", "score": 773, "band": "A", "reasons": []},
+    "signals": [],
+    "transactions": [
+        {
+            "receipt": "S90AELCVBT",
+            "time": "2024-01-02T06:41:01",
+            "details": "Funds received from 0722****504 - RUTH CHEBET",
+            "status": "Completed",
+            "paid_in": 428000,
+            "withdrawn": 0,
+            "balance": 578000,
+            "category": "transfer_in",
+            "page": 1,
+        }
+    ],
+    "pagination": {"page": 1, "page_size": 1, "total_pages": 35, "total_items": 35},
+}

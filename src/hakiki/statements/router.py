@@ -31,24 +31,33 @@ async def analyze(
         max_length=64,
         description="A locked PDF's password (M-Pesa: the customer's ID number). Used once, "
         "never stored past the analysis.",
+        examples=["12345678"],
     ),
     declared_name: str | None = Form(
-        None, max_length=200, description="The applicant's name, checked against the header."
+        None,
+        max_length=200,
+        description="The applicant's name, checked against the header.",
+        examples=["Jane Wanjiku Mwangi"],
     ),
     declared_phone: str | None = Form(
-        None, max_length=20, description="The applicant's phone, checked against the header."
+        None,
+        max_length=20,
+        description="The applicant's phone, checked against the header.",
+        examples=["0722000111"],
     ),
     monthly_obligations: int = Form(
         0,
         ge=0,
         le=10**13,
         description="Declared monthly obligations in minor units, subtracted in affordability.",
+        examples=[1500000],
     ),
     callback_url: str | None = Form(
         None,
         max_length=2000,
         description="Recorded with the analysis; statement_analysis.completed goes to your "
         "webhook endpoints (docs/api.md#webhooks).",
+        examples=["https://lender.example/hooks/statements"],
     ),
 ) -> bytes:
     """multipart/form-data. Checked at once: the format, the password of a locked PDF, a
@@ -87,5 +96,5 @@ async def get_analysis(
     """Status and progress; once completed, the holder, the statement's summary, metrics,
     cash-flow score, signals with their evidence and verdict, and a page of the transactions
     (oldest first). Another organisation's analysis, or one of the other environment, is 404.
-    Free."""
+    Free. Sandbox: the analyses uploaded with sandbox keys."""
     return await service.get_analysis(call.runtime, call.principal.owner, analysis_id, page)

@@ -67,6 +67,8 @@ class StatementAnalysis(BaseModel):
 
 
 class StatementAnalysisDetail(StatementAnalysis):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.DETAIL]})
+
     holder: Holder | None
     summary: dict[str, dict[str, int]] | None = Field(
         description="The statement's own summary table (M-Pesa), by transaction type."
