@@ -135,3 +135,20 @@ def test_a_file_of_another_type_than_declared_is_refused() -> None:
     with pytest.raises(Refused) as refused:
         analyse(genuine(), statement_type="airtel_money")
     assert refused.value.field == "statement_type"
+
+
+def airtel() -> bytes:
+    return d.airtel_pdf(list(rows()))
+
+
+def test_an_airtel_statement_resaved_by_word_as_in_the_uganda_study() -> None:
+    analysis = analyse(d.resaved(airtel(), "Microsoft® Word 2013"))
+    [signal] = [s for s in analysis.signals if s.code == "producer_mismatch"]
+    assert signal.severity == "high" and analysis.verdict == "tampered"
+
+
+def test_an_airtel_amount_edited_with_an_incremental_save() -> None:
+    target = rows()[20]
+    edited = d.incremental_edit(airtel(), d.money(target.balance), d.money(target.balance + 1))
+    analysis = analyse(edited, statement_type="airtel_money")
+    assert {"incremental_update", "balance_break"} <= codes(analysis)

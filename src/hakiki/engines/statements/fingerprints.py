@@ -53,7 +53,7 @@ EDITORS: tuple[str, ...] = (
     "pypdf",
     "pikepdf",
     "qpdf",
-    "itext® 7",  # iText 7 re-saves; the issuer's own generator is older
+    "itext 7",  # iText 7 re-saves; the issuer's own generator is older
     "skia/pdf",
     "google docs",
     "pdffiller",
@@ -73,7 +73,7 @@ def creator_matches(fingerprint: Fingerprint, creator: str | None) -> bool:
 
 def editor_named(*texts: str | None) -> str | None:
     for text in texts:
-        lowered = (text or "").lower()
+        lowered = " ".join((text or "").lower().replace("®", " ").replace("™", " ").split())
         for editor in EDITORS:
             if editor in lowered:
                 return text
