@@ -281,3 +281,21 @@ async def test_files_are_deleted_after_the_retention_and_metrics_for_reads_the_r
     assert row["file_sealed"] is None and row["file_deleted_at"] is not None
     done = await finished(client, account.headers, started["analysis_id"])
     assert done["file_deleted"] is True and done["verdict"] == "genuine"
+
+
+async def test_limits_of_size_and_rows_are_400_and_a_body_past_the_form_limit_413(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    from tests.fraud.bulk.conftest import changed
+
+    account = await make_account("sandbox")
+    settings = client._transport.app.state.runtime.settings  # type: ignore[attr-defined]
+    sheet = b"Date,Amount,Balance\n" + b"2024-01-01,5.00,5.00\n" * 30
+    with changed(settings, statement_max_rows=10):
+        rows_over = await post_statement(client, account.headers, sheet)
+    assert rows_over.status_code == 400 and "more than 10 rows" in rows_over.json()["message"]
+    with changed(settings, statement_max_bytes=2048):
+        bytes_over = await post_statement(client, account.headers, genuine())
+        body_over = await post_statement(client, account.headers, b"x" * (2 * 1024 * 1024))
+    assert bytes_over.status_code == 400 and "2,048-byte limit" in bytes_over.json()["message"]
+    assert body_over.status_code == 413 and body_over.json()["error"] == "payload_too_large"
