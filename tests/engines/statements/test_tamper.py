@@ -152,3 +152,24 @@ def test_an_airtel_amount_edited_with_an_incremental_save() -> None:
     edited = d.incremental_edit(airtel(), d.money(target.balance), d.money(target.balance + 1))
     analysis = analyse(edited, statement_type="airtel_money")
     assert {"incremental_update", "balance_break"} <= codes(analysis)
+
+
+def test_a_pdf_bomb_is_refused_before_a_page_is_decoded() -> None:
+    import io
+    import zlib
+
+    import pypdf
+    from pypdf.generic import NameObject, StreamObject
+
+    writer = pypdf.PdfWriter()
+    page = writer.add_blank_page(595, 842)
+    contents = StreamObject()
+    contents.set_data(zlib.compress(b"0" * 500_000_000, 9))  # 500 MB of page content
+    contents[NameObject("/Filter")] = NameObject("/FlateDecode")
+    page[NameObject("/Contents")] = writer._add_object(contents)
+    out = io.BytesIO()
+    writer.write(out)
+    assert len(out.getvalue()) < 1_000_000
+    with pytest.raises(Refused) as refused:
+        analyse(out.getvalue())
+    assert refused.value.code == "too_large"

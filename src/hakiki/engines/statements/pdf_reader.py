@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import io
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,6 +26,11 @@ _SUBSET = re.compile(r"^[A-Z]{6}\+")
 # Characters overlapping by more than this share of the smaller box sit on one another.
 OVERLAP = 0.5
 SCAN_PAGES = 3  # pages looked at for text before a PDF is called image-only
+MAX_PAGES = 2000
+# What the file's compressed streams may inflate to, together: a PDF bomb (a small file whose
+# streams inflate to gigabytes) is refused before PDFium decodes a page.
+MAX_INFLATED = 400 * 1024 * 1024
+_STREAM = re.compile(rb"stream\r?\n")
 
 
 @dataclass
@@ -71,6 +77,13 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as error:
         raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
+    if pages > MAX_PAGES:
+        raise Refused("too_large", f"file: {pages:,} pages, over the {MAX_PAGES:,}-page limit.")
+    if not encrypted and inflated_size(data, MAX_INFLATED) > MAX_INFLATED:
+        raise Refused(
+            "too_large",
+            f"file: its streams inflate to more than {MAX_INFLATED // 2**20} MB; refused.",
+        )
     prevs = [int(m.group(1)) for m in _PREV.finditer(data)]
     return PdfFacts(
         producer=str(info.producer) if info and info.producer else None,
@@ -83,6 +96,29 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
         encrypted=encrypted,
         pages=pages,
     )
+
+
+def inflated_size(data: bytes, cap: int) -> int:
+    """The inflated size of the file's Flate streams, counted up to ``cap`` (output is
+    discarded as it comes; streams that are not zlib data are skipped)."""
+    view = memoryview(data)
+    total = 0
+    for match in _STREAM.finditer(data):
+        inflater = zlib.decompressobj()
+        pending = view[match.end() : match.end() + 1024 * 1024]
+        offset = match.end() + len(pending)
+        try:
+            while pending and not inflater.eof:
+                total += len(inflater.decompress(pending, 1024 * 1024))
+                if total > cap:
+                    return total
+                pending = inflater.unconsumed_tail
+                if not pending and not inflater.eof and offset < len(data):
+                    pending = view[offset : offset + 1024 * 1024]
+                    offset += len(pending)
+        except zlib.error:
+            continue
+    return total
 
 
 def open_pdf(data: bytes, password: str | None) -> Any:
