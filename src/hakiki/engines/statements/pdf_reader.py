@@ -105,7 +105,7 @@ def inflated_size(data: bytes, cap: int) -> int:
     total = 0
     for match in _STREAM.finditer(data):
         inflater = zlib.decompressobj()
-        pending = view[match.end() : match.end() + 1024 * 1024]
+        pending: bytes | memoryview = view[match.end() : match.end() + 1024 * 1024]
         offset = match.end() + len(pending)
         try:
             while pending and not inflater.eof:
