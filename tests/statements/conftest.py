@@ -8,8 +8,6 @@ from typing import Any
 
 import httpx
 
-from tests.webhooks.conftest import _forget_endpoints, receiver  # noqa: F401  (fixtures)
-
 URL = "/v3/statements"
 
 

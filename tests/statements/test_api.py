@@ -20,7 +20,12 @@ from hakiki.statements.tables import statement_analyses
 from tests.conftest import AccountFactory, debit_count
 from tests.statements import documents as d
 from tests.statements.conftest import URL, analyze, finished, post_statement
-from tests.webhooks.conftest import create_endpoint, eventually
+from tests.webhooks.conftest import (  # noqa: F401  (fixtures)
+    _forget_endpoints,
+    create_endpoint,
+    eventually,
+    receiver,
+)
 from tests.webhooks.receiver import Receiver
 
 PRICE = 5000
@@ -47,7 +52,9 @@ async def stored(db: Database, analysis_id: str) -> dict[str, Any]:
 
 
 async def test_sandbox_genuine_statement_completes_with_metrics_and_the_webhook(
-    client: httpx.AsyncClient, make_account: AccountFactory, receiver: Receiver
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    receiver: Receiver,  # noqa: F811  (the fixture)
 ) -> None:
     account = await make_account("sandbox")
     endpoint = await create_endpoint(client, account, receiver.url)
