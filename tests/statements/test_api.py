@@ -153,17 +153,24 @@ async def test_live_analysis_is_charged_once_and_a_refused_file_never(
     assert "password" not in request  # used once, never kept
 
 
-async def test_a_pdf_of_no_layout_we_read_fails_uncharged_and_releases_the_hold(
+async def test_a_pdf_of_another_layout_is_400_and_one_without_transactions_fails_uncharged(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("live", balance=PRICE)
     plain = d.mpesa_pdf(rows(), compress=False)
     other = plain.replace(b"(M-PESA STATEMENT)", b"(X-PESA STATEMENT)")
-    assert other != plain
-    started = await analyze(client, account.headers, other)
+    unknown = await post_statement(client, account.headers, other)
+    assert unknown.status_code == 400
+    assert unknown.json()["details"][0] == {"field": "file", "problem": "unsupported_layout"}
+    mismatch = await post_statement(client, account.headers, plain, statement_type="airtel_money")
+    assert mismatch.json()["details"][0]["field"] == "statement_type"
+
+    headless = plain.replace(b"(Receipt No.)", b"(Receipt Nr.)")  # no transaction table found
+    assert headless != plain
+    started = await analyze(client, account.headers, headless)
     done = await finished(client, account.headers, started["analysis_id"])
     assert (done["status"], done["failure_code"], done["charged_amount"]) == (
-        "failed", "unsupported_layout", 0,
+        "failed", "no_transactions", 0,
     )  # fmt: skip
     assert await debit_count(db, account.org_id) == 0
     wallet = (await client.get("/v3/account/wallet", headers=account.headers)).json()

@@ -39,14 +39,16 @@ def precheck(data: bytes, statement_type: str, password: str | None, limits: Lim
         pdf_reader.facts_of(data, password)
         pdf = pdf_reader.open_pdf(data, password)
         try:
-            if pdf_reader.image_only(pdf):
-                raise Refused(
-                    "scanned",
-                    "file: a scanned (image-only) PDF; send the statement as issued, with its "
-                    "text, not a scan or a photograph.",
-                )
+            looked = [p for p in pdf_reader.pages(pdf, 0, pdf_reader.SCAN_PAGES) if p.chars]
         finally:
             pdf.close()
+        if not looked:
+            raise Refused(
+                "scanned",
+                "file: a scanned (image-only) PDF; send the statement as issued, with its "
+                "text, not a scan or a photograph.",
+            )
+        detect(looked[0], statement_type)
     elif file_format == "xlsx":
         check_xlsx(data, limits)
     else:

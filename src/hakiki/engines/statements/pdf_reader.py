@@ -332,9 +332,3 @@ def pages(pdf: Any, first: int = 0, last: int | None = None) -> Iterator[Page]:
             yield read_page(index + 1, page)
         finally:
             page.close()
-
-
-def image_only(pdf: Any) -> bool:
-    """No text on the first pages, only pictures: a scan or a photograph of a statement."""
-    looked = list(pages(pdf, 0, SCAN_PAGES))
-    return sum(p.chars for p in looked) == 0 and not any(p.overlays for p in looked)
