@@ -18,6 +18,7 @@ from hakiki.core.database import Database
 from hakiki.statements import service
 from hakiki.statements.tables import statement_analyses
 from tests.conftest import AccountFactory, debit_count
+from tests.fraud.bulk.conftest import xlsx_bytes
 from tests.statements import documents as d
 from tests.statements.conftest import URL, analyze, finished, post_statement
 from tests.webhooks.conftest import (  # noqa: F401  (fixtures)
@@ -231,6 +232,7 @@ def bomb() -> bytes:
         (b"%PDF-1.4 broken", {}, "file", "unreadable"),
         (b"Date,Narration\n2024-01-01,hello\n", {}, "file", "unsupported_layout"),
         (None, {}, "file", "too_large"),
+        ("xlsx", {}, "file", "unsupported_layout"),
         (b"Date,Amount\n2024-01-01,5\n", {"statement_type": "paypal"}, "statement_type", None),
         (b"Date,Amount\n2024-01-01,5\n", {"declared_name": "Jane\x00"}, "declared_name", None),
         (
@@ -245,15 +247,17 @@ def bomb() -> bytes:
 async def test_hostile_uploads_are_a_clear_400(
     client: httpx.AsyncClient,
     make_account: AccountFactory,
-    content: bytes | None,
+    content: bytes | str | None,
     form: dict[str, str],
     field: str,
     problem: str | None,
 ) -> None:
     account = await make_account("sandbox")
-    response = await post_statement(
-        client, account.headers, bomb() if content is None else content, **form
-    )
+    if content == "xlsx":  # a workbook without a date and amount header
+        content = xlsx_bytes([["Name", "Notes"], ["a", "b"]])
+    data = bomb() if content is None else content
+    assert isinstance(data, bytes)
+    response = await post_statement(client, account.headers, data, **form)
     assert response.status_code == 400, response.text
     body = response.json()
     assert body["error"] == "invalid_request" and body["details"][0]["field"] == field, body

@@ -10,7 +10,7 @@ from hakiki.engines.statements import pdf_reader, signals
 from hakiki.engines.statements.layouts import TableReader, detect
 from hakiki.engines.statements.model import Analysis, Declared, Refused, Statement
 from hakiki.engines.statements.score import score
-from hakiki.engines.statements.tabular import Limits, check_xlsx, read_sheet
+from hakiki.engines.statements.tabular import Limits, read_sheet
 
 ENGINE_VERSION = "statements-1"
 Progress = Callable[[int, int], None]
@@ -49,8 +49,6 @@ def precheck(data: bytes, statement_type: str, password: str | None, limits: Lim
                 "text, not a scan or a photograph.",
             )
         detect(looked[0], statement_type)
-    elif file_format == "xlsx":
-        check_xlsx(data, limits)
     else:
         read_sheet(data, file_format, statement_type, limits)
     return file_format
