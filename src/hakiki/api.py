@@ -19,6 +19,7 @@ from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
+from hakiki.statements.router import router as statements_router
 from hakiki.tax.router import router as tax_router
 from hakiki.vehicle.router import router as vehicle_router
 from hakiki.webhooks.router import router as webhooks_router
@@ -37,6 +38,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     fraud_router,
     fraud_scan_router,
     bulk_scan_router,
+    statements_router,
     account_router,
     lists_router,
     review_router,

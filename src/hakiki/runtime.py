@@ -41,6 +41,7 @@ from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.review_service import ReviewPresence
+from hakiki.statements.service import purge_files as purge_statement_files
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
 from hakiki.vehicle.registry import VehicleRegistries
@@ -92,6 +93,7 @@ async def _housekeeping(runtime: Runtime) -> None:
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
             await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
             await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
+            await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)

@@ -94,6 +94,7 @@ FILES = {
     "applicants.csv": ROOT / "tests/docs/files/applicants.csv",
     "customers.jsonl": ROOT / "tests/docs/files/customers.jsonl",
     "pairs.jsonl": ROOT / "tests/docs/files/pairs.jsonl",
+    "mpesa-statement.pdf": ROOT / "src/hakiki/statements/sandbox_data/mpesa-genuine.pdf",
     "feeds/east_africa_rss.xml": ROOT / "tests/engines/adverse_media/data/east_africa_rss.xml",
     "feeds/atom_feed.xml": ROOT / "tests/engines/adverse_media/data/atom_feed.xml",
 }

@@ -145,6 +145,21 @@ class Settings(BaseSettings):
     bulk_fetch_timeout_seconds: float = Field(
         default=10.0, gt=0, description="How long fetching one image of a face bulk scan may take."
     )
+    statement_max_bytes: int = Field(
+        default=20 * 1024 * 1024, ge=1024, description="Size limit of a statement upload."
+    )
+    statement_max_rows: int = Field(
+        default=50_000, ge=10, description="Rows a CSV or XLSX statement may hold."
+    )
+    statement_file_retention_days: float = Field(
+        default=7.0,
+        gt=0,
+        description="Days an uploaded statement file is kept (encrypted) after its upload; "
+        "housekeeping then deletes it. The analysis itself stays.",
+    )
+    statement_hold_hours: float = Field(
+        default=24.0, gt=0, description="How long a live analysis's reservation lasts."
+    )
     list_max_age_days: int = Field(
         default=90,
         ge=1,

@@ -1,0 +1,334 @@
+"""A PDF statement as its reader sees it: the file's facts (metadata, incremental saves),
+then per page the visible text as lines of cells, and the drawing evidence of edits (text
+covered by a shape or by other text, white text)."""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import re
+import zlib
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import pypdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from pypdf.errors import PdfReadError
+
+from hakiki.engines.statements.model import PdfFacts, Refused
+
+_PREV = re.compile(rb"/Prev\s+(\d+)")
+_SUBSET = re.compile(r"^[A-Z]{6}\+")
+# Characters overlapping by more than this share of the smaller box sit on one another.
+OVERLAP = 0.5
+SCAN_PAGES = 3  # pages looked at for text before a PDF is called image-only
+MAX_PAGES = 2000
+# What the file's compressed streams may inflate to, together: a PDF bomb (a small file whose
+# streams inflate to gigabytes) is refused before PDFium decodes a page.
+MAX_INFLATED = 400 * 1024 * 1024
+_STREAM = re.compile(rb"stream\r?\n")
+
+
+@dataclass
+class Cell:
+    x0: float
+    x1: float
+    text: str
+    fonts: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Page:
+    number: int
+    lines: list[list[Cell]]
+    overlays: list[dict[str, Any]]
+    chars: int
+    images: int
+
+
+def _date(value: Any) -> datetime | None:
+    return value if isinstance(value, datetime) else None
+
+
+def facts_of(data: bytes, password: str | None) -> PdfFacts:
+    """Open the file (its password checked) and read what it says about itself."""
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        encrypted = reader.is_encrypted
+        if encrypted:
+            if not password:
+                raise Refused(
+                    "password_required",
+                    "password: the PDF is locked; send its password (M-Pesa statements: the "
+                    "customer's ID number).",
+                    "password",
+                )
+            if reader.decrypt(password) == pypdf.PasswordType.NOT_DECRYPTED:
+                raise Refused(
+                    "wrong_password", "password: wrong password for this PDF.", "password"
+                )
+        info = reader.metadata
+        pages = len(reader.pages)
+    except Refused:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as error:
+        raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
+    if pages > MAX_PAGES:
+        raise Refused("too_large", f"file: {pages:,} pages, over the {MAX_PAGES:,}-page limit.")
+    if not encrypted and inflated_size(data, MAX_INFLATED) > MAX_INFLATED:
+        raise Refused(
+            "too_large",
+            f"file: its streams inflate to more than {MAX_INFLATED // 2**20} MB; refused.",
+        )
+    prevs = [int(m.group(1)) for m in _PREV.finditer(data)]
+    return PdfFacts(
+        producer=str(info.producer) if info and info.producer else None,
+        creator=str(info.creator) if info and info.creator else None,
+        created=_date(info.creation_date) if info else None,
+        modified=_date(info.modification_date) if info else None,
+        eof_markers=data.count(b"%%EOF"),
+        prev_offsets=prevs,
+        linearized=b"/Linearized" in data[:4096],
+        encrypted=encrypted,
+        pages=pages,
+    )
+
+
+def inflated_size(data: bytes, cap: int) -> int:
+    """The inflated size of the file's Flate streams, counted up to ``cap`` (output is
+    discarded as it comes; streams that are not zlib data are skipped)."""
+    view = memoryview(data)
+    total = 0
+    for match in _STREAM.finditer(data):
+        inflater = zlib.decompressobj()
+        pending: bytes | memoryview = view[match.end() : match.end() + 1024 * 1024]
+        offset = match.end() + len(pending)
+        try:
+            while pending and not inflater.eof:
+                total += len(inflater.decompress(pending, 1024 * 1024))
+                if total > cap:
+                    return total
+                pending = inflater.unconsumed_tail
+                if not pending and not inflater.eof and offset < len(data):
+                    pending = view[offset : offset + 1024 * 1024]
+                    offset += len(pending)
+        except zlib.error:
+            continue
+    return total
+
+
+def open_pdf(data: bytes, password: str | None) -> Any:
+    try:
+        return pdfium.PdfDocument(data, password=password or None)
+    except pdfium.PdfiumError as error:
+        raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
+
+
+@dataclass
+class _Run:
+    """One text-showing operation: its text, box, baseline, font and paint order."""
+
+    order: int
+    text: str
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    baseline: float
+    size: float
+    font: str
+
+
+_TEXT, _PATH, _IMAGE, _FORM = 1, 2, 3, 5
+_INVISIBLE = 3  # text render mode: neither filled nor stroked
+
+
+def _objects(page: Any) -> list[Any]:
+    found: list[Any] = []
+
+    def walk(count: int, get: Any) -> None:
+        for index in range(count):
+            item = get(index)
+            if pdfium_c.FPDFPageObj_GetType(item) == _FORM:
+                walk(
+                    pdfium_c.FPDFFormObj_CountObjects(item),
+                    lambda i, form=item: pdfium_c.FPDFFormObj_GetObject(form, i),
+                )
+            else:
+                found.append(item)
+
+    walk(pdfium_c.FPDFPage_CountObjects(page), lambda i: pdfium_c.FPDFPage_GetObject(page, i))
+    return found
+
+
+def _bounds(item: Any) -> tuple[float, float, float, float]:
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    pdfium_c.FPDFPageObj_GetBounds(item, left, bottom, right, top)
+    return left.value, bottom.value, right.value, top.value
+
+
+def _fill(item: Any) -> tuple[int, int, int, int]:
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    pdfium_c.FPDFPageObj_GetFillColor(item, r, g, b, a)
+    return r.value, g.value, b.value, a.value
+
+
+_FONT_NAMES: dict[int, str] = {}
+
+
+def _font_name(item: Any) -> str:
+    font = pdfium_c.FPDFTextObj_GetFont(item)
+    key = ctypes.cast(font, ctypes.c_void_p).value or 0
+    if key not in _FONT_NAMES:
+        buffer = ctypes.create_string_buffer(256)
+        size = pdfium_c.FPDFFont_GetBaseFontName(font, buffer, 256)
+        _FONT_NAMES[key] = _SUBSET.sub("", buffer.raw[: max(size - 1, 0)].decode("latin-1"))
+    return _FONT_NAMES[key]
+
+
+def _text(item: Any, textpage: Any) -> str:
+    size = pdfium_c.FPDFTextObj_GetText(item, textpage, None, 0)
+    if size <= 2:
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    pdfium_c.FPDFTextObj_GetText(
+        item, textpage, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), size
+    )
+    return buffer.raw[: size - 2].decode("utf-16-le", "replace")
+
+
+def read_page(number: int, page: Any) -> Page:
+    """The visible text runs as lines of cells, and the evidence of hidden ones."""
+    height = float(page.get_height())
+    textpage = pdfium_c.FPDFText_LoadPage(page.raw)
+    _FONT_NAMES.clear()  # font handles belong to the page
+    runs: list[_Run] = []
+    shapes: list[tuple[int, tuple[float, float, float, float]]] = []
+    overlays: list[dict[str, Any]] = []
+    images = 0
+    try:
+        for order, item in enumerate(_objects(page.raw)):
+            kind = pdfium_c.FPDFPageObj_GetType(item)
+            if kind == _IMAGE:
+                images += 1
+            elif kind == _PATH:
+                fill, stroke = ctypes.c_int(), ctypes.c_int()
+                pdfium_c.FPDFPath_GetDrawMode(item, fill, stroke)
+                box = _bounds(item)
+                if fill.value and box[2] - box[0] > 2 and box[3] - box[1] > 2:
+                    shapes.append((order, box))
+            elif kind == _TEXT:
+                text = _text(item, textpage).strip()
+                if not text:
+                    continue
+                x0, y0, x1, y1 = _bounds(item)
+                matrix = pdfium_c.FS_MATRIX()
+                pdfium_c.FPDFPageObj_GetMatrix(item, matrix)
+                size = ctypes.c_float()
+                pdfium_c.FPDFTextObj_GetFontSize(item, size)
+                run = _Run(
+                    order,
+                    text,
+                    x0,
+                    x1,
+                    height - y1,
+                    height - y0,
+                    height - matrix.f,
+                    size.value * abs(matrix.d or 1),
+                    _font_name(item),
+                )
+                red, green, blue, alpha = _fill(item)
+                mode = pdfium_c.FPDFTextObj_GetTextRenderMode(item)
+                if mode == _INVISIBLE or alpha == 0 or min(red, green, blue) >= 250:
+                    overlays.append(_evidence(number, "invisible or white text", run))
+                    continue
+                runs.append(run)
+    finally:
+        pdfium_c.FPDFText_ClosePage(textpage)
+    hidden = _hidden(number, runs, shapes, height, overlays)
+    visible = [r for r in runs if r.order not in hidden]
+    return Page(number, _lines(visible), overlays, len(runs), images)
+
+
+def _hidden(
+    number: int,
+    runs: list[_Run],
+    shapes: list[tuple[int, tuple[float, float, float, float]]],
+    height: float,
+    overlays: list[dict[str, Any]],
+) -> set[int]:
+    """Runs painted over later: by another run with other text, or by a filled shape."""
+    hidden: set[int] = set()
+    for order, (left, bottom, right, top) in shapes:
+        box = _Box(left, right, height - top, height - bottom)
+        for run in runs:
+            if run.order < order and run.order not in hidden and _overlap(run, box) > 0.6:
+                hidden.add(run.order)
+                overlays.append(_evidence(number, "text covered by a drawn shape", run))
+    grid: dict[tuple[int, int], list[_Run]] = defaultdict(list)
+    for run in runs:
+        key = (int(run.x0 // 40), int(run.y0 // 6))
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for earlier in grid.get((key[0] + dx, key[1] + dy), ()):
+                    if earlier.order in hidden or earlier.text == run.text:
+                        continue
+                    if _overlap(earlier, run) > OVERLAP:
+                        hidden.add(earlier.order)
+                        overlays.append(_evidence(number, "text drawn over other text", earlier))
+        grid[key].append(run)
+    return hidden
+
+
+@dataclass
+class _Box:
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+
+
+def _overlap(a: Any, b: Any) -> float:
+    """The share of the smaller box that the two boxes have in common (y grows downwards)."""
+    width = min(a.x1, b.x1) - max(a.x0, b.x0)
+    height = min(a.y1, b.y1) - max(a.y0, b.y0)
+    if width <= 0 or height <= 0:
+        return 0.0
+    smaller = min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0)) or 1.0
+    return (width * height) / smaller
+
+
+def _evidence(page: int, how: str, run: _Run) -> dict[str, Any]:
+    return {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
+
+
+def _lines(runs: list[_Run]) -> list[list[Cell]]:
+    rows: dict[int, list[_Run]] = defaultdict(list)
+    for run in runs:
+        rows[round(run.baseline / 2)].append(run)
+    lines: list[list[Cell]] = []
+    for key in sorted(rows):
+        cells: list[Cell] = []
+        for run in sorted(rows[key], key=lambda r: r.x0):
+            if cells and run.x0 - cells[-1].x1 <= 0.25 * run.size:
+                cells[-1].text += ("" if run.x0 - cells[-1].x1 < 0.1 * run.size else " ") + run.text
+                cells[-1].x1 = run.x1
+                cells[-1].fonts.add(run.font)
+            else:
+                cells.append(Cell(run.x0, run.x1, run.text, {run.font}))
+        lines.append(cells)
+    return lines
+
+
+def pages(pdf: Any, first: int = 0, last: int | None = None) -> Iterator[Page]:
+    stop = len(pdf) if last is None else min(last, len(pdf))
+    for index in range(first, stop):
+        page = pdf[index]
+        try:
+            yield read_page(index + 1, page)
+        finally:
+            page.close()

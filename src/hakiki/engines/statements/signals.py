@@ -1,0 +1,263 @@
+"""Tamper and authenticity signals, each with its evidence, and the verdict they add up to:
+``tampered`` on any high-severity signal, ``suspicious`` on a medium one, else ``genuine``."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from hakiki.engines.statements.fingerprints import (
+    FINGERPRINTS,
+    creator_matches,
+    editor_named,
+    producer_matches,
+)
+from hakiki.engines.statements.model import Declared, Signal, Statement, Verdict
+from hakiki.engines.statements.money import show
+
+MAX_EVIDENCE = 20
+
+
+def _signal(code: str, severity: Any, message: str, **evidence: Any) -> Signal:
+    return Signal(code, severity, message, evidence)
+
+
+def balance_breaks(statement: Statement) -> Signal | None:
+    breaks: list[dict[str, Any]] = []
+    previous = None
+    for t in statement.transactions:
+        if not t.completed or t.balance is None:
+            continue
+        if previous is not None and previous.balance is not None:
+            expected = previous.balance + t.paid_in - t.withdrawn
+            if expected != t.balance:
+                breaks.append(
+                    {
+                        "receipt": t.receipt,
+                        "page": t.page,
+                        "expected_balance": show(expected),
+                        "stated_balance": show(t.balance),
+                    }
+                )
+        previous = t
+    if not breaks:
+        return None
+    return _signal(
+        "balance_break",
+        "high",
+        f"{len(breaks)} transaction(s) whose balance does not follow from the one before.",
+        breaks=breaks[:MAX_EVIDENCE],
+        count=len(breaks),
+    )
+
+
+def summary_mismatch(statement: Statement) -> Signal | None:
+    total = statement.summary.get("TOTAL")
+    if total is None:
+        return None
+    done = [t for t in statement.transactions if t.completed]
+    computed = (sum(t.paid_in for t in done), sum(t.withdrawn for t in done))
+    if computed == total:
+        return None
+    return _signal(
+        "summary_mismatch",
+        "high",
+        "The summary table's totals disagree with the transactions listed.",
+        summary_paid_in=show(total[0]),
+        transactions_paid_in=show(computed[0]),
+        summary_paid_out=show(total[1]),
+        transactions_paid_out=show(computed[1]),
+    )
+
+
+def duplicate_receipts(statement: Statement) -> Signal | None:
+    keys = Counter((t.receipt, t.details, t.paid_in, t.withdrawn) for t in statement.transactions)
+    repeated = sorted({key[0] for key, n in keys.items() if n > 1})
+    if not repeated:
+        return None
+    return _signal(
+        "duplicate_receipt",
+        "high",
+        f"{len(repeated)} receipt number(s) listed more than once.",
+        receipts=repeated[:MAX_EVIDENCE],
+    )
+
+
+def file_signals(statement: Statement) -> list[Signal]:
+    pdf = statement.pdf
+    if pdf is None:
+        return []
+    found: list[Signal] = []
+    incremental = pdf.eof_markers - (1 if pdf.linearized else 0)
+    if incremental > 1 and pdf.prev_offsets:
+        found.append(
+            _signal(
+                "incremental_update",
+                "high",
+                "The file was saved again after it was made (a second %%EOF with "
+                "/Prev): an edit appended to the original.",
+                eof_markers=pdf.eof_markers,
+                prev_offsets=pdf.prev_offsets[:5],
+            )
+        )
+    fingerprint = FINGERPRINTS.get(statement.issuer)
+    editor = editor_named(pdf.producer, pdf.creator)
+    if editor is not None:
+        found.append(
+            _signal(
+                "producer_mismatch",
+                "high",
+                f"The file was written by an editing tool ({editor}).",
+                producer=pdf.producer,
+                creator=pdf.creator,
+            )
+        )
+    elif fingerprint and not (
+        producer_matches(fingerprint, pdf.producer) and creator_matches(fingerprint, pdf.creator)
+    ):
+        found.append(
+            _signal(
+                "producer_mismatch",
+                "medium",
+                f"Producer or creator differs from genuine {statement.issuer} "
+                "statements (re-saved or re-typed).",
+                producer=pdf.producer,
+                creator=pdf.creator,
+                expected_producer=list(fingerprint.producers),
+            )
+        )
+    if pdf.created and pdf.modified:
+        slack = fingerprint.date_slack_seconds if fingerprint else 120
+        created, modified = pdf.created, pdf.modified
+        if (created.tzinfo is None) != (modified.tzinfo is None):
+            created, modified = created.replace(tzinfo=None), modified.replace(tzinfo=None)
+        if abs((modified - created).total_seconds()) > slack:
+            found.append(
+                _signal(
+                    "modified_after_creation",
+                    "medium",
+                    "The file's modification date is later than its creation date.",
+                    created=created.isoformat(),
+                    modified=modified.isoformat(),
+                )
+            )
+    if len(pdf.amount_fonts) > 1:
+        main = max(pdf.amount_fonts, key=lambda f: len(pdf.amount_fonts[f]))
+        foreign = {
+            f: sorted(set(r))[:MAX_EVIDENCE] for f, r in pdf.amount_fonts.items() if f != main
+        }
+        found.append(
+            _signal(
+                "foreign_font",
+                "high",
+                "Amounts set in a font the rest of the amount columns do not use.",
+                column_font=main,
+                foreign_fonts=foreign,
+            )
+        )
+    if pdf.overlays:
+        found.append(
+            _signal(
+                "overlaid_text",
+                "high",
+                "Text hidden under drawn text or shapes (or drawn in white).",
+                places=pdf.overlays[:MAX_EVIDENCE],
+                count=len(pdf.overlays),
+            )
+        )
+    return found
+
+
+def _tokens(name: str) -> set[str]:
+    return {t for t in re.split(r"[^A-Z]+", name.upper()) if len(t) > 1}
+
+
+def names_agree(declared: str, stated: str) -> bool:
+    a, b = _tokens(declared), _tokens(stated)
+    if not a or not b:
+        return False
+    if a <= b or b <= a or len(a & b) >= 2:
+        return True
+    return fuzz.token_set_ratio(" ".join(sorted(a)), " ".join(sorted(b))) >= 90
+
+
+def _digits(phone: str) -> str:
+    return re.sub(r"\D", "", phone)[-9:]
+
+
+def declared_signals(statement: Statement, declared: Declared) -> list[Signal]:
+    found: list[Signal] = []
+    header = statement.header
+    if declared.name and header.name and not names_agree(declared.name, header.name):
+        found.append(
+            _signal(
+                "declared_name_mismatch",
+                "medium",
+                "The declared name is not the statement holder's.",
+                field="declared_name",
+            )
+        )
+    if declared.phone and header.phone and _digits(declared.phone) != _digits(header.phone):
+        found.append(
+            _signal(
+                "declared_phone_mismatch",
+                "medium",
+                "The declared phone is not the statement's mobile number.",
+                field="declared_phone",
+            )
+        )
+    return found
+
+
+def period_signal(statement: Statement) -> Signal | None:
+    start, end = statement.header.period_start, statement.header.period_end
+    if not (start and end):
+        return None
+    outside = [t.receipt for t in statement.transactions if not start <= t.time.date() <= end]
+    if not outside:
+        return None
+    return _signal(
+        "outside_period",
+        "medium",
+        "Transactions dated outside the statement period.",
+        receipts=outside[:MAX_EVIDENCE],
+    )
+
+
+def formula_signal(statement: Statement) -> Signal | None:
+    if not statement.formula_cells:
+        return None
+    return _signal(
+        "formula_cells",
+        "medium",
+        "Cells computed by formulas (an exported statement has only values); read as "
+        "text, never evaluated.",
+        cells=statement.formula_cells[:MAX_EVIDENCE],
+    )
+
+
+def all_signals(statement: Statement, declared: Declared) -> list[Signal]:
+    found = [
+        s
+        for s in (
+            balance_breaks(statement),
+            summary_mismatch(statement),
+            duplicate_receipts(statement),
+            period_signal(statement),
+            formula_signal(statement),
+        )
+        if s is not None
+    ]
+    return file_signals(statement) + found + declared_signals(statement, declared)
+
+
+def verdict(signals: list[Signal]) -> Verdict:
+    severities = {s.severity for s in signals}
+    if "high" in severities:
+        return "tampered"
+    if "medium" in severities:
+        return "suspicious"
+    return "genuine"

@@ -1,0 +1,100 @@
+"""HTTP handlers of statement analysis (/v3/statements)."""
+
+from __future__ import annotations
+
+from fastapi import Depends, File, Form, UploadFile
+
+from hakiki.core.calls import Call
+from hakiki.core.errors import ApiError
+from hakiki.core.pagination import PageRequest, page_params
+from hakiki.core.routing import EndpointRouter
+from hakiki.statements import service
+from hakiki.statements.endpoints import ANALYZE, READ
+from hakiki.statements.schemas import StatementAnalysis, StatementAnalysisDetail, StatementType
+
+router = EndpointRouter(tags=["Statements"])
+
+
+@router.endpoint(ANALYZE, response_model=StatementAnalysis)
+async def analyze(
+    call: Call,
+    file: UploadFile = File(
+        description="The statement: a PDF as issued (M-Pesa full statement, Airtel Money), or "
+        "a CSV (UTF-8) or XLSX export of a bank or mobile-money statement (columns found by "
+        "their names; docs/api.md). At most HAKIKI_STATEMENT_MAX_BYTES (20 MB)."
+    ),
+    statement_type: StatementType = Form(
+        "auto", description="mpesa, airtel_money, mtn_momo, bank or auto.", examples=["mpesa"]
+    ),
+    password: str | None = Form(
+        None,
+        max_length=64,
+        description="A locked PDF's password (M-Pesa: the customer's ID number). Used once, "
+        "never stored past the analysis.",
+        examples=["12345678"],
+    ),
+    declared_name: str | None = Form(
+        None,
+        max_length=200,
+        description="The applicant's name, checked against the header.",
+        examples=["Jane Wanjiku Mwangi"],
+    ),
+    declared_phone: str | None = Form(
+        None,
+        max_length=20,
+        description="The applicant's phone, checked against the header.",
+        examples=["0722000111"],
+    ),
+    monthly_obligations: int = Form(
+        0,
+        ge=0,
+        le=10**13,
+        description="Declared monthly obligations in minor units, subtracted in affordability.",
+        examples=[1500000],
+    ),
+    callback_url: str | None = Form(
+        None,
+        max_length=2000,
+        description="Recorded with the analysis; statement_analysis.completed goes to your "
+        "webhook endpoints (docs/api.md#webhooks).",
+        examples=["https://lender.example/hooks/statements"],
+    ),
+) -> bytes:
+    """multipart/form-data. Checked at once: the format, the password of a locked PDF, a
+    scanned (image-only) PDF, a sheet's limits: a 400 naming the field, nothing stored or
+    charged. Otherwise 202 with the analysis `pending`; a job reads it (`processing`, with
+    `progress`), then `completed` (or `failed`, uncharged) and `statement_analysis.completed`
+    is sent. A file or statement analysed before is flagged with `duplicate_of`. Live: the
+    price is reserved now (402) and charged once when the analysis completes. Sandbox: the
+    same engine, free (test values in docs/sandbox.md)."""
+    limit = call.runtime.settings.statement_max_bytes
+    data = await file.read(limit + 1)
+    if len(data) > limit:
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"file: larger than the {limit:,}-byte limit.",
+            details=[{"field": "file", "problem": "too large"}],
+        )
+    form = {
+        "statement_type": statement_type,
+        "password": password or None,
+        "declared_name": declared_name or None,
+        "declared_phone": declared_phone or None,
+        "monthly_obligations": monthly_obligations,
+        "callback_url": callback_url or None,
+    }
+    return await service.upload(call, data, form)
+
+
+@router.endpoint(READ, response_model=StatementAnalysisDetail)
+async def get_analysis(
+    analysis_id: str,
+    call: Call,
+    page: PageRequest = Depends(page_params),
+) -> StatementAnalysisDetail:
+    """Status and progress; once completed, the holder, the statement's summary, metrics,
+    cash-flow score, signals with their evidence and verdict, and a page of the transactions
+    (oldest first). Another organisation's analysis, or one of the other environment, is 404.
+    Free. Sandbox: the analyses uploaded with sandbox keys."""
+    return await service.get_analysis(call.runtime, call.principal.owner, analysis_id, page)

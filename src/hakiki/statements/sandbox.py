@@ -1,0 +1,84 @@
+"""The sandbox of statement analysis: the same local engine as live, free, on documented
+sample statements (sandbox_data/, made by scripts/make_statement_samples.py) that give each
+verdict, and the 400s of a bad upload."""
+
+from __future__ import annotations
+
+import base64
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from hakiki.core.endpoints import Examples, Multipart, TestValue
+
+INVALID = {"http_status": 400, "error": "invalid_request"}
+HOLDER, HOLDER_PHONE, PASSWORD = "JANE WANJIKU MWANGI", "0722000111", "12345678"
+
+
+@cache
+def sample(name: str) -> dict[str, str]:
+    data = (resources.files("hakiki.statements") / "sandbox_data" / name).read_bytes()
+    return {
+        "filename": name,
+        "content_type": "application/pdf",
+        "content_base64": base64.b64encode(data).decode(),
+    }
+
+
+def _invalid(field: str) -> dict[str, Any]:
+    return {**INVALID, "details.0.field": field}
+
+
+def _upload(file: str, **fields: str) -> Multipart:
+    return Multipart(fields={"statement_type": "mpesa", **fields}, files={"file": sample(file)})
+
+
+def _analyze_values() -> list[TestValue]:
+    pending = {"http_status": 202, "live": False, "status": "pending", "file_format": "pdf"}
+    return [
+        TestValue(
+            description="a genuine M-Pesa statement with the holder's name and phone: 202 "
+            "pending, then completed with verdict genuine",
+            multipart=_upload(
+                "mpesa-genuine.pdf", declared_name=HOLDER, declared_phone=HOLDER_PHONE
+            ),
+            expect=pending,
+        ),
+        TestValue(
+            description="the same statement declared for someone else: completed with verdict "
+            "suspicious (declared_name_mismatch, declared_phone_mismatch)",
+            multipart=_upload(
+                "mpesa-genuine.pdf", declared_name="PETER OTIENO", declared_phone="0733999888"
+            ),
+            expect=pending,
+        ),
+        TestValue(
+            description="a balance overlaid on a white box: completed with verdict tampered "
+            "(overlaid_text, balance_break)",
+            multipart=_upload("mpesa-tampered.pdf"),
+            expect=pending,
+        ),
+        TestValue(
+            description="a locked statement with its password 12345678: completed, genuine",
+            multipart=_upload("mpesa-locked.pdf", password=PASSWORD),
+            expect=pending,
+        ),
+        TestValue(
+            description="the locked statement with a wrong password: 400 naming password",
+            multipart=_upload("mpesa-locked.pdf", password="00000000"),
+            expect=_invalid("password"),
+        ),
+        TestValue(
+            description="a scanned (image-only) statement: 400 naming file",
+            multipart=_upload("scanned.pdf"),
+            expect=_invalid("file"),
+        ),
+        TestValue(
+            description="an unknown statement_type: 400 naming statement_type",
+            multipart=_upload("mpesa-genuine.pdf", statement_type="paypal"),
+            expect=_invalid("statement_type"),
+        ),
+    ]
+
+
+ANALYZE = Examples(_analyze_values())

@@ -1,0 +1,80 @@
+"""Models of statement analyses (docs/api.md#statement-analysis)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hakiki.core.pagination import Pagination
+from hakiki.statements import examples
+
+StatementType = Literal["auto", "mpesa", "airtel_money", "mtn_momo", "bank"]
+AnalysisStatus = Literal["pending", "processing", "completed", "failed"]
+Verdict = Literal["genuine", "suspicious", "tampered"]
+
+
+class Holder(BaseModel):
+    name: str | None = Field(description="As printed in the statement's header (PDFs).")
+    phone: str | None
+    period_start: date | None
+    period_end: date | None
+
+
+class Signal(BaseModel):
+    code: str = Field(description="One of the signals of docs/api.md#statement-signals.")
+    severity: Literal["high", "medium", "info"]
+    message: str
+    evidence: dict[str, Any]
+
+
+class StatementTransaction(BaseModel):
+    receipt: str
+    time: datetime = Field(description="As printed, local time of the issuer.")
+    details: str
+    status: str
+    paid_in: int = Field(description="Minor units.")
+    withdrawn: int = Field(description="Minor units.")
+    balance: int | None
+    category: str
+    page: int = Field(description="PDF page, or the sheet's row.")
+
+
+class StatementAnalysis(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ANALYSIS]})
+
+    analysis_id: str
+    live: bool
+    status: AnalysisStatus = Field(description="pending -> processing -> completed | failed")
+    progress: int = Field(description="Percent done.")
+    statement_type: StatementType
+    file_format: Literal["pdf", "csv", "xlsx"]
+    duplicate_of: str | None = Field(
+        description="An earlier analysis of the same file or the same statement, if any."
+    )
+    layout: str | None = Field(description="The layout and parser version that read the file.")
+    verdict: Verdict | None
+    price: int = Field(description="Minor units for the analysis; 0 in sandbox.")
+    charged_amount: int
+    currency: str
+    failure_code: str | None
+    failure_reason: str | None
+    file_deleted: bool = Field(description="The uploaded file is deleted after the retention.")
+    created_at: datetime
+    started_at: datetime | None
+    completed_at: datetime | None
+
+
+class StatementAnalysisDetail(StatementAnalysis):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.DETAIL]})
+
+    holder: Holder | None
+    summary: dict[str, dict[str, int]] | None = Field(
+        description="The statement's own summary table (M-Pesa), by transaction type."
+    )
+    metrics: dict[str, Any] | None = Field(description="docs/api.md#statement-metrics")
+    score: dict[str, Any] | None = Field(description="Cash-flow score 300-850 with its reasons.")
+    signals: list[Signal]
+    transactions: list[StatementTransaction] = Field(description="Oldest first, paginated.")
+    pagination: Pagination
