@@ -13,11 +13,12 @@ import httpx
 import orjson
 import pytest
 from sqlalchemy import select
+from standardwebhooks.webhooks import Webhook
 
 from hakiki.core.database import Database
 from hakiki.statements import service
 from hakiki.statements.tables import statement_analyses
-from tests.conftest import AccountFactory, debit_count
+from tests.conftest import AccountFactory, debit_count, unique
 from tests.fraud.bulk.conftest import xlsx_bytes
 from tests.statements import documents as d
 from tests.statements.conftest import URL, analyze, finished, post_statement
@@ -89,6 +90,35 @@ async def test_sandbox_genuine_statement_completes_with_metrics_and_the_webhook(
     assert event["data"] == {
         "analysis_id": started["analysis_id"], "status": "completed", "verdict": "genuine",
     }  # fmt: skip
+
+
+async def test_the_callback_url_gets_the_completed_event_signed_with_its_own_secret(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    receiver: Receiver,  # noqa: F811  (the fixture)
+) -> None:
+    account = await make_account("sandbox")
+    key = {"Idempotency-Key": unique("stmt-callback"), **account.headers}
+    started = await analyze(
+        client, key, genuine(), statement_type="mpesa", callback_url=receiver.url
+    )
+    secret = started["callback_secret"]
+    assert secret.startswith("whsec_") and len(secret) > 40
+    replayed = await analyze(
+        client, key, genuine(), statement_type="mpesa", callback_url=receiver.url
+    )
+    assert replayed["callback_secret"] == secret  # the replay is the stored answer, not a new one
+    receiver.secrets = [secret]
+    await finished(client, account.headers, started["analysis_id"])
+    delivered = await eventually(lambda: receiver.accepted())
+    assert len(delivered) == 1 and delivered[0].problem is None
+    event = Webhook(secret).verify(delivered[0].body, delivered[0].headers)
+    assert event["type"] == "statement_analysis.completed" and event["sequence"] == 1
+    assert event["data"]["analysis_id"] == started["analysis_id"]
+    listed = await client.get("/v3/account/webhooks", headers=account.headers)
+    assert listed.json()["data"] == []  # a callback is not one of the organisation's endpoints
+    plain = await analyze(client, account.headers, genuine(), statement_type="mpesa")
+    assert plain["callback_secret"] is None
 
 
 @pytest.mark.parametrize(

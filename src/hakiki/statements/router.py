@@ -10,12 +10,16 @@ from hakiki.core.pagination import PageRequest, page_params
 from hakiki.core.routing import EndpointRouter
 from hakiki.statements import service
 from hakiki.statements.endpoints import ANALYZE, READ
-from hakiki.statements.schemas import StatementAnalysis, StatementAnalysisDetail, StatementType
+from hakiki.statements.schemas import (
+    StatementAnalysisAccepted,
+    StatementAnalysisDetail,
+    StatementType,
+)
 
 router = EndpointRouter(tags=["Statements"])
 
 
-@router.endpoint(ANALYZE, response_model=StatementAnalysis)
+@router.endpoint(ANALYZE, response_model=StatementAnalysisAccepted)
 async def analyze(
     call: Call,
     file: UploadFile = File(
@@ -55,8 +59,9 @@ async def analyze(
     callback_url: str | None = Form(
         None,
         max_length=2000,
-        description="Recorded with the analysis; statement_analysis.completed goes to your "
-        "webhook endpoints (docs/api.md#webhooks).",
+        description="Where statement_analysis.completed is also sent, signed with the "
+        "callback_secret of the 202 (Standard Webhooks), retried and logged like any webhook "
+        "delivery (docs/api.md#webhooks); your webhook endpoints get it too.",
         examples=["https://lender.example/hooks/statements"],
     ),
 ) -> bytes:

@@ -66,6 +66,17 @@ class StatementAnalysis(BaseModel):
     completed_at: datetime | None
 
 
+class StatementAnalysisAccepted(StatementAnalysis):
+    """The 202 of an upload: the analysis, and the signing secret of its ``callback_url``."""
+
+    callback_secret: str | None = Field(
+        default=None,
+        description="With a callback_url: the Standard Webhooks secret (whsec_...) that signs "
+        "the statement_analysis.completed event sent there. Shown only in this answer (and its "
+        "idempotent replay); stored encrypted.",
+    )
+
+
 class StatementAnalysisDetail(StatementAnalysis):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.DETAIL]})
 

@@ -31,10 +31,15 @@ from hakiki.statements.schemas import (
     Holder,
     Signal,
     StatementAnalysis,
+    StatementAnalysisAccepted,
     StatementAnalysisDetail,
     StatementTransaction,
 )
+from hakiki.webhooks.service import add_callback
+from hakiki.webhooks.signing import new_secret
 from hakiki.webhooks.urls import UrlRefused, check_url
+
+COMPLETED_EVENT = "statement_analysis.completed"
 
 ANALYSE_TASK = "statements.analyse"
 PRICE_KEY = "statements.analysis"
@@ -156,6 +161,9 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
         "updated_at": now,
     }
 
+    callback_url = form.get("callback_url")
+    callback_secret = new_secret() if callback_url else None
+
     async def write(conn: AsyncConnection) -> None:
         record["duplicate_of"] = await repository.earlier_with(
             conn, principal.org_id, principal.environment, "file_hash", file_hash, record["id"]
@@ -170,10 +178,24 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
             )
             record["hold_id"] = hold.id
         await repository.insert_analysis(conn, record)
+        if callback_url and callback_secret:
+            await add_callback(
+                conn,
+                vault,
+                org_id=principal.org_id,
+                environment=principal.environment,
+                url=callback_url,
+                secret=callback_secret,
+                resource_id=record["id"],
+                event_types=[COMPLETED_EVENT],
+            )
         await enqueue(conn, ANALYSE_TASK, {"analysis_id": record["id"]})
 
     def render(_charge: Charge | None) -> bytes:
-        return analysis_model(record).model_dump_json().encode()
+        accepted = StatementAnalysisAccepted(
+            **analysis_model(record).model_dump(), callback_secret=callback_secret
+        )
+        return accepted.model_dump_json().encode()
 
     return await finish_call(
         call,
