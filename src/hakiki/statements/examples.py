@@ -25,6 +25,11 @@ ANALYSIS: dict[str, Any] = {
     "completed_at": None,
 }
 
+ACCEPTED: dict[str, Any] = {
+    **ANALYSIS,
+    "callback_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+}
+
 DETAIL: dict[str, Any] = {
     **ANALYSIS,
     "status": "completed",

@@ -69,6 +69,8 @@ class StatementAnalysis(BaseModel):
 class StatementAnalysisAccepted(StatementAnalysis):
     """The 202 of an upload: the analysis, and the signing secret of its ``callback_url``."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.ACCEPTED]})
+
     callback_secret: str | None = Field(
         default=None,
         description="With a callback_url: the Standard Webhooks secret (whsec_...) that signs "
