@@ -69,7 +69,8 @@ async def _run(
     assert invited.status_code == 201, invited.text
     request = invited.json()["data"][0]
     page, csrf = await open_form(visitor, request["invitation_url"])
-    assert "Credit bureau" in page.text
+    bureau = {"KE": "Metropol CRB", "NG": "FirstCentral Credit Bureau"}[country]
+    assert f"Credit bureau: {bureau}" in page.text and "credit reference bureau" in page.text
     form = {"id_number": id_number, "consent": "yes"}
     sent = await post_form(visitor, request["invitation_url"], csrf, form)
     assert sent.status_code == 200, sent.text
