@@ -133,6 +133,15 @@ async def test_availability_per_country_and_key(
     assert refused.status_code == 400
     assert refused.json()["details"][0]["field"] == "check_types.0"
     assert "credit_bureau is unavailable" in refused.json()["details"][0]["problem"]
+    made = await client.post(f"{BASE}/packages", json=package("KE", "identity"), headers=live)
+    assert made.status_code == 201, made.text
+    changed = await client.put(
+        f"{BASE}/packages/{made.json()['id']}",
+        json=package("KE", "identity", "credit_bureau"),
+        headers=live,
+    )
+    assert changed.status_code == 400
+    assert changed.json()["details"][0]["field"] == "check_types.1"
 
 
 async def test_live_availability_follows_the_configured_bureaus(
