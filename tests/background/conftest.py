@@ -17,6 +17,13 @@ from aiosmtpd.controller import Controller
 from fastapi import FastAPI
 
 from hakiki.core.runtime import Runtime
+from tests.credit.conftest import (  # noqa: F401 (the credit check's fake bureaus)
+    bureaus,
+    fake_firstcentral,
+    fake_metropol,
+    firstcentral_server,
+    metropol_server,
+)
 
 
 @pytest.fixture

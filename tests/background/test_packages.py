@@ -28,7 +28,7 @@ async def test_check_types_per_country_and_unknown_country(
     codes = {c["code"] for c in every["data"]}
     assert {"identity", "sanctions_pep", "criminal_record", "credit_bureau"} <= codes
     credit = next(c for c in every["data"] if c["code"] == "credit_bureau")
-    assert credit["available"] is False and "credit" in credit["unavailable_reason"]
+    assert credit["available"] is True and credit["kind"] == "automated"
     for country in ("KE", "UG", "TZ", "NG"):
         listed = await client.get(f"{BASE}/check-types?country_code={country}", headers=headers)
         assert listed.status_code == 200 and listed.json()["country_code"] == country
@@ -115,7 +115,6 @@ async def test_check_type_validation_names_the_item(
     cases = [
         (["identity", "horoscope"], "check_types.1", "not a check type"),
         (["identity", "identity"], "check_types.1", "twice"),
-        (["credit_bureau"], "check_types.0", "unavailable"),
     ]
     for codes, field, words in cases:
         refused = await client.post(
@@ -124,6 +123,11 @@ async def test_check_type_validation_names_the_item(
         assert refused.status_code == 400, refused.text
         assert refused.json()["details"][0]["field"] == field
         assert words in refused.json()["details"][0]["problem"]
+    uganda = package(country_code="UG", check_types=["identity", "credit_bureau"])
+    refused = await client.post(f"{BASE}/packages", json=uganda, headers=headers)
+    assert refused.status_code == 400
+    assert refused.json()["details"][0]["field"] == "check_types.1"
+    assert "credit_bureau is unavailable" in refused.json()["details"][0]["problem"]
     not_here = await client.post(
         f"{BASE}/packages",
         json=package(country_code="NG", check_types=["identity", "directorships"]),

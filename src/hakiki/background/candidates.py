@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.background import lifecycle, repository, timers
+from hakiki.background.availability import offered
 from hakiki.background.check_types import ALL_CODES, BY_COUNTRY
 from hakiki.background.packages import Owner, get_package, package_price
 from hakiki.background.sandbox import sandbox_path
@@ -68,8 +69,8 @@ async def _package_snapshot(call: Call, package_id: str) -> dict[str, Any]:
         codes, name, country = json.loads(row["check_types"]), row["name"], row["country"]
     else:
         raise ApiError(404, "not_found", f"No package {package_id[:60]!r}.")
-    offered = BY_COUNTRY[country]
-    codes = [c for c in codes if c in offered and offered[c].available]
+    available = offered(call.runtime, call.principal.live, country)
+    codes = [c for c in codes if c in available and available[c].available]
     return {"id": package_id, "name": name, "country": country, "check_types": codes}
 
 

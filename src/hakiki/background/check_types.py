@@ -48,6 +48,7 @@ _ID_NAMES = {
     "TZ": "NIDA number",
     "NG": "NIN (NIMC)",
 }
+_BUREAUS = {"KE": "Metropol CRB", "NG": "FirstCentral Credit Bureau"}
 _POLICE = {
     "KE": "Certificate of Good Conduct (DCI)",
     "UG": "Police Clearance Certificate (Interpol Kampala)",
@@ -115,12 +116,11 @@ _TYPES: tuple[CheckType, ...] = (
         "credit_bureau",
         "Credit bureau report",
         "automated",
-        "A Credit Reference Bureau report.",
+        "The candidate's national ID number's report at the country's Credit Reference Bureau "
+        "(the credit bureau pull): consider on a non-performing account, arrears past 90 "
+        "days, a fraud flag or a legal case.",
         ("id_number",),
         price=5000,
-        available=False,
-        unavailable_reason="Hakiki has no credit bureau channel yet (POST /v3/credit/bureau "
-        "is not built); the check cannot be put in a package until it is.",
     ),
     CheckType(
         "criminal_record",
@@ -173,6 +173,18 @@ def _localised(check: CheckType, country: str) -> CheckType:
         return CheckType(**{**check.__dict__, "name": f"Identity: {_ID_NAMES[country]}"})
     if check.code == "criminal_record":
         return CheckType(**{**check.__dict__, "name": f"Criminal record: {_POLICE[country]}"})
+    if check.code == "credit_bureau":
+        if country in _BUREAUS:
+            return CheckType(**{**check.__dict__, "name": f"Credit bureau: {_BUREAUS[country]}"})
+        return CheckType(
+            **{
+                **check.__dict__,
+                "available": False,
+                "unavailable_reason": f"Hakiki has no credit bureau channel in {country} (it "
+                "pulls reports in KE from Metropol and in NG from FirstCentral); the check "
+                "cannot be put in a package there.",
+            }
+        )
     return check
 
 

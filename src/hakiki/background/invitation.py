@@ -18,9 +18,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hakiki.background import lifecycle, repository, timers
 from hakiki.background.candidates import token_hash
-from hakiki.background.check_types import ALL_CODES
+from hakiki.background.check_types import ALL_CODES, BY_COUNTRY
 from hakiki.background.invitation_form import (
     CONSENT,
+    CREDIT_CONSENT,
     DOCUMENT_BYTES,
     Submission,
     label,
@@ -111,7 +112,9 @@ def _form(org: str, row: dict[str, Any], csrf: str, submission: Submission | Non
             else ""
         )
 
-    checks = "".join(f"<li>{escape(ALL_CODES[c].name)}</li>" for c in snapshot["check_types"])
+    offered = BY_COUNTRY[snapshot["country"]]
+    names = [(offered.get(c) or ALL_CODES[c]).name for c in snapshot["check_types"]]
+    checks = "".join(f"<li>{escape(name)}</li>" for name in names)
     parts = [
         f"<p><strong>{escape(org)}</strong> has invited you to complete a background check.</p>",
         f"<p>The checks:</p><ul>{checks}</ul>",
@@ -134,7 +137,8 @@ def _form(org: str, row: dict[str, Any], csrf: str, submission: Submission | Non
             f'<input id={name} name={name} type=file accept=".pdf,.jpg,.jpeg,.png" required>'
             f"{error(name)}"
         )
-    consent = escape(CONSENT.format(org=org))
+    credit = CREDIT_CONSENT if "credit_bureau" in snapshot["check_types"] else ""
+    consent = escape(CONSENT.format(org=org) + credit)
     parts.append(
         f"<div class=consent><p>{consent}</p><label><input type=checkbox id=consent "
         f"name=consent value=yes> I consent</label>{error('consent')}</div>"

@@ -36,6 +36,11 @@ CONSENT = (
     "understand my data is kept encrypted and used only for this check, and that I can ask "
     "{org} about the result."
 )
+# The Credit Reference Bureau Regulations want the consent to a report to name it.
+CREDIT_CONSENT = (
+    " This includes a report on my national ID number from the credit reference bureau "
+    "named above, for this background check only."
+)
 
 
 @dataclass

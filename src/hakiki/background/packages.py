@@ -9,6 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.background import repository
+from hakiki.background.availability import effective, offered
 from hakiki.background.check_types import ALL_CODES, BY_COUNTRY, COUNTRIES, CheckType
 from hakiki.background.schemas import (
     CheckTypeList,
@@ -59,12 +60,12 @@ def country_or_400(country_code: str) -> str:
     return code
 
 
-def check_types(runtime: Runtime, country_code: str | None) -> CheckTypeList:
+def check_types(runtime: Runtime, live: bool, country_code: str | None) -> CheckTypeList:
     if country_code is None:
-        listed = list(ALL_CODES.values())
+        listed = [effective(runtime, live, c, None) for c in ALL_CODES.values()]
         return CheckTypeList(country_code=None, data=[check_type_out(runtime, c) for c in listed])
     country = country_or_400(country_code)
-    listed = list(BY_COUNTRY[country].values())
+    listed = list(offered(runtime, live, country).values())
     return CheckTypeList(country_code=country, data=[check_type_out(runtime, c) for c in listed])
 
 
@@ -139,20 +140,20 @@ def custom_package_out(runtime: Runtime, row: dict[str, Any]) -> PackageOut:
     )
 
 
-def _checked_types(body: PackageRequest) -> list[str]:
-    """Each check type exists, is offered in the package's country, is available, and is
-    named once: otherwise a 400 naming ``check_types.N``."""
-    offered = BY_COUNTRY[body.country_code]
+def _checked_types(runtime: Runtime, live: bool, body: PackageRequest) -> list[str]:
+    """Each check type exists, is offered in the package's country, is available to the key,
+    and is named once: otherwise a 400 naming ``check_types.N``."""
+    available = offered(runtime, live, body.country_code)
     seen: set[str] = set()
     details: list[dict[str, str]] = []
     for index, code in enumerate(body.check_types):
         problem = None
         if code not in ALL_CODES:
             problem = f"{code[:40]!r} is not a check type (GET /v3/background/check-types)"
-        elif code not in offered:
+        elif code not in available:
             problem = f"{code} is not offered in {body.country_code}"
-        elif not offered[code].available:
-            problem = f"{code} is unavailable: {offered[code].unavailable_reason}"
+        elif not available[code].available:
+            problem = f"{code} is unavailable: {available[code].unavailable_reason}"
         elif code in seen:
             problem = f"{code} is named twice"
         seen.add(code)
@@ -182,7 +183,7 @@ def _not_found(package_id: str) -> ApiError:
 async def create_package(call: Call, body: PackageRequest) -> bytes:
     runtime = call.runtime
     environment, org_id = call.principal.owner
-    codes = _checked_types(body)
+    codes = _checked_types(runtime, call.principal.live, body)
     now = utcnow()
     row = {
         "id": new_id("bpk"),
@@ -238,7 +239,7 @@ async def update_package(
     runtime: Runtime, owner: Owner, package_id: str, body: PackageRequest
 ) -> PackageOut:
     environment, org_id = owner
-    codes = _checked_types(body)
+    codes = _checked_types(runtime, environment == "live", body)
     values = {
         "name": body.name,
         "name_key": body.name.casefold(),

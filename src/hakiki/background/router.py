@@ -54,8 +54,10 @@ async def check_types(
     """Every check type (without `country_code`) or one country's: what it needs from the
     candidate, its turnaround, its price, whether it is `automated` (Hakiki's engines run it)
     or `manual` (your analyst works it), and whether it is `available`. An unknown country is
-    400. Free. Sandbox: the same data as live (check types are configuration, not results)."""
-    return packages.check_types(call.runtime, country_code)
+    400. Free. Sandbox: the same data as live (check types are configuration, not results),
+    except that `credit_bureau` is available to sandbox keys in KE and NG (the sandbox bureau)
+    and to live keys only where the server has the bureau's credentials."""
+    return packages.check_types(call.runtime, call.principal.live, country_code)
 
 
 @router.endpoint(COUNTRIES, response_model=CountryList)

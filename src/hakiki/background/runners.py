@@ -14,6 +14,9 @@ from hakiki.core.database import read
 from hakiki.core.envelope import Outcome
 from hakiki.core.errors import ApiError
 from hakiki.core.runtime import Runtime
+from hakiki.credit import service as credit_service
+from hakiki.credit.providers.base import PullOutcome
+from hakiki.credit.schemas import CreditReport
 from hakiki.engines.fraud.risk import assess, id_signals
 from hakiki.engines.kyb.model import Ownership
 from hakiki.engines.kyb.numbers import RegistrationNumberError, parse_registration_number
@@ -273,6 +276,58 @@ async def directorships(runtime: Runtime, who: Candidate) -> CheckOutcome:
     return CheckOutcome("clear", evidence)
 
 
+def _credit_flags(report: CreditReport) -> list[str]:
+    """What makes a bureau report worth the organisation's review."""
+    summary, flags = report.summary, []
+    if summary.non_performing_accounts:
+        flags.append("non_performing_accounts")
+    if summary.max_days_past_due > 90:
+        flags.append("arrears_over_90_days")
+    if report.fraud_flag:
+        flags.append("fraud_flag")
+    if report.legal_cases:
+        flags.append("legal_cases")
+    return flags
+
+
+async def credit_bureau(runtime: Runtime, who: Candidate) -> CheckOutcome:
+    """The country's bureau report on the candidate's national ID (the candidate consented
+    on the invitation form), summarised in counts: no amount, score or lender."""
+    if reason := credit_service.national_id_unavailable(
+        runtime, live=who.live, country=who.country
+    ):
+        return CheckOutcome.unverifiable(reason)
+    if not who.id_number:
+        return CheckOutcome.unverifiable("no national ID number given")
+    try:
+        pulled = await credit_service.national_id_report(
+            runtime, live=who.live, country=who.country, id_number=who.id_number
+        )
+    except ApiError as error:
+        return CheckOutcome.unverifiable(f"the bureau cannot take this number: {error.message}")
+    evidence: dict[str, Any] = {"bureau": pulled.bureau}
+    if pulled.outcome is PullOutcome.NOT_FOUND:
+        # The bureau answered (and bills the enquiry): no file is no evidence either way.
+        return CheckOutcome("unverifiable", evidence | {"found": False})
+    if pulled.outcome is not PullOutcome.FOUND or pulled.report is None:
+        return CheckOutcome.unverifiable(f"the credit bureau answered {pulled.outcome.value}")
+    report = pulled.report
+    flags = _credit_flags(report)
+    evidence |= {
+        "found": True,
+        "file": report.file,
+        "accounts": report.summary.accounts,
+        "open_accounts": report.summary.open_accounts,
+        "non_performing_accounts": report.summary.non_performing_accounts,
+        "max_days_past_due": report.summary.max_days_past_due,
+        "legal_cases": report.legal_cases,
+        "fraud_flag": report.fraud_flag,
+        "flags": flags,
+        "retrieved_at": report.retrieved_at.isoformat(),
+    }
+    return CheckOutcome("consider" if flags else "clear", evidence)
+
+
 RUNNERS: dict[str, Runner] = {
     "identity": identity,
     "sanctions_pep": sanctions_pep,
@@ -280,6 +335,7 @@ RUNNERS: dict[str, Runner] = {
     "fraud_database": fraud_database,
     "tax_compliance": tax_compliance,
     "directorships": directorships,
+    "credit_bureau": credit_bureau,
 }
 
 

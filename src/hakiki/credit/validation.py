@@ -36,20 +36,30 @@ def _invalid(field: str, problem: str) -> ApiError:
 
 
 def bureau_query(body: BureauRequest) -> BureauQuery:
-    types = FORMATS[body.country_code]
-    if body.id_type not in types:
+    return query_of(
+        body.country_code, body.id_type, body.id_number, body.report_reason, body.loan_amount
+    )
+
+
+def query_of(
+    country: str, id_type: str, id_number: str, report_reason: str, loan_amount: int | None
+) -> BureauQuery:
+    """The query of a number of ``id_type`` in ``country``; a 400 naming the field when the
+    country's bureau does not take the type or the number is not in its format."""
+    types = FORMATS[country]
+    if id_type not in types:
         raise _invalid(
             "id_type",
-            f"{body.country_code} bureau reports take {', '.join(types)}, not {body.id_type}",
+            f"{country} bureau reports take {', '.join(types)}, not {id_type}",
         )
-    pattern, shape = types[body.id_type]
-    number = re.sub(r"[\s]", "", body.id_number).upper()
+    pattern, shape = types[id_type]
+    number = re.sub(r"[\s]", "", id_number).upper()
     if not pattern.fullmatch(number):
-        raise _invalid("id_number", f"a {body.country_code} {body.id_type} is {shape}")
+        raise _invalid("id_number", f"a {country} {id_type} is {shape}")
     return BureauQuery(
-        country=body.country_code,
-        id_type=body.id_type,
+        country=country,
+        id_type=id_type,
         id_number=number,
-        report_reason=body.report_reason,
-        loan_amount=body.loan_amount,
+        report_reason=report_reason,
+        loan_amount=loan_amount,
     )
