@@ -219,6 +219,9 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Newcomer]:
         assert client_id and secret and pasted, printed
         # Keep draining the server's output: a full pipe would block it on its access log.
         threading.Thread(target=server.stdout.read, daemon=True).start()
+        # uvicorn says "startup complete" before it binds the socket: on a loaded machine the
+        # pasted curl could otherwise knock before anyone listens (curl exit 7, HTTP 000).
+        _wait_until_listening(port, server)
         sandbox_key = f"{client_id.group(1)}:{secret.group(1)}"
         env["HAKIKI_AUTH"] = f"Authorization: Bearer {sandbox_key}"
         demo = _bash(PRELUDE + pasted.group(1), env, workdir)
@@ -240,6 +243,18 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Newcomer]:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+
+
+def _wait_until_listening(port: int, server: subprocess.Popen[str], within: float = 60) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            assert server.poll() is None, "the server exited before it listened"
+            assert time.monotonic() < deadline, f"nothing listens on port {port}"
+            time.sleep(0.05)
 
 
 def _expected_statuses(example: Example, calls: int) -> list[int] | None:
