@@ -176,7 +176,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated parts of run names to keep (e.g. 'live_sqlite,2_workers'); "
+        "the ceiling always runs",
+    )
+    parser.add_argument("--databases", default="sqlite,postgresql")
     options = parser.parse_args()
+
+    def wanted(name: str) -> bool:
+        return not options.only or any(part in name for part in options.only.split(","))
+
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
 
@@ -197,8 +208,10 @@ def main() -> None:
         )
     print("ceiling", results["runs"]["ceiling"], flush=True)
 
-    databases = {"sqlite": None}
-    if postgres_reachable():
+    databases: dict[str, str | None] = {}
+    if "sqlite" in options.databases:
+        databases["sqlite"] = None
+    if "postgresql" in options.databases and postgres_reachable():
         databases["postgresql"] = POSTGRES_URL
     with run_fake_prembly() as fake, tempfile.TemporaryDirectory() as tmp:
         for db_name, db_url in databases.items():
@@ -226,6 +239,8 @@ def main() -> None:
                     ("sandbox", sandbox_headers, "22212345670"),
                     ("live", live_headers, BVN_FOUND),
                 ):
+                    if not wanted(f"{mode}_{db_name}"):
+                        continue
                     run = wrk(
                         endpoint,
                         {"channel": "bvn", "number": number},
@@ -237,6 +252,8 @@ def main() -> None:
                     print(mode, db_name, run, flush=True)
                 # Name screening: both official lists (live) or the sandbox lists.
                 for mode, headers in (("sandbox", sandbox_headers), ("live", live_headers)):
+                    if not wanted(f"name_screening_{mode}_{db_name}"):
+                        continue
                     run = wrk(
                         f"{url}/v3/screening/pep-and-sanction",
                         {"name": "Grace Wanjiru Kamau", "birth_date": "1990", "countries": ["KE"]},
@@ -248,20 +265,35 @@ def main() -> None:
                     print("name screening", mode, db_name, run, flush=True)
                 fake.reset()
             # The whole machine: two server processes share both cores with wrk.
+            two = {
+                f"live_{db_name}_2_workers": (
+                    "/v3/screening/aml-with-id",
+                    {"channel": "bvn", "number": BVN_FOUND},
+                ),
+                f"name_screening_live_{db_name}_2_workers": (
+                    "/v3/screening/pep-and-sanction",
+                    {"name": "Grace Wanjiru Kamau", "birth_date": "1990", "countries": ["KE"]},
+                ),
+            }
+            two = {name: spec for name, spec in two.items() if wanted(name)}
+            if not two:
+                continue
             port = free_port()
             with server(
                 ["--factory", "hakiki.app:create_app"], server_env, port, "/docs", workers=2
             ) as url:
-                run = wrk(
-                    f"{url}/v3/screening/pep-and-sanction",
-                    {"name": "Grace Wanjiru Kamau", "birth_date": "1990", "countries": ["KE"]},
-                    live_headers,
-                    options.duration,
-                    options.connections,
-                    pin=False,
-                )
-                results["runs"][f"name_screening_live_{db_name}_2_workers"] = run
-                print("name screening live, 2 workers", db_name, run, flush=True)
+                for name, (path, body) in two.items():
+                    run = wrk(
+                        f"{url}{path}",
+                        body,
+                        live_headers,
+                        options.duration,
+                        options.connections,
+                        pin=False,
+                    )
+                    results["runs"][name] = run
+                    print(name, run, flush=True)
+                fake.reset()
 
     ceiling = results["runs"]["ceiling"]["rps"]
     table = [

@@ -121,9 +121,7 @@ class SettlementWriter:
         async with transaction(self._db) as conn:
             live = [s for s in batch if id(s) not in failed]
             charging = [s for s in live if s.charge is not None]
-            charges, available = await settle_many(
-                conn, [s.charge for s in charging if s.charge]
-            )
+            charges, available = await settle_many(conn, [s.charge for s in charging if s.charge])
             outcome_of: dict[int, Charge | Exception | None] = {
                 **failed,
                 **{id(s): c for s, c in zip(charging, charges, strict=True)},
