@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+import uvloop
 
 from hakiki.core.upstream_http import UpstreamTransport
 
@@ -145,3 +146,16 @@ async def test_an_unreachable_upstream_is_a_connect_error() -> None:
             await client.get("http://127.0.0.1:1/")
         with pytest.raises(httpx.UnsupportedProtocol):
             await client.get("ftp://127.0.0.1/")
+
+
+def test_under_uvloop_as_the_server_runs_it() -> None:
+    async def main() -> list[object]:
+        fake = Upstream()
+        server = await asyncio.start_server(fake.handle, "127.0.0.1", 0)
+        url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/ok"
+        async with httpx.AsyncClient(timeout=2, transport=UpstreamTransport()) as client:
+            responses = await asyncio.gather(*(client.get(url) for _ in range(10)))
+        server.close()
+        return [r.json() for r in responses]
+
+    assert uvloop.run(main()) == [{"ok": True}] * 10

@@ -19,7 +19,7 @@ import ssl
 import time
 import urllib.request
 from collections import defaultdict, deque
-from typing import Any
+from typing import Any, cast
 
 import certifi
 import httptools
@@ -78,8 +78,7 @@ class _Connection(asyncio.Protocol):
 
     # asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is no subclass of it
 
     def data_received(self, data: bytes) -> None:
         if self._waiter is None:  # bytes nobody asked for: the connection cannot be trusted
