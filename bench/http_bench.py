@@ -1,6 +1,7 @@
 """Requests per second and latency of POST /v3/screening/aml-with-id over real HTTP.
 
     uv run python bench/http_bench.py [--duration 10] [--connections 64]
+        [--only live_sqlite,2_workers] [--databases sqlite,postgresql]
 
 On this 2-core machine the server gets core 0 (one uvicorn worker, `taskset`), the load
 generator (wrk) and the fake upstream get core 1. Measured in the same run:
@@ -8,10 +9,12 @@ generator (wrk) and the fake upstream get core 1. Measured in the same run:
 - ceiling: a bare FastAPI endpoint with a body and a response model (bench/ceiling_app.py);
 - sandbox: the combined screening with a sandbox key (auth, validation, mock identity, request
   log);
-- live: with a live key: wallet hold, a Prembly lookup against the local fake upstream, the real
-  screening engine over the bundled lists, debit + request record in one transaction;
-- name screening (pep-and-sanction) in sandbox and live, and live once more with two server
-  processes (`--workers 2`) sharing both cores with wrk: the whole machine.
+- live: with a live key: wallet hold (in memory), a Prembly lookup against the local fake
+  upstream, the real screening engine over the bundled lists, debit + request record in one
+  grouped transaction;
+- name screening (pep-and-sanction) in sandbox and live, and both live calls once more with two
+  server processes (`--workers 2`) sharing both cores with wrk: the whole machine;
+- the ceiling once more at the end: on a shared machine the two bracket the load.
 
 Both databases are measured for Hakiki: SQLite (embedded default) and PostgreSQL when reachable.
 Needs `wrk` (Debian package `wrk`). Results go to bench/results/http.json and are printed as a
