@@ -293,12 +293,12 @@ def main() -> None:
             with server(
                 ["--factory", "hakiki.app:create_app"], server_env, port, "/docs", workers=2
             ) as url:
-                for name, (path, body) in two.items():
+                for name, (path, call_body) in two.items():
                     if "aml-with-id" in path:
                         verified(f"{url}{path}", BVN_FOUND, live_headers)
                     run = wrk(
                         f"{url}{path}",
-                        body,
+                        call_body,
                         live_headers,
                         options.duration,
                         options.connections,
