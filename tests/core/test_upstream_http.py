@@ -11,7 +11,7 @@ import httpx
 import pytest
 import uvloop
 
-from hakiki.core.upstream_http import UpstreamTransport
+from hakiki.core.upstream_http import UpstreamTransport, upstream_client
 
 JSON = b'{"ok": true}'
 
@@ -159,3 +159,23 @@ def test_under_uvloop_as_the_server_runs_it() -> None:
         return [r.json() for r in responses]
 
     assert uvloop.run(main()) == [{"ok": True}] * 10
+
+
+async def test_a_proxy_in_the_environment_gets_httpx_own_transport(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in (
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "example.org")
+    async with upstream_client(1) as lean:
+        assert isinstance(lean._transport, UpstreamTransport)
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    async with upstream_client(1) as proxied:
+        assert not isinstance(proxied._transport, UpstreamTransport)

@@ -32,7 +32,7 @@ MAX_CONNECTIONS = 100  # per transport, as httpx's default pool
 def upstream_client(timeout: httpx.Timeout | float) -> httpx.AsyncClient:
     """An AsyncClient for an upstream registry's API: the lean transport, unless a proxy is
     configured (then httpx's, which honours it)."""
-    if urllib.request.getproxies():
+    if set(urllib.request.getproxies()) - {"no"}:  # NO_PROXY alone configures no proxy
         return httpx.AsyncClient(timeout=timeout)
     return httpx.AsyncClient(timeout=timeout, transport=UpstreamTransport())
 
