@@ -2,9 +2,10 @@
 (docs/architecture.md#billing). The wallet (``core/wallet``) is the ledger underneath.
 
 - **Per call**: ``hold_for_call`` reserves a live call's price before upstream work (402 when
-  the wallet is short) and ``call_charge`` says what the call's settlement debits; the
-  settlement writer (``core/settlement.py``) commits the debit with the call's own rows, many
-  calls per transaction.
+  the wallet is short; an in-memory hold, ``core/wallet/call_holds.py``) and ``call_charge``
+  says what the call's settlement debits; the settlement writer (``core/settlement.py``)
+  commits the debit with the call's own rows, many calls per transaction, and debits only
+  what the wallet covers.
 - **Jobs** (bulk scans now; statements and background checks next): ``reserve`` the whole
   job's price when it is accepted, ``charge_units`` as each batch of units finishes (one debit
   per unit, its reference unique, so a rerun never charges twice), ``close`` to release what is
@@ -23,9 +24,9 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.auth import Principal
-from hakiki.core.database import Database
 from hakiki.core.errors import ApiError
 from hakiki.core.wallet import service as wallet
+from hakiki.core.wallet.call_holds import CallHolds
 from hakiki.core.wallet.service import Charge, ChargeRequest, Hold
 
 __all__ = [
@@ -47,20 +48,16 @@ __all__ = [
 # Per call ------------------------------------------------------------------------------------
 
 
-async def hold_for_call(
-    db: Database, principal: Principal, price: int, request_id: str, hold_seconds: int
-) -> Hold | None:
+async def hold_for_call(holds: CallHolds, principal: Principal, price: int) -> Hold | None:
     """Reserve a live call's price; None for sandbox keys and free calls."""
     if not principal.live or price <= 0:
         return None
-    return await wallet.reserve(
-        db, principal.org_id, price, principal.currency, request_id, hold_seconds
-    )
+    return await holds.hold(principal.org_id, price, principal.currency)
 
 
-async def release_call_hold(db: Database, hold: Hold) -> None:
+def release_call_hold(holds: CallHolds, hold: Hold) -> None:
     """Give a call's hold back when it failed before it could settle."""
-    await wallet.release(db, hold)
+    holds.release(hold)
 
 
 def call_charge(
@@ -73,17 +70,19 @@ def call_charge(
     request_id: str,
     description: str,
 ) -> ChargeRequest | None:
-    """What a finished call's settlement does with money: settle its hold and debit it when
-    the outcome is billable; debit at once when a live billable call holds nothing; else
-    nothing (sandbox, free calls)."""
-    debit_now = principal.live and billable and price > 0 and hold is None
-    if hold is None and not debit_now:
+    """What a finished call's settlement does with money: debit the call when the outcome is
+    billable (its hold's amount, or the price when it holds nothing), only if the wallet's
+    available balance covers it (else 402); else nothing (sandbox, free calls, a held call
+    whose outcome is not billable: its in-memory hold just ends)."""
+    stored = hold is not None and not hold.in_memory
+    debit_now = principal.live and billable and price > 0
+    if not stored and not debit_now:
         return None
     return ChargeRequest(
         org_id=principal.org_id,
         amount=hold.amount if hold else price,
         currency=principal.currency,
-        hold_id=hold.id if hold else None,
+        hold_id=hold.id if hold and stored else None,
         charge=billable,
         endpoint=key,
         request_id=request_id,

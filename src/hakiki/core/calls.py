@@ -104,7 +104,7 @@ async def guarded(call: Call) -> AsyncIterator[Call]:
         if call.settling is not None and await _settled(call.settling):
             raise  # committed: the charge and the stored response stand
         if call.hold is not None:
-            await billing.release_call_hold(call.runtime.db, call.hold)
+            billing.release_call_hold(call.runtime.settlements.holds, call.hold)
         if call.claim is not None:
             await idempotency.abandon(call.runtime.db, call.claim)
         raise
@@ -122,11 +122,7 @@ async def _settled(settling: asyncio.Future[bytes]) -> bool:
 async def hold_price(call: Call) -> None:
     """Reserve the call's price (live keys only); 402 when the wallet cannot cover it."""
     call.hold = await billing.hold_for_call(
-        call.runtime.db,
-        call.principal,
-        call.runtime.price(call.endpoint),
-        call.request_id,
-        call.runtime.settings.wallet_hold_seconds,
+        call.runtime.settlements.holds, call.principal, call.runtime.price(call.endpoint)
     )
 
 
@@ -197,9 +193,12 @@ async def finish_call(
     if charge is None and call.claim is None and write is None:
         body = render(None)
         runtime.request_log.add(row(None))
+        if call.hold is not None:
+            billing.release_call_hold(runtime.settlements.holds, call.hold)
+            call.hold = None
         return body
     call.settling = runtime.settlements.submit(
-        Settlement(charge, render, row, call.claim, status_code, write)
+        Settlement(charge, render, row, call.claim, status_code, write, call.hold)
     )
     body = await call.settling
     call.hold = None

@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     )
     idempotency_ttl_hours: int = 24
     request_log_retention_days: int = 90
-    wallet_hold_seconds: int = 120
+    wallet_hold_seconds: int = 120  # unused since live calls hold in memory; still accepted
     key_cache_seconds: float = 5.0
     jobs_backend: Literal["embedded", "procrastinate"] = Field(
         default="embedded",

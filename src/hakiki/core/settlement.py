@@ -25,7 +25,8 @@ from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, transaction
 from hakiki.core.idempotency import service as idempotency
 from hakiki.core.request_log.repository import insert_many
-from hakiki.core.wallet.service import Charge, ChargeRequest, charge_many
+from hakiki.core.wallet.call_holds import CallHolds
+from hakiki.core.wallet.service import Charge, ChargeRequest, Hold, settle_many
 
 logger = logging.getLogger("hakiki.settlement")
 MAX_BATCH = 500
@@ -41,6 +42,7 @@ class Settlement:
     claim: idempotency.Claim | None
     status_code: int
     write: Callable[[AsyncConnection], Awaitable[None]] | None = None  # the call's own rows
+    hold: Hold | None = None  # the call's in-memory hold, ended when this commits
     done: asyncio.Future[bytes] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -51,6 +53,7 @@ class SettlementWriter:
     def __init__(self, db: Database, vault: Vault) -> None:
         self._db = db
         self._vault = vault
+        self.holds = CallHolds(db)  # live calls' holds: settled here, so known here
         self._pending: list[Settlement] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -118,7 +121,7 @@ class SettlementWriter:
         async with transaction(self._db) as conn:
             live = [s for s in batch if id(s) not in failed]
             charging = [s for s in live if s.charge is not None]
-            charges = await charge_many(conn, [s.charge for s in charging if s.charge])
+            charges, available = await settle_many(conn, [s.charge for s in charging if s.charge])
             outcome_of: dict[int, Charge | Exception | None] = {
                 **failed,
                 **{id(s): c for s, c in zip(charging, charges, strict=True)},
@@ -147,6 +150,7 @@ class SettlementWriter:
                     completions.append((settlement.claim, settlement.status_code, body))
             await insert_many(conn, rows)
             await idempotency.complete_many(conn, self._vault, completions)
+        self.holds.settled((s.hold for s in batch if s.hold is not None), available)
         return outcomes
 
 

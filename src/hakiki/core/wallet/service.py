@@ -30,6 +30,7 @@ class Hold:
     org_id: str
     amount: int
     currency: str
+    in_memory: bool = False  # a live call's hold (``call_holds``), not a database row
 
 
 @dataclass(frozen=True)
@@ -146,9 +147,17 @@ async def charge_many(
     """Settle many calls inside the caller's transaction with a constant number of statements:
     lock the wallets, close the holds, decide each call in order, write the wallets and the
     ledger rows. Per call: a Charge, None (nothing charged), or a 402 ApiError when a call
-    without a hold finds the available balance short."""
+    without a database hold finds the available balance short."""
+    return (await settle_many(conn, requests))[0]
+
+
+async def settle_many(
+    conn: AsyncConnection, requests: list[ChargeRequest]
+) -> tuple[list[Charge | ApiError | None], dict[str, int]]:
+    """``charge_many``, also giving each wallet's available balance (balance - reserved) as
+    this transaction leaves it."""
     if not requests:
-        return []
+        return [], {}
     states = await repository.lock_wallets(conn, sorted({r.org_id for r in requests}))
     held = await repository.delete_holds(conn, [r.hold_id for r in requests if r.hold_id])
     results: list[Charge | ApiError | None] = []
@@ -189,7 +198,7 @@ async def charge_many(
         results.append(Charge(row["id"], request.amount, request.currency, state[0]))
     await repository.store_wallets(conn, states)
     await repository.insert_transactions(conn, rows)
-    return results
+    return results, {org: balance - reserved for org, (balance, reserved, _) in states.items()}
 
 
 async def reverse(conn: AsyncConnection, transaction_id: str, description: str) -> str | None:

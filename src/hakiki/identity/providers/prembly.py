@@ -56,6 +56,7 @@ from typing import Any
 
 import httpx
 
+from hakiki.core.upstream_http import upstream_client
 from hakiki.identity.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.identity.providers.fields import iso_date, normalise_gender, title_name
 from hakiki.identity.providers.fields import pick as _pick
@@ -108,7 +109,7 @@ class PremblyProvider:
         self._timeout = httpx.Timeout(timeout)
         self._timeout_seconds = timeout
         self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient(timeout=self._timeout)
+        self._client = client if client is not None else upstream_client(self._timeout)
 
     def supports(self, country: str, channel: str) -> bool:
         return country.upper() == COUNTRY and channel.lower() in CHANNELS

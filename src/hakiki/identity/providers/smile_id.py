@@ -47,6 +47,7 @@ from typing import Any
 
 import httpx
 
+from hakiki.core.upstream_http import upstream_client
 from hakiki.identity.channels import find_channel
 from hakiki.identity.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.identity.providers.fields import iso_date, normalise_gender, pick, scrub, title_name
@@ -141,7 +142,7 @@ class SmileIdProvider:
         self._timeout = httpx.Timeout(timeout)
         self._timeout_seconds = timeout
         self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient(timeout=self._timeout)
+        self._client = client if client is not None else upstream_client(self._timeout)
 
     def supports(self, country: str, channel: str) -> bool:
         return (country.upper(), channel.lower()) in self._id_types
