@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from hakiki.account.router import router as account_router
 from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
+from hakiki.console.pages import router as console_router
 from hakiki.core.test_values import router as sandbox_router
 from hakiki.fraud.bulk.router import router as bulk_scan_router
 from hakiki.fraud.router import router as fraud_router
@@ -36,4 +37,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     review_router,
     webhooks_router,
     sandbox_router,
+    console_router,
 )

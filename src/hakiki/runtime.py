@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
+from hakiki.console.sessions import api_principal
+from hakiki.console.throttle import LoginThrottle
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.data_dir import secure_data_dir
@@ -69,6 +71,8 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
     runtime.add_part(FaceBank())  # faces seen with numbers and reports
+    runtime.add_part(LoginThrottle.from_settings(settings))  # failed console sign-ins
+    runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
 
 
