@@ -83,6 +83,9 @@ async def read_form(request: Request) -> dict[str, str]:
     """An application/x-www-form-urlencoded body of at most FORM_LIMIT bytes and MAX_FIELDS
     fields: 413 over the size, 415 for another type, 400 for NUL, lone surrogates or a field
     sent twice."""
+    declared = request_body.content_length(request.scope)
+    if declared == 0:
+        return {}
     media = request_body.media_type(request.scope)
     if media != "application/x-www-form-urlencoded":
         raise ApiError(
@@ -90,7 +93,6 @@ async def read_form(request: Request) -> dict[str, str]:
             "unsupported_media_type",
             "Console forms are sent as application/x-www-form-urlencoded.",
         )
-    declared = request_body.content_length(request.scope)
     if declared is not None and declared > FORM_LIMIT:
         raise payload_too_large(FORM_LIMIT)
     body = b""

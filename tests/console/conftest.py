@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from hakiki.account import service as accounts
+from hakiki.console import users
+from hakiki.core.database import Database
+from hakiki.core.wallet import service as wallet
+from tests.conftest import unique
+from tests.console.helpers import PASSWORD, ConsoleUser
+
+UserFactory = Callable[..., Coroutine[Any, Any, ConsoleUser]]
+
+
+@pytest.fixture
+def make_user(app: FastAPI, db: Database) -> UserFactory:
+    """A console user of a new organisation (or of ``org``): ``await make_user("analyst")``."""
+
+    async def factory(
+        role: str = "owner",
+        *,
+        org: ConsoleUser | None = None,
+        approved: bool = True,
+        balance: int = 0,
+    ) -> ConsoleUser:
+        if org is None:
+            name = unique("org")
+            created = await accounts.create_org(db, name, approved=approved)
+            org_id, org_name = created.id, name
+            if balance:
+                await wallet.credit(db, org_id, balance, "test top-up")
+        else:
+            org_id, org_name = org.org_id, org.org_name
+        email = f"{unique('user')}@example.com"
+        vault = app.state.runtime.vault
+        await users.create_user(db, vault, org_id=org_id, email=email, role=role, password=PASSWORD)
+        return ConsoleUser(org_id, org_name, email, role)
+
+    return factory
