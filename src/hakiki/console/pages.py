@@ -164,6 +164,12 @@ async def create_key(request: Request) -> Response:
     environment = form.get("environment")
     if environment not in ("sandbox", "live"):
         raise ApiError(400, "invalid_request", "environment must be sandbox or live.")
+    if environment == "live" and not session.approved:
+        raise ApiError(
+            403,
+            "account_not_approved",
+            "Live keys come once an operator approved the organisation.",
+        )
     async with transaction(runtime_of(request).db) as conn:
         client_id, secret = await records.create_key(conn, session.org_id, environment)
     # The secret is in this page only: it is not stored, and the page is not cached.
