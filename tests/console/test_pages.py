@@ -243,6 +243,6 @@ async def test_the_password_is_stored_as_an_argon2_hash_and_the_email_encrypted(
     user = await make_user("viewer")
     async with app.state.runtime.db.reader.connect() as conn:
         rows = (await conn.execute(select(console_users))).mappings().all()
-    stored = [r for r in rows if r["org_id"] == user.org_id][0]
+    stored = next(r for r in rows if r["org_id"] == user.org_id)
     assert stored["password_hash"].startswith("$argon2id$")
     assert PASSWORD not in str(dict(stored)) and user.email not in str(dict(stored))

@@ -255,6 +255,22 @@ async def add_user(request: Request) -> Response:
     return render(request, "users.html", session, users=rows, roles=ROLES, created=created)
 
 
+@router.get("/screening")
+async def screening(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    return render(request, "screening.html", session)
+
+
+@router.get("/bulk-scans")
+async def bulk_scans(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    return render(request, "bulk.html", session)
+
+
 @router.get("/playground")
 async def playground(request: Request) -> Response:
     session = await signed_in(request)

@@ -96,3 +96,158 @@
   document.getElementById("pg-send").addEventListener("click", () => { send(); });
   load();
 })();
+
+// Shared by the pages below: a call to the API with the session (and its CSRF token).
+function hakikiApi(csrf, method, url, body) {
+  const init = { method: method, headers: { "X-CSRF-Token": csrf } };
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  return fetch(url, init).then(async (response) => {
+    let data = null;
+    try { data = await response.json(); } catch (err) { data = null; }
+    return { status: response.status, data: data };
+  });
+}
+
+function cell(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text === null || text === undefined ? "" : String(text);
+  row.appendChild(td);
+  return td;
+}
+
+// Screening hits and their review.
+(function () {
+  const root = document.getElementById("screening");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const reviewer = root.dataset.reviewer;
+  const canReview = root.dataset.canReview === "yes";
+  const hits = document.querySelector("#hits tbody");
+  const status = document.getElementById("screen-status");
+  const reviews = document.querySelector("#reviews tbody");
+  let subjectKey = null;
+
+  async function loadReviews() {
+    const answer = await hakikiApi(csrf, "GET", "/v3/account/screening-reviews");
+    reviews.replaceChildren();
+    for (const r of (answer.data && answer.data.data) || []) {
+      const row = document.createElement("tr");
+      [r.created_at, r.list_code, r.entity_id, r.decision, r.reviewer, r.reason].forEach((v) => cell(row, v));
+      reviews.appendChild(row);
+    }
+  }
+
+  function reviewForm(hit, n) {
+    const form = document.createElement("form");
+    form.className = "review";
+    const decisionId = "decision-" + n;
+    const reasonId = "reason-" + n;
+    form.innerHTML =
+      '<label for="' + decisionId + '">Decision</label>' +
+      '<select id="' + decisionId + '"><option value="false_positive">false positive</option>' +
+      '<option value="true_match">true match</option></select>' +
+      '<label for="' + reasonId + '">Reason</label>' +
+      '<input id="' + reasonId + '" required minlength="3">' +
+      '<button type="submit">Record the review</button>';
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const answer = await hakikiApi(csrf, "POST", "/v3/account/screening-reviews", {
+        subject_key: subjectKey,
+        list_code: hit.list_code,
+        entity_id: hit.entity_id,
+        entity_fingerprint: hit.entity_fingerprint,
+        decision: form.querySelector("select").value,
+        reason: form.querySelector("input").value,
+        reviewer: reviewer,
+      });
+      status.textContent = answer.status === 201
+        ? "Review recorded for " + hit.entity_name + " (" + hit.list_code + ")."
+        : "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      if (answer.status === 201) { form.replaceChildren("reviewed"); loadReviews(); }
+    });
+    return form;
+  }
+
+  document.getElementById("screen-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const checks = [...root.querySelectorAll('input[name="check"]:checked')].map((c) => c.value);
+    const answer = await hakikiApi(csrf, "POST", "/v3/screening/aml", {
+      name: document.getElementById("screen-name").value,
+      checks: checks,
+    });
+    hits.replaceChildren();
+    if (answer.status !== 200) {
+      status.textContent = "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      return;
+    }
+    subjectKey = answer.data.data.aml.subject_key;
+    status.textContent = answer.data.message;
+    answer.data.data.aml.hits.forEach((hit, n) => {
+      const row = document.createElement("tr");
+      [hit.check, hit.list_code, hit.entity_name, hit.score].forEach((v) => cell(row, v));
+      const action = cell(row, "");
+      if (hit.review) action.textContent = hit.review.decision + " by " + hit.review.reviewer;
+      else if (canReview) action.appendChild(reviewForm(hit, n));
+      hits.appendChild(row);
+    });
+  });
+  loadReviews();
+})();
+
+// Bulk scans: upload, follow progress, download the results.
+(function () {
+  const root = document.getElementById("bulk");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const list = document.querySelector("#scans tbody");
+  const status = document.getElementById("bulk-status");
+  let timer = null;
+
+  function row(scan) {
+    const tr = document.createElement("tr");
+    tr.id = "scan-" + scan.bulk_id;
+    [scan.created_at, scan.file_name, scan.scan_type, scan.status].forEach((v) => cell(tr, v));
+    const progress = document.createElement("progress");
+    progress.max = Math.max(1, scan.total_records);
+    progress.value = scan.processed_records;
+    progress.setAttribute("aria-label", "Rows scanned of " + scan.file_name);
+    const td = cell(tr, "");
+    td.appendChild(progress);
+    td.append(" " + scan.processed_records + " / " + scan.total_records);
+    const download = cell(tr, "");
+    if (scan.status === "completed") {
+      for (const format of ["csv", "xlsx"]) {
+        const a = document.createElement("a");
+        a.href = scan.results_file.split("?")[0] + "?format=" + format;
+        a.textContent = format.toUpperCase();
+        download.append(a, " ");
+      }
+    }
+    return tr;
+  }
+
+  async function refresh() {
+    const answer = await hakikiApi(csrf, "GET", "/v3/fraud/bulk-scan");
+    const scans = (answer.data && answer.data.data) || [];
+    list.replaceChildren(...scans.map(row));
+    const running = scans.some((s) => s.status === "pending" || s.status === "processing");
+    clearTimeout(timer);
+    if (running) timer = setTimeout(refresh, 1000);
+  }
+
+  document.getElementById("bulk-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const answer = await hakikiApi(csrf, "POST", "/v3/fraud/bulk-scan/upload", form);
+    status.textContent = answer.status === 202
+      ? "Scan " + answer.data.bulk_id + " started: " + answer.data.total_records + " rows."
+      : "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+    refresh();
+  });
+  refresh();
+})();

@@ -1,0 +1,188 @@
+"""The console in a real headless Chromium (Playwright) against `hakiki serve` as a process:
+sign in, create a key, run the playground, review a screening hit, follow a bulk scan to
+completion, sign out; a screenshot of each page (docs/console/*.png, shown in
+docs/console.md) and the accessibility check on each.
+
+Skipped only when Chromium is absent outside CI; under CI=true it must run (.ci/run installs
+Debian's chromium when it is missing)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from hakiki.core.test_values import all_entries
+from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
+from tests.console.accessibility import unlabelled
+from tests.test_cli import HAKIKI, _free_port, run
+
+if not CHROMIUM.exists() and not IN_CI:
+    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+SHOTS = Path(os.environ.get("HAKIKI_SCREENSHOTS", Path(__file__).parents[2] / "docs" / "console"))
+EMAIL = "ops@acme.example"
+PASSWORD = "a browser-tested password"
+
+
+def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    assert run(env, "migrate").returncode == 0
+    assert run(env, "orgs", "create", "Acme Lending", "--approved").returncode == 0
+    assert (
+        run(env, "wallet", "credit", "--org", "Acme Lending", "--amount", "250000").returncode == 0
+    )
+    made = subprocess.run(
+        [
+            *HAKIKI,
+            "users",
+            "create",
+            "--org",
+            "Acme Lending",
+            "--email",
+            EMAIL,
+            "--role",
+            "owner",
+            "--password-stdin",
+        ],
+        input=PASSWORD + "\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    port = _free_port()
+    process = subprocess.Popen(
+        [*HAKIKI, "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    output = ""
+    deadline = time.monotonic() + 60
+    while "Application startup complete" not in output:
+        assert time.monotonic() < deadline, output
+        line = process.stdout.readline()
+        assert line or process.poll() is None, output
+        output += line
+    return process, f"http://127.0.0.1:{port}"
+
+
+def _bulk_file(directory: Path) -> Path:
+    """The documented sandbox bulk ID scan's file (GET /v3/sandbox/test-values)."""
+    entry = next(
+        e
+        for e in all_entries()
+        if e["path"] == "/v3/fraud/bulk-scan/upload"
+        and e["multipart"]["fields"] == {"scan_type": "id"}
+    )
+    file = entry["multipart"]["files"]["file"]
+    path = directory / file["filename"]
+    path.write_bytes(base64.b64decode(file["content_base64"]))
+    return path
+
+
+async def _drive(base: str, bulk_file: Path) -> list[str]:
+    from playwright.async_api import Page, async_playwright
+
+    seen: list[str] = []
+
+    async def check(page: Page, name: str) -> None:
+        html = await page.content()
+        assert unlabelled(html) == [], (name, unlabelled(html))
+        await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        seen.append(name)
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        )
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 800})
+            errors: list[str] = []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            await page.goto(base + "/console/")
+            assert page.url.endswith("/console/login")
+            await page.fill("#email", EMAIL)
+            await page.fill("#password", "not the password")
+            await page.click("#sign-in")
+            await page.wait_for_selector("#login-error")
+            await check(page, "login")
+            await page.fill("#email", EMAIL)
+            await page.fill("#password", PASSWORD)
+            await page.click("#sign-in")
+            await page.wait_for_url(base + "/console/")
+            errors.clear()  # the wrong password's 401 is the only one expected
+            await check(page, "overview")
+
+            await page.click("text=Keys")
+            await page.click("#create-key")
+            secret = await page.inner_text("#secret")
+            assert secret.startswith("hks_")
+            await check(page, "key-created")
+            await page.goto(base + "/console/keys")
+            assert secret not in await page.content()
+            await check(page, "keys")
+
+            await page.goto(base + "/console/playground")
+            await page.wait_for_selector("#playground[data-ready=yes]")
+            await page.select_option("#pg-endpoint", "POST /v3/screening/aml-with-id")
+            await page.click("#pg-send")
+            await page.wait_for_selector("#pg-status:has-text('→ 200')")
+            assert '"response_code"' in await page.inner_text("#pg-response")
+            await check(page, "playground")
+
+            await page.goto(base + "/console/screening")
+            await page.fill("#screen-name", "Sandbox Every List")
+            await page.click("#screen-submit")
+            await page.wait_for_selector("#hits tbody tr")
+            await page.fill("#reason-0", "Different date of birth on the list entry")
+            await page.click("#hits tbody tr:first-child button")
+            await page.wait_for_selector("#screen-status:has-text('Review recorded')")
+            await page.wait_for_selector("#reviews tbody tr")
+            assert EMAIL in await page.inner_text("#reviews")
+            await check(page, "screening")
+
+            await page.goto(base + "/console/bulk-scans")
+            await page.set_input_files("#bulk-file", str(bulk_file))
+            await page.click("#bulk-submit")
+            await page.wait_for_selector("#bulk-status:has-text('started')")
+            await page.wait_for_selector("#scans tbody tr:has-text('completed')", timeout=60_000)
+            link = await page.get_attribute("#scans tbody tr:first-child a", "href")
+            assert link and "format=csv" in link
+            download = await page.request.get(base + link)
+            assert download.status == 200 and b"loan-0" in await download.body()
+            await check(page, "bulk-scans")
+
+            for name in ("wallet", "requests", "users", ""):
+                await page.goto(f"{base}/console/{name}")
+                await check(page, name or "overview")  # the overview again, with the calls
+
+            await page.click("#sign-out")
+            await page.wait_for_url(base + "/console/login")
+            await page.goto(base + "/console/keys")
+            assert page.url.endswith("/console/login")
+            assert errors == [], errors  # no script error, no CSP violation
+        finally:
+            await browser.close()
+    return seen
+
+
+def test_the_console_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    process, base = _serve(cli_env)
+    try:
+        seen = asyncio.run(_drive(base, _bulk_file(tmp_path)))
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+    assert len(set(seen)) == 10
+    for name in seen:
+        assert (SHOTS / f"{name}.png").stat().st_size > 5_000
