@@ -14,11 +14,14 @@ import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from hakiki.core.test_values import all_entries
-from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
+from tests.background.helpers import PDF
+from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_in_chromium
 from tests.console.accessibility import unlabelled
 from tests.test_cli import HAKIKI, _free_port, run
 
@@ -89,7 +92,44 @@ def _bulk_file(directory: Path) -> Path:
     return path
 
 
-async def _drive(base: str, bulk_file: Path) -> list[str]:
+async def _analyst_records_a_manual_check(
+    page: Any, base: str, key: dict[str, str], document: Path
+) -> None:
+    """A candidate fills the invitation (as tests/background do); the analyst then records
+    the criminal-record check, which waits for them, in the console's form."""
+    async with httpx.AsyncClient(base_url=base, headers=key, timeout=10) as api:
+        made = await api.post(
+            "/v3/background/candidates",
+            json={
+                "package_id": "spk_ke_driver",
+                "candidates": [
+                    {"first_name": "Wanjiru", "last_name": "Kamau", "email": "w@example.com"}
+                ],
+            },
+        )
+        assert made.status_code == 201, made.text
+        request = made.json()["data"][0]
+        said = await _fill_in_chromium(request["invitation_url"], document)
+        assert "Your information has been sent" in said
+        deadline = time.monotonic() + 30
+        while True:
+            got = (await api.get(f"/v3/background/candidates/{request['reference']}")).json()
+            checks = {c["code"]: c["status"] for c in got["checks"]}
+            if checks["criminal_record"] == "awaiting_analyst":
+                break
+            assert time.monotonic() < deadline, got
+            await asyncio.sleep(0.2)
+    await page.goto(base + "/console/background")
+    await page.click(f"button:has-text('{request['reference']}')")
+    await page.wait_for_selector("#timeline li")
+    await page.select_option("#bg-criminal_record-result", "clear")
+    await page.fill("#bg-criminal_record-notes", "Certificate DCI-2026-001234 seen; genuine.")
+    await page.click("#candidate-detail form button")
+    await page.wait_for_selector("#background-status:has-text('Recorded criminal_record')")
+    await page.wait_for_selector(f"#candidate-detail td:has-text('{EMAIL}')")
+
+
+async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
     from playwright.async_api import Page, async_playwright
 
     seen: list[str] = []
@@ -126,6 +166,7 @@ async def _drive(base: str, bulk_file: Path) -> list[str]:
             await page.click("#create-key")
             secret = await page.inner_text("#secret")
             assert secret.startswith("hks_")
+            key = {"Authorization": f"Bearer {await page.inner_text('#client-id')}:{secret}"}
             await check(page, "key-created")
             await page.goto(base + "/console/keys")
             assert secret not in await page.content()
@@ -161,7 +202,10 @@ async def _drive(base: str, bulk_file: Path) -> list[str]:
             assert download.status == 200 and b"loan-0" in await download.body()
             await check(page, "bulk-scans")
 
-            for name in ("wallet", "requests", "users", ""):
+            await _analyst_records_a_manual_check(page, base, key, document)
+            await check(page, "background")
+
+            for name in ("wallet", "requests", "users", "webhooks", "lists", ""):
                 await page.goto(f"{base}/console/{name}")
                 await check(page, name or "overview")  # the overview again, with the calls
 
@@ -179,10 +223,12 @@ def test_the_console_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> Non
     SHOTS.mkdir(parents=True, exist_ok=True)
     process, base = _serve(cli_env)
     try:
-        seen = asyncio.run(_drive(base, _bulk_file(tmp_path)))
+        document = tmp_path / "good-conduct.pdf"
+        document.write_bytes(PDF)
+        seen = asyncio.run(_drive(base, _bulk_file(tmp_path), document))
     finally:
         process.terminate()
         process.communicate(timeout=30)
-    assert len(set(seen)) == 10
+    assert len(set(seen)) == 13
     for name in seen:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

@@ -4,6 +4,8 @@ user's organisation; the role decides what is shown and allowed (roles.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -255,28 +257,30 @@ async def add_user(request: Request) -> Response:
     return render(request, "users.html", session, users=rows, roles=ROLES, created=created)
 
 
-@router.get("/screening")
-async def screening(request: Request) -> Response:
-    session = await signed_in(request)
-    if session is None:
-        return to_login()
-    return render(request, "screening.html", session)
+# Pages whose data the browser reads from the API with the session (static/console.js): the
+# console adds no second way to reach another domain's records.
+API_PAGES = {
+    "screening": "screening.html",
+    "bulk-scans": "bulk.html",
+    "background": "background.html",
+    "webhooks": "webhooks.html",
+    "lists": "lists.html",
+    "playground": "playground.html",
+}
 
 
-@router.get("/bulk-scans")
-async def bulk_scans(request: Request) -> Response:
-    session = await signed_in(request)
-    if session is None:
-        return to_login()
-    return render(request, "bulk.html", session)
+def _api_page(template: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        session = await signed_in(request)
+        if session is None:
+            return to_login()
+        return render(request, template, session)
+
+    return page
 
 
-@router.get("/playground")
-async def playground(request: Request) -> Response:
-    session = await signed_in(request)
-    if session is None:
-        return to_login()
-    return render(request, "playground.html", session)
+for _path, _template in API_PAGES.items():
+    router.add_api_route(f"/{_path}", _api_page(_template), methods=["GET"])
 
 
 __all__ = ["HEADERS", "router"]

@@ -251,3 +251,145 @@ function cell(row, text) {
   });
   refresh();
 })();
+
+// Background checks: candidates, a request's checks and timeline, the analyst's manual form.
+(function () {
+  const root = document.getElementById("background");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const analyst = root.dataset.analyst;
+  const canReview = root.dataset.canReview === "yes";
+  const list = document.querySelector("#candidates tbody");
+  const detail = document.getElementById("candidate-detail");
+  const status = document.getElementById("background-status");
+
+  function manualForm(reference, check) {
+    const form = document.createElement("form");
+    const id = "bg-" + check.code;
+    form.innerHTML =
+      '<label for="' + id + '-result">Result</label>' +
+      '<select id="' + id + '-result"><option value="clear">clear</option><option value="consider">consider</option></select>' +
+      '<label for="' + id + '-notes">What you saw (evidence)</label>' +
+      '<textarea id="' + id + '-notes" required maxlength="2000"></textarea>' +
+      '<button type="submit">Record the result</button>';
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const url = "/v3/background/candidates/" + encodeURIComponent(reference) +
+        "/checks/" + encodeURIComponent(check.code) + "/result";
+      const answer = await hakikiApi(csrf, "POST", url, {
+        result: form.querySelector("select").value,
+        evidence: { notes: form.querySelector("textarea").value },
+        analyst: analyst,
+      });
+      status.textContent = answer.status < 300
+        ? "Recorded " + check.code + "."
+        : "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      show(reference);
+    });
+    return form;
+  }
+
+  async function show(reference) {
+    const answer = await hakikiApi(csrf, "GET", "/v3/background/candidates/" + encodeURIComponent(reference));
+    if (answer.status !== 200) { status.textContent = "Not found."; return; }
+    const r = answer.data;
+    detail.replaceChildren();
+    const title = document.createElement("h2");
+    title.textContent = r.reference + ": " + r.status + (r.result ? " (" + r.result + ")" : "");
+    const checks = document.createElement("table");
+    checks.innerHTML = '<thead><tr><th scope="col">Check</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Analyst</th><th scope="col">Record</th></tr></thead><tbody></tbody>';
+    for (const c of r.checks) {
+      const tr = document.createElement("tr");
+      [c.name, c.kind, c.status, c.result, c.recorded_by].forEach((v) => cell(tr, v));
+      if (c.status === "awaiting_analyst" && canReview) cell(tr, "").appendChild(manualForm(r.reference, c));
+      checks.tBodies[0].appendChild(tr);
+    }
+    const timeline = document.createElement("ol");
+    timeline.id = "timeline";
+    for (const t of r.timeline) {
+      const li = document.createElement("li");
+      li.textContent = t.at + " " + t.event + " → " + t.status + (t.detail ? ": " + t.detail : "");
+      timeline.appendChild(li);
+    }
+    const heading = document.createElement("h3");
+    heading.textContent = "Timeline";
+    detail.append(title, checks, heading, timeline);
+  }
+
+  async function refresh() {
+    const answer = await hakikiApi(csrf, "GET", "/v3/background/candidates");
+    list.replaceChildren();
+    for (const r of (answer.data && answer.data.data) || []) {
+      const tr = document.createElement("tr");
+      const ref = cell(tr, "");
+      const open = document.createElement("button");
+      open.type = "button";
+      open.className = "link";
+      open.textContent = r.reference;
+      open.addEventListener("click", () => show(r.reference));
+      ref.appendChild(open);
+      [r.candidate.first_name + " " + r.candidate.last_name, r.package.name || r.package.id, r.status, r.result, r.created_at].forEach((v) => cell(tr, v));
+      list.appendChild(tr);
+    }
+    if (answer.status !== 200) status.textContent = "Refused (" + answer.status + ").";
+  }
+  refresh();
+})();
+
+// Webhook endpoints and deliveries, with resend.
+(function () {
+  const root = document.getElementById("webhooks");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const canRun = root.dataset.canRun === "yes";
+  const status = document.getElementById("webhooks-status");
+  const base = "/v3/account/webhooks";
+
+  async function refresh() {
+    const endpoints = await hakikiApi(csrf, "GET", base);
+    const body = document.querySelector("#endpoints tbody");
+    body.replaceChildren();
+    for (const e of (endpoints.data && endpoints.data.data) || []) {
+      const tr = document.createElement("tr");
+      [e.url, (e.events || ["every event"]).join(", "), e.created_at].forEach((v) => cell(tr, v));
+      body.appendChild(tr);
+    }
+    const deliveries = await hakikiApi(csrf, "GET", base + "/deliveries");
+    const rows = document.querySelector("#deliveries tbody");
+    rows.replaceChildren();
+    for (const d of (deliveries.data && deliveries.data.data) || []) {
+      const tr = document.createElement("tr");
+      [d.created_at, d.event_type, d.status, d.attempt_count, d.delivered_at].forEach((v) => cell(tr, v));
+      const action = cell(tr, "");
+      if (canRun && d.status !== "pending") {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = "Resend";
+        button.setAttribute("aria-label", "Resend delivery " + d.id);
+        button.addEventListener("click", async () => {
+          const answer = await hakikiApi(csrf, "POST", base + "/deliveries/" + encodeURIComponent(d.id) + "/resend");
+          status.textContent = "Resend: " + answer.status + " " + ((answer.data && (answer.data.status || answer.data.message)) || "");
+          refresh();
+        });
+        action.appendChild(button);
+      }
+      rows.appendChild(tr);
+    }
+  }
+  refresh();
+})();
+
+// Screening lists and their freshness.
+(function () {
+  const root = document.getElementById("lists");
+  if (!root) return;
+  hakikiApi(root.dataset.csrf, "GET", "/v3/account/lists").then((answer) => {
+    const body = document.querySelector("#list-table tbody");
+    for (const l of (answer.data && answer.data.data) || []) {
+      const tr = document.createElement("tr");
+      [l.title, l.checks.join(", "), l.version, l.date, l.age_days, l.stale ? "stale" : "fresh", l.entity_count, l.last_error]
+        .forEach((v) => cell(tr, v));
+      body.appendChild(tr);
+    }
+  });
+})();
