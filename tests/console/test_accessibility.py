@@ -16,6 +16,11 @@ PAGES = (
     "/console/requests",
     "/console/users",
     "/console/playground",
+    "/console/screening",
+    "/console/bulk-scans",
+    "/console/background",
+    "/console/webhooks",
+    "/console/lists",
 )
 
 

@@ -25,7 +25,7 @@ EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]{1,190}\.[A-Za-z]{2,24}")
 @dataclass(frozen=True)
 class NewUser:
     id: str
-    org: str
+    org_id: str
     email: str
     role: str
     password: str | None  # the generated one, shown once; None when the caller chose it
