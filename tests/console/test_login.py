@@ -69,7 +69,7 @@ async def test_a_wrong_password_or_email_signs_nobody_in_and_says_the_same(
         assert (await http.get("/console/")).status_code == 303
     for answer in (wrong_password, unknown_email):
         assert answer.status_code == 401
-        assert "The e-mail address or password is not right." in answer.text
+        assert "The e-mail address, password or authentication code is not right." in answer.text
         assert "set-cookie" not in answer.headers or "hakiki_session" not in str(
             answer.headers.get_list("set-cookie")
         )

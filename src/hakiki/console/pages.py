@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from hakiki.console import records, sessions, users
+from hakiki.console import records, sessions, totp, users
 from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, ROLES
 from hakiki.console.throttle import LoginThrottle
 from hakiki.console.web import (
@@ -36,7 +36,7 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 REQUEST_LOG_ROWS = 50
 TRANSACTION_ROWS = 50
 REFERENCE_LENGTH = 40
-WRONG = "The e-mail address or password is not right."
+WRONG = "The e-mail address, password or authentication code is not right."
 
 
 def _forbidden(what: str) -> ApiError:
@@ -86,6 +86,9 @@ async def login(request: Request) -> Response:
         return response
     password = form.get("password", "")
     user = await users.check_password(runtime.db, runtime.vault, email, password[:1024])
+    code = form.get("code", "")[:16]
+    if user is not None and not totp.second_factor_ok(runtime.vault, user, code):
+        user = None
     if user is None:
         await throttle.failed(email, client)
         return _login_page(request, WRONG, 401)
@@ -255,6 +258,61 @@ async def add_user(request: Request) -> Response:
     )
     rows = await users.list_users(runtime.db, runtime.vault, session.org_id)
     return render(request, "users.html", session, users=rows, roles=ROLES, created=created)
+
+
+@router.get("/security")
+async def security(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    runtime = runtime_of(request)
+    enabled = await totp.sealed_secret(runtime.db, session.user_id) is not None
+    return render(request, "security.html", session, enabled=enabled, secret=None)
+
+
+@router.post("/security/totp")
+async def totp_start(request: Request) -> Response:
+    """A new secret to add to an authenticator app; it counts once a code from it is sent."""
+    session, _ = await posted(request)
+    if session is None:
+        return to_login()
+    secret = totp.new_secret()
+    uri = totp.uri(secret, session.email)
+    return render(request, "security.html", session, enabled=False, secret=secret, uri=uri)
+
+
+@router.post("/security/totp/confirm")
+async def totp_confirm(request: Request) -> Response:
+    session, form = await posted(request)
+    if session is None:
+        return to_login()
+    secret = form.get("secret", "")
+    if not totp.SECRET.fullmatch(secret):
+        raise ApiError(400, "invalid_request", "secret is not one this page issued.")
+    runtime = runtime_of(request)
+    if not totp.code_matches(secret, form.get("code", "")):
+        uri = totp.uri(secret, session.email)
+        error = "That code does not match: check the app's clock and try the next code."
+        context = {"enabled": False, "secret": secret, "uri": uri, "error": error}
+        return render(request, "security.html", session, 400, **context)
+    await totp.store(runtime.db, runtime.vault, session.user_id, secret)
+    return see_other("/console/security")
+
+
+@router.post("/security/totp/disable")
+async def totp_disable(request: Request) -> Response:
+    session, form = await posted(request)
+    if session is None:
+        return to_login()
+    runtime = runtime_of(request)
+    sealed = await totp.sealed_secret(runtime.db, session.user_id)
+    if sealed is None:
+        return see_other("/console/security")
+    if not totp.code_matches(runtime.vault.decrypt(sealed), form.get("code", "")):
+        error = "That code does not match; the second factor stays on."
+        return render(request, "security.html", session, 400, enabled=True, error=error)
+    await totp.store(runtime.db, runtime.vault, session.user_id, None)
+    return see_other("/console/security")
 
 
 # Pages whose data the browser reads from the API with the session (static/console.js): the
