@@ -10,6 +10,8 @@ from hakiki.account import service as accounts
 from hakiki.console import users
 from hakiki.core.database import Database
 from hakiki.core.wallet import service as wallet
+from tests.background.conftest import Sink
+from tests.background.conftest import smtp_server as smtp_server  # a fixture, shared
 from tests.conftest import unique
 from tests.console.helpers import PASSWORD, ConsoleUser
 
@@ -41,3 +43,15 @@ def make_user(app: FastAPI, db: Database) -> UserFactory:
         return ConsoleUser(org_id, org_name, email, role)
 
     return factory
+
+
+@pytest.fixture
+def smtp(smtp_server: tuple[Sink, int], app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> Sink:
+    """The app sends through the local sink (no STARTTLS: it is on 127.0.0.1)."""
+    sink, port = smtp_server
+    sink.messages.clear()
+    settings = app.state.runtime.settings
+    monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
+    monkeypatch.setattr(settings, "smtp_port", port)
+    monkeypatch.setattr(settings, "smtp_starttls", False)
+    return sink

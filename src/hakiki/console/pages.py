@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from hakiki.console import records, sessions, totp, users
+from hakiki.console import records, recovery, sessions, totp, users
 from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, ROLES
 from hakiki.console.throttle import LoginThrottle
 from hakiki.console.web import (
@@ -24,6 +24,7 @@ from hakiki.console.web import (
     static_file,
     to_login,
 )
+from hakiki.core import mail
 from hakiki.core.auth import SESSION_COOKIE
 from hakiki.core.calls import runtime_of
 from hakiki.core.database import read, transaction
@@ -32,6 +33,7 @@ from hakiki.core.wallet import repository as wallet_repository
 from hakiki.core.wallet.service import wallet_summary
 
 router = APIRouter(prefix="/console", include_in_schema=False)
+router.include_router(recovery.router)
 
 REQUEST_LOG_ROWS = 50
 TRANSACTION_ROWS = 50
@@ -253,9 +255,23 @@ async def add_user(request: Request) -> Response:
     if role == "owner" and session.role != "owner":
         raise _forbidden("add an owner")
     runtime = runtime_of(request)
+    invited = mail.configured(runtime.settings)
+    email = form.get("email", "")
     created = await users.create_user(
-        runtime.db, runtime.vault, org_id=session.org_id, email=form.get("email", ""), role=role
+        runtime.db, runtime.vault, org_id=session.org_id, email=email, role=role, invited=invited
     )
+    if invited:
+        user = {"id": created.id}
+        try:
+            await recovery.send_link(runtime, request, user, created.email, "invite")
+        except Exception:
+            recovery.logger.exception("console: the invitation e-mail could not be sent")
+            raise ApiError(
+                503,
+                "service_unavailable",
+                "The user was added but the invitation could not be sent; "
+                "they can ask for a link on the sign-in page's Forgotten password.",
+            ) from None
     rows = await users.list_users(runtime.db, runtime.vault, session.org_id)
     return render(request, "users.html", session, users=rows, roles=ROLES, created=created)
 

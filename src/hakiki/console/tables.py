@@ -34,3 +34,16 @@ console_sessions = Table(
     Column("expires_at", UtcDateTime(), nullable=False, index=True),
     Column("ended_at", UtcDateTime()),
 )
+
+# One-use links sent by e-mail: an invitation (choose a first password) or a password reset.
+console_links = Table(
+    "console_links",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("user_id", String(40), ForeignKey("console_users.id"), nullable=False, index=True),
+    Column("purpose", String(10), nullable=False),  # invite | reset
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("used_at", UtcDateTime()),
+)

@@ -56,13 +56,15 @@ async def create_user(
     email: str,
     role: str,
     password: str | None = None,
+    invited: bool = False,
 ) -> NewUser:
+    """A new user with ``password``, or a generated one (returned once), or, ``invited``,
+    none yet: they choose it through the link e-mailed to them."""
     email = check_email(email)
     check_role(role)
-    generated = passwords.generate() if password is None else None
+    generated = passwords.generate() if password is None and not invited else None
     chosen = password if password is not None else generated
-    assert chosen is not None
-    if (why := passwords.problem(chosen)) is not None:
+    if chosen is not None and (why := passwords.problem(chosen)) is not None:
         raise invalid_request(f"password {why}.", field="password")
     user_id = new_id("usr")
     values: dict[str, Any] = {
@@ -71,7 +73,7 @@ async def create_user(
         "email_hash": email_hash(vault, email),
         "email_encrypted": vault.encrypt(email),
         "role": role,
-        "password_hash": passwords.hash_password(chosen),
+        "password_hash": passwords.hash_password(chosen) if chosen is not None else None,
         "created_at": utcnow(),
     }
     try:
@@ -95,10 +97,14 @@ async def check_password(
     db: Database, vault: Vault, email: str, password: str
 ) -> dict[str, Any] | None:
     """The user whose e-mail and password these are, or None (the same work either way)."""
-    async with read(db) as conn:
-        user = await repository.user_by_email_hash(conn, email_hash(vault, email))
+    user = await find_by_email(db, vault, email)
     stored = user["password_hash"] if user and user["disabled_at"] is None else None
     return user if passwords.verify(stored, password) else None
+
+
+async def find_by_email(db: Database, vault: Vault, email: str) -> dict[str, Any] | None:
+    async with read(db) as conn:
+        return await repository.user_by_email_hash(conn, email_hash(vault, email))
 
 
 async def list_users(db: Database, vault: Vault, org_id: str) -> list[dict[str, Any]]:

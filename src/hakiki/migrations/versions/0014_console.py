@@ -1,4 +1,4 @@
-"""console users and their server-side sessions
+"""console users, their server-side sessions and e-mailed links
 
 Revision ID: 0014_console
 Revises: 0013_background
@@ -56,9 +56,29 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_console_sessions_user_id"), "console_sessions", ["user_id"])
     op.create_index(op.f("ix_console_sessions_expires_at"), "console_sessions", ["expires_at"])
+    op.create_table(
+        "console_links",
+        sa.Column("id", sa.String(length=40), nullable=False),
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("user_id", sa.String(length=40), nullable=False),
+        sa.Column("purpose", sa.String(length=10), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["console_users.id"],
+            name=op.f("fk_console_links_user_id_console_users"),
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_console_links")),
+        sa.UniqueConstraint("token_hash", name=op.f("uq_console_links_token_hash")),
+    )
+    op.create_index(op.f("ix_console_links_user_id"), "console_links", ["user_id"])
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_console_links_user_id"), table_name="console_links")
+    op.drop_table("console_links")
     op.drop_index(op.f("ix_console_sessions_expires_at"), table_name="console_sessions")
     op.drop_index(op.f("ix_console_sessions_user_id"), table_name="console_sessions")
     op.drop_table("console_sessions")
