@@ -21,6 +21,7 @@ PAGES = (
     "/console/background",
     "/console/webhooks",
     "/console/lists",
+    "/console/security",
 )
 
 
@@ -48,8 +49,8 @@ def open_css() -> str:
 async def test_every_page_labels_every_control(app: FastAPI, make_user: UserFactory) -> None:
     owner = await make_user("owner")
     async with browser(app) as http:
-        login = await http.get("/console/login")
-        assert unlabelled(login.text) == []
+        for path in ("/console/login", "/console/reset"):
+            assert unlabelled((await http.get(path)).text) == []
         csrf = await signed_in(http, owner)
         created = await http.post("/console/keys", data={"csrf": csrf, "environment": "sandbox"})
         pages = [created, *[await http.get(path) for path in PAGES]]

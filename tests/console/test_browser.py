@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pyotp
 import pytest
 
 from hakiki.core.test_values import all_entries
@@ -209,10 +210,27 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
                 await page.goto(f"{base}/console/{name}")
                 await check(page, name or "overview")  # the overview again, with the calls
 
+            await page.goto(base + "/console/security")
+            await page.click("#totp-start")
+            await check(page, "security")
+            totp = pyotp.TOTP(await page.inner_text("#totp-secret"))
+            await page.fill("#confirm-code", totp.now())
+            await page.click("#totp-confirm")
+            await page.wait_for_selector("#totp-state:has-text('On')")
+
             await page.click("#sign-out")
             await page.wait_for_url(base + "/console/login")
             await page.goto(base + "/console/keys")
             assert page.url.endswith("/console/login")
+            await page.fill("#email", EMAIL)
+            await page.fill("#password", PASSWORD)
+            await page.fill("#code", totp.now())
+            await page.click("#sign-in")
+            await page.wait_for_url(base + "/console/")
+            await page.click("#sign-out")
+            await page.wait_for_url(base + "/console/login")
+            await page.goto(base + "/console/reset")
+            await check(page, "reset")
             assert errors == [], errors  # no script error, no CSP violation
         finally:
             await browser.close()
@@ -229,6 +247,6 @@ def test_the_console_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.communicate(timeout=30)
-    assert len(set(seen)) == 13
+    assert len(set(seen)) == 15
     for name in seen:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000
