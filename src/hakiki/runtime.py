@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
 from hakiki.console.sessions import api_principal
+from hakiki.console.sessions import purge_expired as purge_console_sessions
 from hakiki.console.throttle import LoginThrottle
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
@@ -87,6 +88,7 @@ async def _housekeeping(runtime: Runtime) -> None:
             await purge_idempotency(runtime.db)
             await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
             await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
+            await purge_console_sessions(runtime.db)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)

@@ -158,3 +158,24 @@ async def test_sessions_expire_when_idle_and_at_their_absolute_end(
             )
         assert (await http.get("/console/")).status_code == 303
         assert (await http.get("/v3/account/wallet")).status_code == 401
+
+
+async def test_housekeeping_deletes_ended_sessions(
+    app: FastAPI, db: Database, make_user: UserFactory
+) -> None:
+    from sqlalchemy import func, select
+
+    from hakiki.console.sessions import purge_expired
+
+    user = await make_user("viewer")
+    vault = app.state.runtime.vault
+    async with browser(app) as http:
+        csrf = await signed_in(http, user)
+        mine = console_sessions.c.token_hash == token_hash(vault, http.cookies["hakiki_session"])
+        await http.post("/console/logout", data={"csrf": csrf})
+    count = select(func.count()).select_from(console_sessions).where(mine)
+    async with db.reader.connect() as conn:
+        assert (await conn.execute(count)).scalar_one() == 1
+    assert await purge_expired(db) >= 1
+    async with db.reader.connect() as conn:
+        assert (await conn.execute(count)).scalar_one() == 0

@@ -16,14 +16,16 @@ from datetime import timedelta
 from typing import Any
 
 from fastapi import Request
+from sqlalchemy import delete, or_
 
 from hakiki.console import repository
 from hakiki.console.roles import RUN_CALLS, SCOPES, may
+from hakiki.console.tables import console_links, console_sessions
 from hakiki.core.auth import SESSION_COOKIE, Principal
 from hakiki.core.calls import runtime_of
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.crypto import Vault
-from hakiki.core.database import read, transaction
+from hakiki.core.database import Database, read, transaction
 from hakiki.core.errors import ApiError, unauthorized
 from hakiki.core.ids import new_id
 from hakiki.core.runtime import Runtime
@@ -159,3 +161,17 @@ async def api_principal(request: Request, token: str) -> Principal:
         approved=session.approved,
         currency=session.currency,
     )
+
+
+async def purge_expired(db: Database) -> int:
+    """Delete sessions that ended or passed their absolute expiry, and links that expired: a
+    dead session's row has nothing left to check (housekeeping calls it)."""
+    now = utcnow()
+    async with transaction(db) as conn:
+        sessions_gone = await conn.execute(
+            delete(console_sessions).where(
+                or_(console_sessions.c.expires_at < now, console_sessions.c.ended_at.is_not(None))
+            )
+        )
+        await conn.execute(delete(console_links).where(console_links.c.expires_at < now))
+    return int(sessions_gone.rowcount or 0)
