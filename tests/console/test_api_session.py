@@ -102,3 +102,31 @@ async def test_live_only_for_an_approved_organisation(app: FastAPI, make_user: U
             data={"csrf": csrf, "environment": "sandbox", "next": "//evil.example/"},
         )
         assert elsewhere.headers["location"] == "/console/"
+
+
+async def test_a_developer_cannot_review_hits_an_analyst_can(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    review = {
+        "subject_key": "5" * 64,
+        "list_code": "sandbox_sanction",
+        "entity_id": "sbx-s-1",
+        "entity_fingerprint": "sandbox",
+        "decision": "false_positive",
+        "reason": "Different date of birth",
+        "reviewer": "analyst@lender.example",
+    }
+    developer = await make_user("developer")
+    analyst = await make_user("analyst", org=developer)
+    answers = []
+    for user in (developer, analyst):
+        async with browser(app) as http:
+            csrf = await signed_in(http, user)
+            answers.append(
+                await http.post(
+                    "/v3/account/screening-reviews", json=review, headers={"X-CSRF-Token": csrf}
+                )
+            )
+    assert answers[0].status_code == 403
+    assert answers[0].json()["error"] == "insufficient_scope"
+    assert answers[1].status_code == 201, answers[1].text
