@@ -18,6 +18,7 @@ PAGES = (
     "/console/playground",
     "/console/screening",
     "/console/bulk-scans",
+    "/console/fraud-reports",
     "/console/background",
     "/console/webhooks",
     "/console/lists",

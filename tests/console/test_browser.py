@@ -206,8 +206,21 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
             await _analyst_records_a_manual_check(page, base, key, document)
             await check(page, "background")
 
-            for name in ("wallet", "requests", "users", "webhooks", "lists", ""):
+            report = next(
+                e
+                for e in all_entries()
+                if e["path"] == "/v3/fraud/reports"
+                and e["method"] == "POST"
+                and e["expect"]["http_status"] == 201
+            )
+            async with httpx.AsyncClient(base_url=base, headers=key, timeout=10) as api:
+                made = await api.post("/v3/fraud/reports", json=report["body"])
+                assert made.status_code == 201, made.text
+            for name in ("wallet", "requests", "users", "webhooks", "lists", "fraud-reports", ""):
                 await page.goto(f"{base}/console/{name}")
+                await page.wait_for_load_state("networkidle")  # the script's API calls
+                if name == "fraud-reports":
+                    await page.wait_for_selector("#report-table tbody tr")
                 await check(page, name or "overview")  # the overview again, with the calls
 
             await page.goto(base + "/console/security")
@@ -247,6 +260,6 @@ def test_the_console_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.communicate(timeout=30)
-    assert len(set(seen)) == 15
+    assert len(set(seen)) == 16
     for name in seen:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

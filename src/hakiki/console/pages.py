@@ -336,6 +336,7 @@ async def totp_disable(request: Request) -> Response:
 API_PAGES = {
     "screening": "screening.html",
     "bulk-scans": "bulk.html",
+    "fraud-reports": "reports.html",
     "background": "background.html",
     "webhooks": "webhooks.html",
     "lists": "lists.html",

@@ -393,3 +393,36 @@ function cell(row, text) {
     }
   });
 })();
+
+// Fraud reports the organisation submitted, searchable by identity number.
+(function () {
+  const root = document.getElementById("reports");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const body = document.querySelector("#report-table tbody");
+  const status = document.getElementById("reports-status");
+
+  async function load(identifier) {
+    const query = identifier ? "?identifier=" + encodeURIComponent(identifier) : "";
+    const answer = await hakikiApi(csrf, "GET", "/v3/fraud/reports" + query);
+    body.replaceChildren();
+    if (answer.status !== 200) {
+      status.textContent = "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      return;
+    }
+    const reports = answer.data.data;
+    status.textContent = reports.length + " report(s).";
+    for (const r of reports) {
+      const tr = document.createElement("tr");
+      [r.created_at, r.id, r.incident.category, r.incident.date, r.status, r.face_enrolled ? "yes" : "no"]
+        .forEach((v) => cell(tr, v));
+      body.appendChild(tr);
+    }
+  }
+
+  document.getElementById("reports-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    load(document.getElementById("reports-identifier").value.trim());
+  });
+  load("");
+})();
