@@ -387,7 +387,7 @@ function cell(row, text) {
     const body = document.querySelector("#list-table tbody");
     for (const l of (answer.data && answer.data.data) || []) {
       const tr = document.createElement("tr");
-      [l.title, l.checks.join(", "), l.version, l.date, l.age_days, l.stale ? "stale" : "fresh", l.entity_count, l.last_error]
+      [l.title, l.checks.join(", "), l.version, l.date, l.age_days, !l.in_use ? "not loaded" : l.stale ? "stale" : "fresh", l.entity_count, l.last_error]
         .forEach((v) => cell(tr, v));
       body.appendChild(tr);
     }
