@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from hakiki.account.router import router as account_router
 from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
+from hakiki.console.pages import router as console_router
 from hakiki.core.test_values import router as sandbox_router
 from hakiki.credit.router import router as credit_router
 from hakiki.documents.router import router as documents_router
@@ -44,4 +45,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     review_router,
     webhooks_router,
     sandbox_router,
+    console_router,
 )

@@ -13,6 +13,7 @@ import click
 from pydantic import ValidationError
 
 from hakiki.account import service as accounts
+from hakiki.console.cli import users_group
 from hakiki.core.cli_support import run_with_db
 from hakiki.core.database import Database
 from hakiki.core.jobs.cli import jobs_group
@@ -350,5 +351,6 @@ async def _work_until_stopped() -> None:
 
 
 main.add_command(media_group)
+main.add_command(users_group)
 main.add_command(jobs_group)
 main.add_command(worker)

@@ -14,6 +14,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
+from hakiki.console.sessions import api_principal
+from hakiki.console.sessions import purge_expired as purge_console_sessions
+from hakiki.console.throttle import LoginThrottle
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.data_dir import secure_data_dir
@@ -78,6 +81,8 @@ async def build_runtime(settings: Settings) -> Runtime:
     sources = EvaluationSources.from_settings(settings)  # 360 reference files and hooks
     sources.bureau = CreditBureauReports(db, vault)
     runtime.add_part(sources)
+    runtime.add_part(LoginThrottle.from_settings(settings))  # failed console sign-ins
+    runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
 
 
@@ -94,6 +99,7 @@ async def _housekeeping(runtime: Runtime) -> None:
             await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
             await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
             await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
+            await purge_console_sessions(runtime.db)
         except Exception:
             logger.exception("housekeeping failed; retrying later")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)

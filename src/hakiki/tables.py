@@ -4,6 +4,7 @@ migrations compare against. Only the composition root and the migrations import 
 from __future__ import annotations
 
 from hakiki.background import tables as _background_tables  # noqa: F401
+from hakiki.console import tables as _console_tables  # noqa: F401
 from hakiki.core.jobs import tables as _jobs_tables  # noqa: F401
 from hakiki.core.registry_checks import tables as _registry_checks_tables  # noqa: F401
 from hakiki.core.tables import metadata

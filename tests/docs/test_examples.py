@@ -106,6 +106,7 @@ ERROR_STATUS = {
     "insufficient_funds": 402,
     "insufficient_scope": 403,
     "account_not_approved": 403,
+    "csrf_failed": 403,
     "not_found": 404,
     "method_not_allowed": 405,
     "idempotency_conflict": 409,

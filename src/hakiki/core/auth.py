@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,10 @@ SECRET_FORMAT = re.compile(r"hks_[A-Za-z0-9_-]{43}")
 # "Bearer " + client id + ":" + secret is 87 characters; anything much longer is not a key.
 MAX_AUTHORIZATION_LENGTH = 200
 MISS_CACHE_BYTES = 1 << 20  # unknown client ids remembered: about 5,000 ids in 1 MiB
+# A signed-in console user's cookie (the spec's interactive use). Core only knows its name:
+# the composition root registers the check (Runtime.session_check) that turns it into a caller.
+SESSION_COOKIE = "hakiki_session"
+SessionCheck = Callable[[Request, str], Awaitable["Principal"]]
 
 
 def new_credentials(environment: str) -> tuple[str, str]:
@@ -142,12 +147,19 @@ async def authenticate(cache: KeyCache, header: str | None) -> Principal:
 
 
 async def authenticate_request(request: Request) -> Principal:
-    """The caller, counted against its key's rate limit: 429 over it, before any work.
+    """The caller, counted against its key's rate limit: 429 over it, before any work. With no
+    Authorization header, a console session cookie is the credential (when a check is
+    registered); the key's rate limit is then the user's.
 
     The quota goes on the request state, where the middleware turns it into RateLimit headers
     on whatever response the call ends with."""
     runtime = request.app.state.runtime
-    principal = await authenticate(runtime.key_cache, request.headers.get("authorization"))
+    header = request.headers.get("authorization")
+    session = request.cookies.get(SESSION_COOKIE) if header is None else None
+    if session and runtime.session_check is not None:
+        principal = await runtime.session_check(request, session)
+    else:
+        principal = await authenticate(runtime.key_cache, header)
     request.state.principal = principal
     quota = await runtime.rate_limiter.hit(principal.key_id, principal.org_id)
     if quota is not None:

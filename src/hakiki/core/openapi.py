@@ -34,7 +34,8 @@ _DESCRIPTIONS = {
     401: "unauthorized: credentials missing, malformed, unknown or revoked "
     "(send `Authorization: Bearer <client_id>:<secret>`).",
     402: "insufficient_funds: the wallet cannot cover a live call; nothing was done.",
-    403: "insufficient_scope, or account_not_approved for live keys of an unapproved organisation.",
+    403: "insufficient_scope, or account_not_approved for live keys of an unapproved organisation; "
+    "csrf_failed: a call authenticated by a console session lacks its X-CSRF-Token.",
     404: "not_found.",
     409: "idempotency_conflict: the Idempotency-Key was used with another body, or its first "
     "request is still running; conflict: the resource's state or a unique name refuses the "

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import httpx
 
-from hakiki.core.auth import KeyCache
+from hakiki.core.auth import KeyCache, SessionCheck
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database
 from hakiki.core.rate_limit import RateLimiter
@@ -45,6 +45,7 @@ class Runtime:
     request_log: RequestLogWriter
     settlements: SettlementWriter  # finished calls' writes, committed in groups
     jobs: JobWorker | None = None  # the embedded job worker, when this process runs jobs
+    session_check: SessionCheck | None = None  # console sessions, registered by the root
     parts: dict[type, Any] = field(default_factory=dict)  # each domain's state, by its type
     _outbound: httpx.AsyncClient | None = None
     _embedder: FaceEmbedder | None = None

@@ -376,6 +376,25 @@ class Settings(BaseSettings):
         default="Hakiki <no-reply@hakiki.invalid>",
         description="The From: address of invitations and reminders.",
     )
+    console_idle_minutes: float = Field(
+        default=30.0, gt=0, description="A console session ends after this long without use."
+    )
+    console_session_hours: float = Field(
+        default=12.0, gt=0, description="A console session ends this long after sign-in."
+    )
+    console_login_limit_account: str = Field(
+        default="5 per 15 minutes",
+        description="Failed console sign-ins allowed per e-mail address (limits notation).",
+    )
+    console_login_limit_client: str = Field(
+        default="20 per 15 minutes",
+        description="Failed console sign-ins allowed per client address (limits notation).",
+    )
+    console_base_url: str | None = Field(
+        default=None,
+        description="The console's public address for links in e-mails, e.g. "
+        "https://hakiki.example.com; unset: the address the request came to.",
+    )
 
     @field_validator("gavaconnect_apps")
     @classmethod
@@ -385,7 +404,7 @@ class Settings(BaseSettings):
                 raise ValueError(f"gavaconnect_apps: {api!r} needs a consumer key and secret")
         return {api: (key.strip(), secret.strip()) for api, (key, secret) in value.items()}
 
-    @field_validator("rate_limit")
+    @field_validator("rate_limit", "console_login_limit_account", "console_login_limit_client")
     @classmethod
     def _one_limit(cls, value: str) -> str:
         parse_limit(value)

@@ -1,0 +1,1 @@
+"""The web console: users, sessions, and server-rendered pages (docs/console.md)."""

@@ -1,0 +1,307 @@
+"""The console's pages (/console/...): sign-in and sign-out, overview, keys, wallet, request
+log, users, the environment switch and the playground. Each page shows only the signed-in
+user's organisation; the role decides what is shown and allowed (roles.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from hakiki.console import records, recovery, security, sessions, totp, users
+from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, ROLES
+from hakiki.console.throttle import LoginThrottle
+from hakiki.console.web import (
+    HEADERS,
+    LOGIN_CSRF_COOKIE,
+    new_login_csrf,
+    posted,
+    read_form,
+    render,
+    see_other,
+    signed_in,
+    static_file,
+    to_login,
+)
+from hakiki.core import mail
+from hakiki.core.auth import SESSION_COOKIE
+from hakiki.core.calls import runtime_of
+from hakiki.core.database import read, transaction
+from hakiki.core.errors import ApiError
+from hakiki.core.wallet import repository as wallet_repository
+from hakiki.core.wallet.service import wallet_summary
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+router.include_router(recovery.router)
+router.include_router(security.router)
+
+REQUEST_LOG_ROWS = 50
+TRANSACTION_ROWS = 50
+REFERENCE_LENGTH = 40
+WRONG = "The e-mail address, password or authentication code is not right."
+
+
+def _forbidden(what: str) -> ApiError:
+    return ApiError(403, "insufficient_scope", f"Your role cannot {what}.")
+
+
+@router.get("/static/{name}")
+async def static(name: str) -> Response:
+    return static_file(name)
+
+
+@router.get("/login")
+async def login_form(request: Request) -> Response:
+    if await signed_in(request) is not None:
+        return see_other("/console/")
+    return _login_page(request)
+
+
+def _login_page(request: Request, error: str | None = None, status: int = 200) -> Response:
+    token = new_login_csrf()
+    response = render(request, "login.html", None, status, login_csrf=token, error=error)
+    response.set_cookie(
+        LOGIN_CSRF_COOKIE,
+        token,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/console/login",
+    )
+    return response
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = await read_form(request)
+    sent = form.get("csrf", "")
+    if not sent or sent != request.cookies.get(LOGIN_CSRF_COOKIE):
+        return _login_page(request, "The form expired; please sign in again.", 403)
+    runtime = runtime_of(request)
+    throttle = runtime.part(LoginThrottle)
+    email = form.get("email", "").strip().lower()[:254]
+    client = request.client.host if request.client else "unknown"
+    wait = await throttle.retry_after(email, client)
+    if wait is not None:
+        response = _login_page(request, f"Too many failed sign-ins; try again in {wait} s.", 429)
+        response.headers["Retry-After"] = str(wait)
+        return response
+    password = form.get("password", "")
+    user = await users.check_password(runtime.db, runtime.vault, email, password[:1024])
+    code = form.get("code", "")[:16]
+    if user is not None and not totp.second_factor_ok(runtime.vault, user, code):
+        user = None
+    if user is None:
+        await throttle.failed(email, client)
+        return _login_page(request, WRONG, 401)
+    token = await sessions.start(runtime, user)
+    response = see_other("/console/")
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=int(runtime.settings.console_session_hours * 3600),
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    response.delete_cookie(LOGIN_CSRF_COOKIE, path="/console/login")
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    session, _ = await posted(request)
+    if session is not None:
+        await sessions.end(runtime_of(request), session.id)
+    response = to_login()
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.post("/environment")
+async def environment(request: Request) -> Response:
+    session, form = await posted(request)
+    if session is None:
+        return to_login()
+    chosen = form.get("environment")
+    if chosen not in ("sandbox", "live"):
+        raise ApiError(400, "invalid_request", "environment must be sandbox or live.")
+    if chosen == "live" and not session.approved:
+        raise ApiError(
+            403, "account_not_approved", "Live works once an operator approved the organisation."
+        )
+    await sessions.choose_environment(runtime_of(request), session, chosen)
+    return see_other(
+        form.get("next", "/console/")
+        if form.get("next", "").startswith("/console/")
+        else "/console/"
+    )
+
+
+@router.get("/")
+async def overview(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    async with read(runtime_of(request).db) as conn:
+        days = await records.activity(conn, session.org_id, session.environment)
+        wallet = await wallet_summary(conn, session.org_id)
+    peak = max([1, *(d["calls"] for d in days)])
+    return render(request, "overview.html", session, days=days, peak=peak, wallet=wallet)
+
+
+@router.get("/keys")
+async def keys(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    async with read(runtime_of(request).db) as conn:
+        rows = await records.keys_of(conn, session.org_id)
+    return render(request, "keys.html", session, keys=rows)
+
+
+@router.post("/keys")
+async def create_key(request: Request) -> Response:
+    session, form = await posted(request)
+    if session is None:
+        return to_login()
+    if not session.may(MANAGE_KEYS):
+        raise _forbidden("create keys")
+    environment = form.get("environment")
+    if environment not in ("sandbox", "live"):
+        raise ApiError(400, "invalid_request", "environment must be sandbox or live.")
+    if environment == "live" and not session.approved:
+        raise ApiError(
+            403,
+            "account_not_approved",
+            "Live keys come once an operator approved the organisation.",
+        )
+    async with transaction(runtime_of(request).db) as conn:
+        client_id, secret = await records.create_key(conn, session.org_id, environment)
+    # The secret is in this page only: it is not stored, and the page is not cached.
+    return render(
+        request,
+        "key_created.html",
+        session,
+        client_id=client_id,
+        secret=secret,
+        environment=environment,
+    )
+
+
+@router.post("/keys/{key_id}/revoke")
+async def revoke_key(request: Request, key_id: str) -> Response:
+    session, _ = await posted(request)
+    if session is None:
+        return to_login()
+    if not session.may(MANAGE_KEYS):
+        raise _forbidden("revoke keys")
+    async with transaction(runtime_of(request).db) as conn:
+        if len(key_id) > REFERENCE_LENGTH or not await records.revoke_key(
+            conn, session.org_id, key_id
+        ):
+            raise ApiError(404, "not_found", "Your organisation has no active key with this id.")
+    return see_other("/console/keys")
+
+
+@router.get("/wallet")
+async def wallet(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    async with read(runtime_of(request).db) as conn:
+        summary = await wallet_summary(conn, session.org_id)
+        rows = await wallet_repository.list_transactions(
+            conn, session.org_id, offset=0, limit=TRANSACTION_ROWS
+        )
+    return render(request, "wallet.html", session, wallet=summary, transactions=rows)
+
+
+@router.get("/requests")
+async def request_log(request: Request, reference: str = "") -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    reference = reference.strip()
+    if len(reference) > REFERENCE_LENGTH or "\x00" in reference:
+        raise ApiError(400, "invalid_request", "reference is a request id (X-Request-Id).")
+    async with read(runtime_of(request).db) as conn:
+        rows = await records.request_log(
+            conn, session.org_id, reference=reference or None, limit=REQUEST_LOG_ROWS
+        )
+    template = "requests_table.html" if request.headers.get("hx-request") else "requests.html"
+    return render(request, template, session, entries=rows, reference=reference)
+
+
+@router.get("/users")
+async def user_list(request: Request) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    runtime = runtime_of(request)
+    rows = await users.list_users(runtime.db, runtime.vault, session.org_id)
+    return render(request, "users.html", session, users=rows, roles=ROLES, created=None)
+
+
+@router.post("/users")
+async def add_user(request: Request) -> Response:
+    session, form = await posted(request)
+    if session is None:
+        return to_login()
+    if not session.may(MANAGE_USERS):
+        raise _forbidden("add users")
+    role = form.get("role", "")
+    if role == "owner" and session.role != "owner":
+        raise _forbidden("add an owner")
+    runtime = runtime_of(request)
+    invited = mail.configured(runtime.settings)
+    email = form.get("email", "")
+    created = await users.create_user(
+        runtime.db, runtime.vault, org_id=session.org_id, email=email, role=role, invited=invited
+    )
+    if invited:
+        user = {"id": created.id}
+        try:
+            await recovery.send_link(runtime, request, user, created.email, "invite")
+        except Exception:
+            recovery.logger.exception("console: the invitation e-mail could not be sent")
+            raise ApiError(
+                503,
+                "service_unavailable",
+                "The user was added but the invitation could not be sent; "
+                "they can ask for a link on the sign-in page's Forgotten password.",
+            ) from None
+    rows = await users.list_users(runtime.db, runtime.vault, session.org_id)
+    return render(request, "users.html", session, users=rows, roles=ROLES, created=created)
+
+
+# Pages whose data the browser reads from the API with the session (static/console.js): the
+# console adds no second way to reach another domain's records.
+API_PAGES = {
+    "screening": "screening.html",
+    "bulk-scans": "bulk.html",
+    "fraud-reports": "reports.html",
+    "background": "background.html",
+    "webhooks": "webhooks.html",
+    "lists": "lists.html",
+    "playground": "playground.html",
+}
+
+
+def _api_page(template: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        session = await signed_in(request)
+        if session is None:
+            return to_login()
+        return render(request, template, session)
+
+    return page
+
+
+for _path, _template in API_PAGES.items():
+    router.add_api_route(f"/{_path}", _api_page(_template), methods=["GET"])
+
+
+__all__ = ["HEADERS", "router"]

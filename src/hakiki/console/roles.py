@@ -1,0 +1,36 @@
+"""Console roles: what each may see and do, and the API scopes its session carries
+(the matrix in docs/console.md)."""
+
+from __future__ import annotations
+
+from hakiki.core.scopes import ALL_SCOPES, DEFAULT_SCOPES
+
+ROLES: tuple[str, ...] = ("owner", "admin", "analyst", "developer", "viewer")
+
+SCOPES: dict[str, frozenset[str]] = {
+    "owner": frozenset(ALL_SCOPES),
+    "admin": frozenset(ALL_SCOPES),
+    "analyst": frozenset(DEFAULT_SCOPES),
+    # Reviewing hits is an analyst's decision; background:write stays (a developer creates
+    # requests while integrating), so the manual-result call is refused by the page only.
+    "developer": frozenset(DEFAULT_SCOPES) - {"screening:write"},
+    "viewer": frozenset(),  # reads the account surface; runs no billable call
+}
+
+# Actions beyond reading the organisation's pages.
+MANAGE_KEYS = "manage_keys"
+MANAGE_USERS = "manage_users"
+REVIEW = "review"  # screening hits, background checks' manual form
+RUN_CALLS = "run_calls"  # the playground; any unsafe API call through the session
+
+PERMISSIONS: dict[str, frozenset[str]] = {
+    "owner": frozenset({MANAGE_KEYS, MANAGE_USERS, REVIEW, RUN_CALLS}),
+    "admin": frozenset({MANAGE_KEYS, MANAGE_USERS, REVIEW, RUN_CALLS}),
+    "analyst": frozenset({REVIEW, RUN_CALLS}),
+    "developer": frozenset({MANAGE_KEYS, RUN_CALLS}),
+    "viewer": frozenset(),
+}
+
+
+def may(role: str, action: str) -> bool:
+    return action in PERMISSIONS.get(role, frozenset())
