@@ -20,6 +20,7 @@ PAGES = (
     "/console/bulk-scans",
     "/console/fraud-reports",
     "/console/background",
+    "/console/statements",
     "/console/webhooks",
     "/console/lists",
     "/console/security",

@@ -20,6 +20,7 @@ import httpx
 import pyotp
 import pytest
 
+from hakiki import statements
 from hakiki.core.test_values import all_entries
 from tests.background.helpers import PDF
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_in_chromium
@@ -30,6 +31,7 @@ if not CHROMIUM.exists() and not IN_CI:
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 SHOTS = Path(os.environ.get("HAKIKI_SCREENSHOTS", Path(__file__).parents[2] / "docs" / "console"))
+STATEMENT = Path(statements.__file__).parent / "sandbox_data" / "mpesa-tampered.pdf"
 EMAIL = "ops@acme.example"
 PASSWORD = "a browser-tested password"
 
@@ -202,6 +204,18 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
             download = await page.request.get(base + link)
             assert download.status == 200 and b"loan-0" in await download.body()
             await check(page, "bulk-scans")
+
+            await page.goto(base + "/console/statements")
+            await page.set_input_files("#statement-file", str(STATEMENT))
+            await page.select_option("#statement-type", "mpesa")
+            await page.click("#statement-submit")
+            await page.wait_for_selector("#statement-status:has-text('started')")
+            await page.wait_for_selector(
+                "#statement-result:has-text('completed (100%)')", timeout=60_000
+            )
+            shown = await page.inner_text("#statement-result")
+            assert "tampered" in shown and "balance_break" in shown, shown
+            await check(page, "statements")
 
             await _analyst_records_a_manual_check(page, base, key, document)
             await check(page, "background")

@@ -91,3 +91,31 @@ async def test_the_secret_is_stored_encrypted(app: FastAPI, make_user: UserFacto
         rows = (await conn.execute(select(console_users.c.totp_encrypted))).scalars().all()
     assert all(secret.group(1) not in (r or "") for r in rows)
     assert any(r and r.startswith("v1.") for r in rows)
+
+
+async def test_a_code_signs_in_once_and_an_earlier_one_never_after_it(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    """Someone who saw a code (over a shoulder, in a phishing proxy) cannot sign in with it
+    again, nor with the code before it, once a later code has signed in."""
+    import time
+
+    user = await make_user("analyst")
+    async with browser(app) as http:
+        csrf = await signed_in(http, user)
+        started = await http.post("/console/security/totp", data={"csrf": csrf})
+        secret = SECRET.search(started.text)
+        assert secret
+        totp = pyotp.TOTP(secret.group(1))
+        confirm = {"csrf": csrf, "secret": secret.group(1), "code": totp.now()}
+        assert (await http.post("/console/security/totp/confirm", data=confirm)).status_code == 303
+    now = time.time()
+    current, following = totp.at(now), totp.at(now + totp.interval)
+    async with browser(app) as http:
+        assert (await _sign_in(http, user, current)).status_code == 303
+    async with browser(app) as http:
+        assert (await _sign_in(http, user, current)).status_code == 401  # replayed
+    async with browser(app) as http:
+        assert (await _sign_in(http, user, following)).status_code == 303  # the next step
+    async with browser(app) as http:
+        assert (await _sign_in(http, user, current)).status_code == 401  # earlier than used

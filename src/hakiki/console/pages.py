@@ -90,7 +90,7 @@ async def login(request: Request) -> Response:
     password = form.get("password", "")
     user = await users.check_password(runtime.db, runtime.vault, email, password[:1024])
     code = form.get("code", "")[:16]
-    if user is not None and not totp.second_factor_ok(runtime.vault, user, code):
+    if user is not None and not await totp.second_factor_ok(runtime.db, runtime.vault, user, code):
         user = None
     if user is None:
         await throttle.failed(email, client)
@@ -284,6 +284,7 @@ API_PAGES = {
     "bulk-scans": "bulk.html",
     "fraud-reports": "reports.html",
     "background": "background.html",
+    "statements": "statements.html",
     "webhooks": "webhooks.html",
     "lists": "lists.html",
     "playground": "playground.html",

@@ -3,7 +3,7 @@ for sign-in; session tokens only as keyed hashes."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, String, Table, Text
+from sqlalchemy import BigInteger, Column, ForeignKey, String, Table, Text
 
 from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
@@ -18,6 +18,7 @@ console_users = Table(
     Column("role", String(12), nullable=False),
     Column("password_hash", String(200)),  # None until an invited user chooses one
     Column("totp_encrypted", Text),
+    Column("totp_last_step", BigInteger),  # the last 30 s step whose code signed in: no replay
     Column("created_at", UtcDateTime(), nullable=False),
     Column("disabled_at", UtcDateTime()),
 )

@@ -1,15 +1,19 @@
 """The optional second factor: TOTP (RFC 6238, 30 s, 6 digits) with pyotp. The secret is
-stored encrypted; a code one step early or late is accepted (clock drift)."""
+stored encrypted; a code one step early or late is accepted (clock drift), and a sign-in
+records the step it used, so a code (or an earlier one) never signs in twice."""
 
 from __future__ import annotations
 
+import hmac
 import re
+from datetime import timedelta
 from typing import Any
 
 import pyotp
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from hakiki.console.tables import console_users
+from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, read, transaction
 
@@ -31,17 +35,47 @@ def code_matches(secret: str, code: str) -> bool:
     return bool(CODE.fullmatch(code)) and pyotp.TOTP(secret).verify(code, valid_window=1)
 
 
-def second_factor_ok(vault: Vault, user: dict[str, Any], code: str) -> bool:
-    """True when the user has no second factor, or ``code`` is its current code."""
+def matching_step(secret: str, code: str) -> int | None:
+    """The 30 s step (previous, current or next) whose code ``code`` is; None if none."""
+    code = code.replace(" ", "")
+    if not CODE.fullmatch(code):
+        return None
+    generator = pyotp.TOTP(secret)
+    now = utcnow()
+    for offset in (-1, 0, 1):
+        when = now + timedelta(seconds=generator.interval * offset)
+        if hmac.compare_digest(generator.at(when), code):
+            return generator.timecode(when)
+    return None
+
+
+async def second_factor_ok(db: Database, vault: Vault, user: dict[str, Any], code: str) -> bool:
+    """True when the user has no second factor, or ``code`` is a current code of a step later
+    than the last one that signed in (recorded here, conditionally: of two sign-ins racing
+    with one code, one wins)."""
     sealed = user.get("totp_encrypted")
-    return sealed is None or code_matches(vault.decrypt(sealed), code)
+    if sealed is None:
+        return True
+    step = matching_step(vault.decrypt(sealed), code)
+    if step is None:
+        return False
+    last = console_users.c.totp_last_step
+    async with transaction(db) as conn:
+        result = await conn.execute(
+            update(console_users)
+            .where(console_users.c.id == user["id"], or_(last.is_(None), last < step))
+            .values(totp_last_step=step)
+        )
+    return bool(result.rowcount)
 
 
 async def store(db: Database, vault: Vault, user_id: str, secret: str | None) -> None:
     sealed = vault.encrypt(secret) if secret is not None else None
     async with transaction(db) as conn:
         await conn.execute(
-            update(console_users).where(console_users.c.id == user_id).values(totp_encrypted=sealed)
+            update(console_users)
+            .where(console_users.c.id == user_id)
+            .values(totp_encrypted=sealed, totp_last_step=None)
         )
 
 

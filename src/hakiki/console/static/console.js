@@ -426,3 +426,89 @@ function cell(row, text) {
   });
   load("");
 })();
+
+// Statement analyses: upload, follow the job, read the verdict, signals, metrics and score.
+(function () {
+  const root = document.getElementById("statements");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const status = document.getElementById("statement-status");
+  const result = document.getElementById("statement-result");
+  let timer = null;
+
+  function line(label, value) {
+    const p = document.createElement("p");
+    const strong = document.createElement("strong");
+    strong.textContent = label + ": ";
+    p.append(strong, value === null || value === undefined ? "" : String(value));
+    return p;
+  }
+
+  function show(a) {
+    const parts = [
+      line("Analysis", a.analysis_id),
+      line("Status", a.status + " (" + a.progress + "%)"),
+      line("Layout", a.layout),
+      line("Verdict", a.verdict),
+    ];
+    if (a.duplicate_of) parts.push(line("Duplicate of", a.duplicate_of));
+    if (a.failure_reason) parts.push(line("Failed", a.failure_reason));
+    if (a.score) parts.push(line("Cash-flow score", a.score.score));
+    const signals = document.createElement("table");
+    signals.id = "statement-signals";
+    const head = signals.createTHead().insertRow();
+    ["Signal", "Severity", "Evidence"].forEach((t) => {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = t;
+      head.appendChild(th);
+    });
+    const body = signals.createTBody();
+    for (const s of a.signals || []) {
+      const tr = body.insertRow();
+      [s.code, s.severity, JSON.stringify(s.evidence)].forEach((v) => cell(tr, v));
+    }
+    parts.push(signals);
+    if (a.metrics) {
+      const pre = document.createElement("pre");
+      pre.textContent = JSON.stringify(a.metrics, null, 2);
+      parts.push(pre);
+    }
+    result.replaceChildren(...parts);
+  }
+
+  async function follow(id) {
+    clearTimeout(timer);
+    const answer = await hakikiApi(csrf, "GET", "/v3/statements/" + encodeURIComponent(id) + "?page_size=1");
+    if (answer.status !== 200) {
+      status.textContent = "Not found (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      result.replaceChildren();
+      return;
+    }
+    show(answer.data);
+    if (answer.data.status === "pending" || answer.data.status === "processing") {
+      timer = setTimeout(() => follow(id), 1000);
+    }
+  }
+
+  const upload = document.getElementById("statement-form");
+  if (upload) {
+    upload.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const form = new FormData(event.target);
+      if (!form.get("password")) form.delete("password");
+      const answer = await hakikiApi(csrf, "POST", "/v3/statements/analyze", form);
+      if (answer.status === 202) {
+        status.textContent = "Analysis " + answer.data.analysis_id + " started.";
+        follow(answer.data.analysis_id);
+      } else {
+        status.textContent = "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      }
+    });
+  }
+  document.getElementById("statement-find").addEventListener("submit", (event) => {
+    event.preventDefault();
+    status.textContent = "";
+    follow(new FormData(event.target).get("analysis_id"));
+  });
+})();

@@ -4,6 +4,7 @@ metrics, score and signals."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import closing
 
 from hakiki.engines.statements import metrics as metrics_of
 from hakiki.engines.statements import pdf_reader, signals
@@ -37,11 +38,13 @@ def precheck(data: bytes, statement_type: str, password: str | None, limits: Lim
         raise Refused("invalid", "statement_type: unknown.", "statement_type")
     if file_format == "pdf":
         pdf_reader.facts_of(data, password)
-        pdf = pdf_reader.open_pdf(data, password)
-        try:
-            looked = [p for p in pdf_reader.pages(pdf, 0, pdf_reader.SCAN_PAGES) if p.chars]
-        finally:
-            pdf.close()
+        with pdf_reader.PDFIUM_LOCK:
+            pdf = pdf_reader.open_pdf(data, password)
+            try:
+                with closing(pdf_reader.pages(pdf, 0, pdf_reader.SCAN_PAGES)) as first:
+                    looked = [p for p in first if p.chars]
+            finally:
+                pdf.close()
         if not looked:
             raise Refused(
                 "scanned",
@@ -54,30 +57,41 @@ def precheck(data: bytes, statement_type: str, password: str | None, limits: Lim
     return file_format
 
 
-def read_pdf(
+def _read_tables(
     data: bytes, statement_type: str, password: str | None, progress: Progress | None
-) -> Statement:
-    facts = pdf_reader.facts_of(data, password)
+) -> TableReader:
+    """Every page through the layout's table reader (the caller holds PDFIUM_LOCK; pages and
+    the document are closed here, before it is released)."""
     pdf = pdf_reader.open_pdf(data, password)
     try:
         total = len(pdf)
         reader: TableReader | None = None
         chars = 0
-        for page in pdf_reader.pages(pdf):
-            chars += page.chars
-            if reader is None:
-                if chars == 0 and page.number < pdf_reader.SCAN_PAGES:
-                    continue
-                if chars == 0:
-                    raise Refused("scanned", "file: a scanned (image-only) PDF.")
-                reader = TableReader(detect(page, statement_type))
-            reader.read(page)
-            if progress is not None:
-                progress(page.number, total)
+        with closing(pdf_reader.pages(pdf)) as pages:
+            for page in pages:
+                chars += page.chars
+                if reader is None:
+                    if chars == 0 and page.number < pdf_reader.SCAN_PAGES:
+                        continue
+                    if chars == 0:
+                        raise Refused("scanned", "file: a scanned (image-only) PDF.")
+                    reader = TableReader(detect(page, statement_type))
+                reader.read(page)
+                if progress is not None:
+                    progress(page.number, total)
     finally:
         pdf.close()
     if reader is None:
         raise Refused("scanned", "file: a scanned (image-only) PDF.")
+    return reader
+
+
+def read_pdf(
+    data: bytes, statement_type: str, password: str | None, progress: Progress | None
+) -> Statement:
+    facts = pdf_reader.facts_of(data, password)
+    with pdf_reader.PDFIUM_LOCK:
+        reader = _read_tables(data, statement_type, password, progress)
     facts.amount_fonts = reader.amount_fonts
     facts.overlays = reader.overlays
     transactions = reader.chronological()

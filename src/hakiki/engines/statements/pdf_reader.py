@@ -7,9 +7,10 @@ from __future__ import annotations
 import ctypes
 import io
 import re
+import threading
 import zlib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -48,6 +49,12 @@ class Page:
     overlays: list[dict[str, Any]]
     chars: int
     images: int
+
+
+# PDFium is not thread-safe (pypdfium2's documentation): two analyses in two worker threads
+# crashed the process (a segfault in FPDF_LoadPage). Every use of it, from opening a document
+# to closing it and its pages, holds this lock.
+PDFIUM_LOCK = threading.Lock()
 
 
 def _date(value: Any) -> datetime | None:
@@ -324,7 +331,7 @@ def _lines(runs: list[_Run]) -> list[list[Cell]]:
     return lines
 
 
-def pages(pdf: Any, first: int = 0, last: int | None = None) -> Iterator[Page]:
+def pages(pdf: Any, first: int = 0, last: int | None = None) -> Generator[Page, None, None]:
     stop = len(pdf) if last is None else min(last, len(pdf))
     for index in range(first, stop):
         page = pdf[index]

@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("role", sa.String(length=12), nullable=False),
         sa.Column("password_hash", sa.String(length=200), nullable=True),
         sa.Column("totp_encrypted", sa.Text(), nullable=True),
+        sa.Column("totp_last_step", sa.BigInteger(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("disabled_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
