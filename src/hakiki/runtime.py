@@ -81,7 +81,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     sources = EvaluationSources.from_settings(settings)  # 360 reference files and hooks
     sources.bureau = CreditBureauReports(db, vault)
     runtime.add_part(sources)
-    runtime.add_part(LoginThrottle.from_settings(settings))  # failed console sign-ins
+    runtime.add_part(LoginThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
 

@@ -274,6 +274,6 @@ def test_the_console_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> Non
     finally:
         process.terminate()
         process.communicate(timeout=30)
-    assert len(set(seen)) == 16
+    assert len(set(seen)) == 17
     for name in seen:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

@@ -12,8 +12,12 @@ from sqlalchemy import update
 
 from hakiki.console.sessions import token_hash
 from hakiki.console.tables import console_sessions
+from hakiki.console.throttle import LoginThrottle
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, transaction
+from hakiki.core.rate_limit import RateLimiter
+from hakiki.core.settings import Settings
+from tests.conftest import REDIS_URL, require_redis, unique
 from tests.console.conftest import UserFactory
 from tests.console.helpers import browser, csrf_of, sign_in, signed_in
 
@@ -179,3 +183,24 @@ async def test_housekeeping_deletes_ended_sessions(
     assert await purge_expired(db) >= 1
     async with db.reader.connect() as conn:
         assert (await conn.execute(count)).scalar_one() == 0
+
+
+async def test_with_redis_every_process_counts_the_same_failures(settings: Settings) -> None:
+    """Two server processes (two throttles, each with its own Redis connections) see one
+    count; an unreachable store throttles nobody and fails nothing."""
+    require_redis()
+    account, client = unique("someone") + "@example.com", unique("10.0.0.")
+    shared = settings.model_copy(
+        update={"redis_url": REDIS_URL, "console_login_limit_account": "2 per 15 minutes"}
+    )
+    first = LoginThrottle.from_settings(shared, RateLimiter.from_settings(shared).storage)
+    second = LoginThrottle.from_settings(shared, RateLimiter.from_settings(shared).storage)
+    await first.failed(account, client)
+    assert await second.retry_after(account, client) is None
+    await second.failed(account, client)
+    wait = await first.retry_after(account, client)
+    assert wait is not None and 0 < wait <= 15 * 60
+    down = settings.model_copy(update={"redis_url": "redis://127.0.0.1:1/0"})
+    unreachable = LoginThrottle.from_settings(down, RateLimiter.from_settings(down).storage)
+    await unreachable.failed(account, client)
+    assert await unreachable.retry_after(account, client) is None

@@ -164,6 +164,12 @@ class RateLimiter:
         )
         return cls(default, per_org, storage, pool)
 
+    @property
+    def storage(self) -> Storage:
+        """The counter store (Redis when configured): other counters that must be shared by
+        every process, such as the console's failed sign-ins, use it too."""
+        return self._storage
+
     async def hit(self, key_id: str, org_id: str) -> Quota | None:
         """Count one call of ``key_id``; None when the counter store is unreachable."""
         limit = self._per_org.get(org_id, self._default)
