@@ -13,11 +13,6 @@ from hakiki.core.calls import Call, finish_call, hold_price
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.credit.reports import stored_report
-from hakiki.credit.statement_inputs import (
-    StatementFacts,
-    statement_facts,
-    statement_overrides,
-)
 from hakiki.credit.schemas import (
     BureauUsed,
     CreditReport,
@@ -27,6 +22,11 @@ from hakiki.credit.schemas import (
     ModelInfo,
     OverrideOut,
     Reason,
+)
+from hakiki.credit.statement_inputs import (
+    StatementFacts,
+    statement_facts,
+    statement_overrides,
 )
 from hakiki.engines.credit import features, policy
 from hakiki.engines.credit.scorecard import Scorecard

@@ -261,9 +261,7 @@ class StatementUsed(BaseModel):
     source: Literal["given", "analysis"]
     analysis_id: str | None
     verdict: Literal["genuine", "suspicious", "tampered"] | None
-    analysis_score: int | None = Field(
-        None, description="The analysis's cash-flow score, 300-850."
-    )
+    analysis_score: int | None = Field(None, description="The analysis's cash-flow score, 300-850.")
     cash_flow_score: int | None = Field(
         None, description="That score on the decision's 0-100 scale."
     )

@@ -62,7 +62,14 @@ async def statement_facts(
             given.average_balance,
             given.cash_flow_score,
         )
-        return facts, StatementUsed(source="given", analysis_id=None, verdict=None)
+        used = StatementUsed(
+            source="given",
+            analysis_id=None,
+            verdict=None,
+            analysis_score=None,
+            cash_flow_score=None,
+        )
+        return facts, used
     if analysis_id is None:
         return None, None
     principal = call.principal
