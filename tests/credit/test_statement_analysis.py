@@ -128,3 +128,16 @@ async def test_unknown_foreign_and_unfinished_analyses_are_refused_before_any_ch
         assert answer["details"][0]["field"] == "statement_analysis_id"
     assert await debit_count(db, owner.org_id) == 0
     assert await debit_count(db, stranger.org_id) == 0
+
+
+async def test_a_live_decision_on_a_live_analysis_is_charged_once(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    account = await make_account("live", balance=100_000)
+    done = await sandbox_analysis(client, account.headers, "mpesa-tampered.pdf")
+    assert done["live"] is True and done["charged_amount"] > 0
+    assert await debit_count(db, account.org_id) == 1  # the analysis
+    result = await decide(client, account.headers, with_analysis(done["analysis_id"]))
+    assert result["live"] is True and result["billing"]["charged"] is True
+    assert result["decision"] == "decline" and result["statement"]["verdict"] == "tampered"
+    assert await debit_count(db, account.org_id) == 2

@@ -63,7 +63,7 @@ async def finished(
 async def sandbox_analysis(
     client: httpx.AsyncClient, headers: dict[str, str], sample: str, **form: Any
 ) -> dict[str, Any]:
-    """A documented sandbox sample (hakiki/statements/sandbox_data) analysed to the end."""
+    """A documented sample (hakiki/statements/sandbox_data) uploaded and analysed to the end."""
     content = (resources.files("hakiki.statements") / "sandbox_data" / sample).read_bytes()
     started = await analyze(client, headers, content, statement_type="mpesa", **form)
     done = await finished(client, headers, started["analysis_id"])
