@@ -35,6 +35,7 @@ from hakiki.credit.retention import purge_expired as purge_credit_reports
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.evaluation.credit_reports import CreditBureauReports
 from hakiki.evaluation.sources import EvaluationSources
+from hakiki.evaluation.statement_analyses import StatementCashFlows
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
 from hakiki.identity.providers.registry import Providers, build_providers
@@ -80,6 +81,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(FaceBank())  # faces seen with numbers and reports
     sources = EvaluationSources.from_settings(settings)  # 360 reference files and hooks
     sources.bureau = CreditBureauReports(db, vault)
+    sources.statements = StatementCashFlows(runtime)
     runtime.add_part(sources)
     runtime.add_part(LoginThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls

@@ -19,9 +19,11 @@ from hakiki.core.wallet import service as wallet
 from hakiki.evaluation import examples
 from hakiki.evaluation.schemas import BureauIn
 from hakiki.evaluation.sources import EvaluationSources
+from hakiki.evaluation.statement_analyses import cash_flow_of
 from tests.conftest import AccountFactory, debit_count
 from tests.engines.evaluation.test_properties import recompute
 from tests.evaluation.fake_llm import FakeLlm, run_fake_llm
+from tests.statements.conftest import sandbox_analysis, unfinished_copy
 
 CROP = "/api/v1/farmer360/crop"
 LIVESTOCK = "/api/v1/farmer360/livestock"
@@ -104,16 +106,55 @@ async def test_live_charges_once_and_replays_free(
     assert short.status_code == 402
 
 
-async def test_an_unwired_statement_reference_is_503_and_free(
+async def test_a_statement_analysis_feeds_the_cash_flow_component(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
-    account = await make_account("live", balance=10_000)
-    body = body_with(examples.AGRI_SME, cash_flow=None, statement_analysis_id="sta_1")
-    assert (await post(client, SME, body, account.headers, 503))["error"] == "channel_unavailable"
+    """An analysis uploaded through POST /v3/statements/analyze, named by its id: its metrics
+    are the cash-flow figures, for the organisation and environment that uploaded it only."""
+    owner = await make_account("sandbox")
+    done = await sandbox_analysis(
+        client, owner.headers, "mpesa-genuine.pdf",
+        declared_name="JANE WANJIKU MWANGI", declared_phone="0722000111",
+    )  # fmt: skip
+    metrics = done["metrics"]
+    body = body_with(examples.AGRI_SME, cash_flow=None, statement_analysis_id=done["analysis_id"])
+    result = await post(client, SME, body, owner.headers)
+    factors = {
+        f["factor"]: f
+        for f in result["analysis_trace"]
+        if f.get("kind") == "factor" and f.get("component") == "cash_flow"
+    }
+    assert factors["months_covered"]["value"] == metrics["months_covered"]
+    assert factors["inflow_cv_percent"]["value"] == round(metrics["volatility"]["inflow"] * 100, 1)
+    assert factors["months_covered"]["source"] == "resolved reference (cash_flow)"
+    stranger = await make_account("sandbox")
+    answer = await post(client, SME, body, stranger.headers, 404)
+    assert answer["details"][0]["field"] == "statement_analysis_id"
+    live_key = await accounts.create_key(db, owner.org_name, "live", None)
+    await wallet.credit(db, owner.org_id, 10_000, "test top-up")
+    live = {"Authorization": f"Bearer {live_key.client_id}:{live_key.secret}"}
+    assert (await post(client, SME, body, live, 404))["error"] == "not_found"
+    pending = await unfinished_copy(db, done["analysis_id"], "pending")
+    waiting = body_with(body, statement_analysis_id=pending)
+    answer = await post(client, SME, waiting, owner.headers, 409)
+    assert answer["error"] == "conflict" and "pending" in answer["message"]
+    tampered = await sandbox_analysis(client, owner.headers, "mpesa-tampered.pdf")
+    forged = body_with(body, statement_analysis_id=tampered["analysis_id"])
+    answer = await post(client, SME, forged, owner.headers, 409)
+    assert answer["details"][0]["problem"] == "statement tampered"
     both = body_with(examples.CROP, bureau_reference="crb_123")
-    conflict = await post(client, CROP, both, account.headers, 400)
+    conflict = await post(client, CROP, both, live, 400)
     assert conflict["details"][0]["field"] == "bureau_reference"
-    assert await debit_count(db, account.org_id) == 0
+    assert await debit_count(db, owner.org_id) == 0
+
+
+def test_statement_metrics_map_onto_cash_flow() -> None:
+    metrics = {"months_covered": 200, "average_monthly_inflow": 5_000_000,
+               "average_monthly_outflow": 4_000_000, "volatility": {"inflow": 0.4567}}  # fmt: skip
+    flow = cash_flow_of(metrics)
+    assert (flow.months_covered, flow.inflow_cv_percent) == (120, 45.7)
+    assert flow.average_monthly_inflow == 5_000_000.0 and flow.monthly_repayment is None
+    assert cash_flow_of({**metrics, "volatility": {"inflow": 30.0}}).inflow_cv_percent == 1000.0
 
 
 async def test_gps_finds_the_county(

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from importlib import resources
 from typing import Any
 
 import httpx
+from sqlalchemy import insert, select
+
+from hakiki.core.database import Database
+from hakiki.core.ids import new_id
+from hakiki.statements.tables import statement_analyses as table
 
 URL = "/v3/statements"
 
@@ -52,3 +58,28 @@ async def finished(
             return body
         assert time.monotonic() < deadline, body
         await asyncio.sleep(0.05)
+
+
+async def sandbox_analysis(
+    client: httpx.AsyncClient, headers: dict[str, str], sample: str, **form: Any
+) -> dict[str, Any]:
+    """A documented sample (hakiki/statements/sandbox_data) uploaded and analysed to the end."""
+    content = (resources.files("hakiki.statements") / "sandbox_data" / sample).read_bytes()
+    started = await analyze(client, headers, content, statement_type="mpesa", **form)
+    done = await finished(client, headers, started["analysis_id"])
+    assert done["status"] == "completed", done
+    return done
+
+
+async def unfinished_copy(db: Database, analysis_id: str, status: str) -> str:
+    """A copy of a stored analysis left ``status`` (pending/running/failed), no job queued: an
+    analysis the worker has not finished (or gave up on)."""
+    async with db.reader.connect() as conn:
+        row = (await conn.execute(select(table).where(table.c.id == analysis_id))).one()
+    record = dict(row._mapping)
+    record.update(
+        id=new_id("sta"), status=status, result_sealed=None, verdict=None, completed_at=None
+    )
+    async with db.writer.begin() as conn:
+        await conn.execute(insert(table).values(**record))
+    return str(record["id"])

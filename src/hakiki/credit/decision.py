@@ -23,6 +23,11 @@ from hakiki.credit.schemas import (
     OverrideOut,
     Reason,
 )
+from hakiki.credit.statement_inputs import (
+    StatementFacts,
+    statement_facts,
+    statement_overrides,
+)
 from hakiki.engines.credit import features, policy
 from hakiki.engines.credit.scorecard import Scorecard
 
@@ -34,7 +39,6 @@ NOTICE = (
 )
 Band = Literal["A", "B", "C", "D", "E"]
 BANDS: tuple[tuple[int, Band], ...] = ((720, "A"), (660, "B"), (620, "C"), (560, "D"), (300, "E"))
-STATEMENT_FLOOR = 40  # a cash-flow score under this refers the application
 
 
 @cache
@@ -120,8 +124,11 @@ def _cutoffs(call: Call, body: DecisionRequest) -> Cutoffs:
     return chosen
 
 
-def _applicant(body: DecisionRequest, bureau: features.BureauFacts | None) -> features.Applicant:
-    statement = body.statement
+def _applicant(
+    body: DecisionRequest,
+    bureau: features.BureauFacts | None,
+    statement: StatementFacts | None,
+) -> features.Applicant:
     return features.Applicant(
         monthly_income=body.applicant.monthly_income,
         monthly_obligations=body.applicant.monthly_obligations,
@@ -135,40 +142,14 @@ def _applicant(body: DecisionRequest, bureau: features.BureauFacts | None) -> fe
     )
 
 
-def _statement_overrides(body: DecisionRequest) -> list[policy.Override]:
-    statement = body.statement
-    found = []
-    if (
-        statement is not None
-        and statement.average_monthly_outflow > statement.average_monthly_inflow
-    ):
-        found.append(
-            policy.Override(
-                policy.REFER, "negative_cash_flow", "More money leaves the account than comes in."
-            )
-        )
-    if (
-        statement is not None
-        and statement.cash_flow_score is not None
-        and statement.cash_flow_score < STATEMENT_FLOOR
-    ):
-        found.append(
-            policy.Override(
-                policy.REFER,
-                "low_cash_flow_score",
-                f"The statement's cash-flow score is under {STATEMENT_FLOOR}.",
-            )
-        )
-    return found
-
-
 async def decide(call: Call, body: DecisionRequest) -> bytes:
     cutoffs = _cutoffs(call, body)
     bureau, used = await _bureau(call, body)
+    statement, statement_used = await statement_facts(call, body)
     if call.principal.live:
         await hold_price(call)
     model = scorecard()
-    applicant = _applicant(body, bureau)
+    applicant = _applicant(body, bureau, statement)
     scored = model.score(features.variables(applicant))
     score_decision = policy.by_score(scored.score, policy.Cutoffs(cutoffs.approve, cutoffs.refer))
     signals = body.signals
@@ -178,7 +159,7 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
         bureau.max_days_past_due if bureau else 0,
         features.debt_to_income(applicant),
         call.runtime.settings.credit_max_debt_to_income,
-    ) + _statement_overrides(body)
+    ) + statement_overrides(statement)
     decision = policy.decide(score_decision, found)
     metrics, scaling = model.metrics, model.document["scaling"]
     info = ModelInfo(
@@ -218,6 +199,7 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
                 ],
                 variables={c.variable: c.bin for c in scored.contributions},
                 bureau=used,
+                statement=statement_used,
                 model=info,
                 notice=NOTICE,
             )

@@ -34,6 +34,7 @@ DECISION = declare(
             "loan.term_months",
             "loan.purpose",
             "bureau_reference",
+            "statement_analysis_id",
             "signals.sanctions_hit",
             "signals.confirmed_fraud",
             "signals.pep",

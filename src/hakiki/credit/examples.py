@@ -129,6 +129,7 @@ DECISION_RESULT: dict[str, Any] = {
     "overrides": [],
     "variables": {"loan_term_months": ">= 22", "account_balance": None},
     "bureau": None,
+    "statement": None,
     "model": {
         "version": "hakiki-german-1.0.0",
         "holdout_auc": 0.757,

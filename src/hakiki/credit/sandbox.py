@@ -288,6 +288,20 @@ DECISION = Examples(
             {"loan": STRONG["loan"], "bureau_reference": "crb_00000000000000000000"},
         ),
         TestValue(
+            "a statement_analysis_id of no analysis of yours: 404",
+            {"http_status": 404, "error": "not_found", "details.0.field": "statement_analysis_id"},
+            {"loan": STRONG["loan"], "statement_analysis_id": "sta_00000000000000000000"},
+        ),
+        TestValue(
+            "both a statement_analysis_id and a statement: 400 naming statement",
+            {"http_status": 400, "error": "invalid_request", "details.0.field": "statement"},
+            {
+                "loan": STRONG["loan"],
+                "statement_analysis_id": "sta_00000000000000000000",
+                "statement": STRONG["statement"],
+            },
+        ),
+        TestValue(
             "a loan without a term: 400 naming loan.term_months",
             {"http_status": 400, "error": "invalid_request", "details.0.field": "loan.term_months"},
             {"loan": {"amount": 5_000_000}},

@@ -217,6 +217,11 @@ class DecisionRequest(BaseModel):
     )
     bureau: BureauSummary | None = Field(None, description="Or the bureau summary, given.")
     statement: Statement | None = None
+    statement_analysis_id: Reference | None = Field(
+        None,
+        description="Or a completed analysis of your organisation's, from POST "
+        "/v3/statements/analyze: its metrics, cash-flow score and verdict.",
+    )
     signals: Signals = Field(default_factory=lambda: Signals())
     cutoffs: Cutoffs | None = Field(
         None, description="Override the server's cut-offs for this decision."
@@ -252,6 +257,16 @@ class BureauUsed(BaseModel):
     retrieved_at: datetime | None
 
 
+class StatementUsed(BaseModel):
+    source: Literal["given", "analysis"]
+    analysis_id: str | None
+    verdict: Literal["genuine", "suspicious", "tampered"] | None
+    analysis_score: int | None = Field(None, description="The analysis's cash-flow score, 300-850.")
+    cash_flow_score: int | None = Field(
+        None, description="That score on the decision's 0-100 scale."
+    )
+
+
 class DecisionResult(ResultBase):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.DECISION_RESULT]})
 
@@ -268,5 +283,6 @@ class DecisionResult(ResultBase):
         description="The bin each scorecard variable fell in; null: not supplied."
     )
     bureau: BureauUsed | None
+    statement: StatementUsed | None = None
     model: ModelInfo
     notice: str

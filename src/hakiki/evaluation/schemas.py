@@ -173,8 +173,9 @@ class _Evaluation(_Model):
     cash_flow: CashFlowIn | None = None
     statement_analysis_id: Reference | None = Field(
         default=None,
-        description="A statement analysis to read the cash-flow figures from (instead of "
-        "cash_flow); 503 channel_unavailable while no statement source is wired.",
+        description="A completed statement analysis of yours (POST /v3/statements/analyze) "
+        "to read the cash-flow figures from, instead of cash_flow; 409 while it is not "
+        "completed or when its verdict is tampered.",
     )
     explanation: Explanation = Field(
         default="deterministic",

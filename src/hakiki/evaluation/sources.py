@@ -28,7 +28,8 @@ class BureauReports(Protocol):
 
 
 class StatementAnalyses(Protocol):
-    """Resolves ``statement_analysis_id`` to cash-flow figures (the statements category)."""
+    """Resolves ``statement_analysis_id`` to cash-flow figures (the statements category,
+    ``statement_analyses.py``); may raise the 404 or 409 itself."""
 
     async def cash_flow(self, principal: Principal, analysis_id: str) -> CashFlowIn | None: ...
 

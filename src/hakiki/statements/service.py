@@ -259,6 +259,46 @@ async def metrics_for(
     }
 
 
+async def status_of(
+    runtime: Runtime, org_id: str, environment: str, analysis_id: str
+) -> str | None:
+    """The status of an analysis of this organisation's (in this environment), None when there
+    is none: tells a caller of ``metrics_for`` an unknown id from one not completed yet."""
+    async with read(runtime.db) as conn:
+        row = await repository.get_owned(conn, org_id, environment, analysis_id)
+    return None if row is None else str(row["status"])
+
+
+async def completed_metrics(
+    runtime: Runtime, org_id: str, environment: str, analysis_id: str, field: str
+) -> dict[str, Any]:
+    """``metrics_for`` for a request naming the analysis in ``field``: 404 when this
+    organisation has no such analysis in this environment, 409 ``conflict`` while it is pending
+    or running, or when it failed (before the caller charges anything)."""
+    found = await metrics_for(runtime, org_id, environment, analysis_id)
+    if found is not None:
+        return found
+    status = await status_of(runtime, org_id, environment, analysis_id)
+    if status is None:
+        raise ApiError(
+            404,
+            "not_found",
+            f"No statement analysis {analysis_id} in this environment.",
+            details=[{"field": field, "problem": "unknown analysis"}],
+        )
+    state = (
+        "failed: upload the statement again"
+        if status == "failed"
+        else f"is {status}, not completed yet: retry once GET /v3/statements/{analysis_id} says so"
+    )
+    raise ApiError(
+        409,
+        "conflict",
+        f"Statement analysis {analysis_id} {state}. Nothing was charged.",
+        details=[{"field": field, "problem": f"analysis {status}"}],
+    )
+
+
 async def purge_files(db: Database, retention_days: float) -> int:
     """Delete the uploaded files of ended analyses older than the retention (housekeeping)."""
     now = utcnow()
