@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
-REDIS = ("127.0.0.1", 6379)
+REDIS_URL = os.environ.get("HAKIKI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 SECRET = "bench-secret-key-0123456789abcdef0123456789"
 API_PORT = 8000
 UPSTREAM_PORT = 18080
@@ -76,6 +77,7 @@ class Namespace:
     name: str
     host_ip: str
     inner_ip: str
+    host_end: str
 
 
 @dataclass
@@ -92,8 +94,10 @@ class Net:
             octet = (base + n) % 250 + 1
             if f"10.213.{octet}." in used:
                 raise RuntimeError(f"10.213.{octet}.0/24 is already in use on this host")
-            space = Namespace(f"hk{self.tag}-{n}", f"10.213.{octet}.1", f"10.213.{octet}.2")
             host_end, inner_end = f"hk{self.tag}h{n}", f"hk{self.tag}n{n}"
+            space = Namespace(
+                f"hk{self.tag}-{n}", f"10.213.{octet}.1", f"10.213.{octet}.2", host_end
+            )
             sh("ip", "netns", "add", space.name)
             self.spaces.append(space)
             sh("ip", "link", "add", host_end, "type", "veth", "peer", "name", inner_end)
@@ -107,8 +111,10 @@ class Net:
 
     def close(self) -> None:
         for space in self.spaces:
-            # Deleting the namespace deletes its veth end, and with it the host end.
+            # Deleting the namespace deletes its veth end, and with it the host end; the host
+            # end is deleted by name too in case the run stopped before moving its peer.
             subprocess.run(["ip", "netns", "del", space.name], capture_output=True)
+            subprocess.run(["ip", "link", "del", space.host_end], capture_output=True)
         self.spaces.clear()
 
 
@@ -153,7 +159,12 @@ def serve_upstream(listen: list[str], pg_port: int) -> None:
     with run_fake_prembly() as fake:
         port = int(fake.base_url.rsplit(":", 1)[1])
         print(json.dumps({"app_id": fake.app_id, "api_key": fake.api_key}), flush=True)
-        targets = {5432: ("127.0.0.1", pg_port), 6379: REDIS, UPSTREAM_PORT: ("127.0.0.1", port)}
+        redis = urlsplit(REDIS_URL)
+        targets = {
+            5432: ("127.0.0.1", pg_port),
+            6379: ("127.0.0.1", redis.port or 6379),
+            UPSTREAM_PORT: ("127.0.0.1", port),
+        }
         asyncio.run(_forward(listen, targets))
 
 
@@ -406,11 +417,20 @@ def money_check(book: dict[str, int], tally: Tally, replays: Counter[str]) -> di
 # --- the run ----------------------------------------------------------------------------------
 
 
+BEGAN = time.monotonic()
+
+
+def progress(text: str) -> None:
+    print(f"[{time.monotonic() - BEGAN:5.1f} s] {text}", file=sys.stderr, flush=True)
+
+
 def load_average() -> float:
     return os.getloadavg()[0]
 
 
-def run(duration: float, connections: int, max_requests: int, replays: int) -> dict[str, Any]:
+def run(
+    duration: float, connections: int, max_requests: int, replays: int, *, ceiling_too: bool
+) -> dict[str, Any]:
     from sqlalchemy import make_url
 
     from hakiki.core.migrate import upgrade
@@ -418,8 +438,11 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
 
     preconditions()
     base = make_url(POSTGRES_URL)
-    if base.host not in ("127.0.0.1", "localhost"):
-        raise Refused("HAKIKI_TEST_POSTGRES_URL must point at this host's loopback")
+    if base.host not in ("127.0.0.1", "localhost") or urlsplit(REDIS_URL).hostname not in (
+        "127.0.0.1",
+        "localhost",
+    ):
+        raise Refused("HAKIKI_TEST_POSTGRES_URL and HAKIKI_TEST_REDIS_URL must be on loopback")
     tag = secrets.token_hex(2)
     db_name = f"{base.database}_netns_{tag}"
     load_before = load_average()
@@ -427,17 +450,21 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
     net = Net(tag=tag)
     processes = Processes()
     with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
+        url = asyncio.run(fresh_database(POSTGRES_URL, db_name))
+        # Unwound in reverse: the processes first, then the namespaces, then the database.
+        stack.callback(lambda: asyncio.run(drop_database(POSTGRES_URL, db_name)))
         stack.callback(net.close)
         stack.callback(processes.close)
-        url = asyncio.run(fresh_database(POSTGRES_URL, db_name))
-        stack.callback(lambda: asyncio.run(drop_database(POSTGRES_URL, db_name)))
         from hakiki.core.settings import Settings
 
+        progress(f"database {db_name} made")
         settings = Settings(data_dir=Path(tmp) / "data", database_url=url, secret_key=SECRET)
         upgrade(settings)
         org_id, headers = asyncio.run(prepare(settings, 10**15))
 
-        net.make(SERVERS + WORKERS + 1)  # the last one serves the ceiling
+        progress("migrated, organisation and wallet made")
+        net.make(SERVERS + WORKERS + 1)  # the last one serves the ceiling (when measured)
+        progress(f"namespaces {', '.join(s.name for s in net.spaces)} made")
         spaces = net.spaces
         logs = Path(tmp)
         upstream_log = logs / "upstream.log"
@@ -463,7 +490,7 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
                 "HAKIKI_DATA_DIR": str(settings.data_dir),
                 "HAKIKI_SECRET_KEY": SECRET,
                 "HAKIKI_DATABASE_URL": inner_url.render_as_string(hide_password=False),
-                "HAKIKI_REDIS_URL": f"redis://{space.host_ip}:6379/0",
+                "HAKIKI_REDIS_URL": f"redis://{space.host_ip}:6379{urlsplit(REDIS_URL).path}",
                 "HAKIKI_JOBS_IN_SERVER": "false",
                 "HAKIKI_PREMBLY_APP_ID": creds["app_id"],
                 "HAKIKI_PREMBLY_API_KEY": creds["api_key"],
@@ -489,25 +516,32 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
         ceiling_command += ["--no-access-log", "--log-level", "info"]
         ceiling_command += ["--host", ceiling_space.inner_ip, "--port", str(API_PORT)]
         ceiling_command += ["bench.ceiling_app:app"]
-        started.append((processes.start(ceiling_command, env, ceiling_log), ceiling_log, "startup"))
+        if ceiling_too:
+            ceiling_process = processes.start(ceiling_command, env, ceiling_log)
+            started.append((ceiling_process, ceiling_log, "startup"))
         for process, log, text in started:
             wait_for(log, "Application startup complete" if text == "startup" else "worker started", process)
 
+        progress("3 API processes, 2 workers and the ceiling started")
         hosts = [space.inner_ip for space in spaces[:SERVERS]]
         body = {"channel": "bvn", "number": BVN_FOUND}
         ceiling_body = {"channel": "bvn", "number": "22212345670"}
-        ceiling, ceiling_seconds = asyncio.run(
-            load(
-                [ceiling_space.inner_ip],
-                "/echo",
-                ceiling_body,
-                {},
-                duration=duration,
-                connections=connections * SERVERS,
-                max_requests=max_requests,
-                run=f"ceiling-{tag}",
+        top: dict[str, Any] | None = None
+        if ceiling_too:
+            ceiling, ceiling_seconds = asyncio.run(
+                load(
+                    [ceiling_space.inner_ip],
+                    "/echo",
+                    ceiling_body,
+                    {},
+                    duration=duration,
+                    connections=connections * SERVERS,
+                    max_requests=max_requests,
+                    run=f"ceiling-{tag}",
+                )
             )
-        )
+            top = summary(ceiling, ceiling_seconds)
+            progress(f"ceiling measured: {top['rps']} req/s")
         tally, seconds = asyncio.run(
             load(
                 hosts,
@@ -520,6 +554,7 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
                 run=f"run-{tag}",
             )
         )
+        progress(f"load done: {summary(tally, seconds)['rps']} req/s")
         elsewhere = asyncio.run(replay_elsewhere(tally, hosts, body, headers, replays))
         book = asyncio.run(ledger(settings, org_id))
         verified = len(creds) > 0 and tally.fresh_charged > 0
@@ -527,7 +562,6 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
         checks["some_calls_charged"] = verified
         load_after = load_average()
         live = summary(tally, seconds)
-        top = summary(ceiling, ceiling_seconds)
         return {
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": f"{os.cpu_count()} cores, Python {sys.version.split()[0]}",
@@ -536,12 +570,13 @@ def run(duration: float, connections: int, max_requests: int, replays: int) -> d
             f"{connections} connections per server, {duration:g} s, at most {max_requests} "
             "requests; ceiling: bench/ceiling_app.py in a namespace of its own, same client, "
             f"{connections * SERVERS} connections",
+            "namespaces": [space.name for space in spaces],
             "load_average": [round(load_before, 2), round(load_after, 2)],
             "measured_under_load": max(load_before, load_after) > 1.5,
             "ceiling": top,
             "live_aml_with_id_3_servers": {
                 **live,
-                "share_of_ceiling": round(live["rps"] / top["rps"], 3) if top["rps"] else None,
+                "share_of_ceiling": round(live["rps"] / top["rps"], 3) if top else None,
                 "fresh_charged": tally.fresh_charged,
                 "replayed": tally.replayed,
             },
@@ -559,6 +594,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200_000)
     parser.add_argument("--replays", type=int, default=5, help="keys per server replayed")
     parser.add_argument("--output", type=Path, default=RESULT)
+    parser.add_argument("--no-ceiling", action="store_true", help="skip the ceiling (tests)")
     parser.add_argument("--serve-upstream", help=argparse.SUPPRESS)
     parser.add_argument("--pg-port", type=int, default=5432, help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -569,7 +605,13 @@ def main() -> None:
         parser.error("--duration is at most 30 s")
     # Cleanup runs on SIGTERM too: turn it into an exception the with-blocks unwind on.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    result = run(options.duration, options.connections, options.requests, options.replays)
+    result = run(
+        options.duration,
+        options.connections,
+        options.requests,
+        options.replays,
+        ceiling_too=not options.no_ceiling,
+    )
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
