@@ -37,6 +37,7 @@ from collections import Counter
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,6 +55,7 @@ UPSTREAM_PORT = 18080
 SERVERS = 3
 WORKERS = 2
 PATH = "/v3/screening/aml-with-id"
+STARTED = "Application startup complete"
 RESULT = ROOT / "bench" / "results" / "scaled_netns.json"
 
 
@@ -145,9 +147,7 @@ async def _forward(listen: list[str], targets: dict[int, tuple[str, int]]) -> No
     for host in listen:
         for port in targets:
             servers.append(
-                await asyncio.start_server(
-                    lambda r, w, p=port: relay(p, r, w), host, port, reuse_address=True
-                )
+                await asyncio.start_server(partial(relay, port), host, port, reuse_address=True)
             )
     print("READY", flush=True)
     await asyncio.Event().wait()
@@ -201,7 +201,7 @@ def wait_for(log: Path, text: str, process: subprocess.Popen[str], timeout: floa
     while text not in log.read_text(errors="replace"):
         if process.poll() is not None or time.monotonic() > deadline:
             tail = log.read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"{process.args} did not print {text!r}:\n{tail}")
+            raise RuntimeError(f"{process.args!r} did not print {text!r}:\n{tail}")
         time.sleep(0.2)
 
 
@@ -250,25 +250,30 @@ async def load(
     connections: int,
     max_requests: int,
     run: str,
+    keys: bool = True,
 ) -> tuple[Tally, float]:
     """``connections`` per server; stops sending at ``duration`` or ``max_requests``, then
     waits for every answer, so every request sent has a known outcome."""
     tally = Tally()
     payload = json.dumps(body).encode()
     sent = 0
+    keys_on = keys
     stop_at = time.monotonic() + duration
 
     async def connection(host: str, number: int) -> None:
         nonlocal sent
         reader, writer = await asyncio.open_connection(host, API_PORT)
         keys: list[str] = []
+        keyed = keys_on
         try:
             while time.monotonic() < stop_at and sent < max_requests:
                 sent += 1
                 n = len(keys)
-                key = keys[n - 4] if n >= 8 and n % 8 == 0 else f"{run}-{host}-{number}-{n}"
+                retry = keyed and n >= 8 and n % 8 == 0
+                key = keys[n - 4] if retry else f"{run}-{host}-{number}-{n}"
                 keys.append(key)
-                request = _request(host, path, payload, {**headers, "Idempotency-Key": key})
+                extra = {"Idempotency-Key": key} if keyed else {}
+                request = _request(host, path, payload, {**headers, **extra})
                 began = time.perf_counter()
                 status, answer_headers, answer = await _call(reader, writer, request)
                 tally.latencies.append(time.perf_counter() - began)
@@ -279,7 +284,8 @@ async def load(
                     tally.replayed += 1
                 elif json.loads(answer).get("billing", {}).get("charged"):
                     tally.fresh_charged += 1
-                    tally.answered_keys.setdefault(host, []).append(key)
+                    if keyed:
+                        tally.answered_keys.setdefault(host, []).append(key)
         finally:
             writer.close()
 
@@ -429,12 +435,18 @@ def load_average() -> float:
 
 
 def run(
-    duration: float, connections: int, max_requests: int, replays: int, *, ceiling_too: bool
+    duration: float,
+    connections: int,
+    max_requests: int,
+    replays: int,
+    *,
+    ceiling_too: bool,
+    keys: bool,
 ) -> dict[str, Any]:
     from sqlalchemy import make_url
+    from tests.identity.providers.fake_prembly import BVN_FOUND
 
     from hakiki.core.migrate import upgrade
-    from tests.identity.providers.fake_prembly import BVN_FOUND
 
     preconditions()
     base = make_url(POSTGRES_URL)
@@ -505,11 +517,13 @@ def run(
             log = logs / f"api{n}.log"
             command = [*in_ns, space.name, *hakiki, "serve", "--host", space.inner_ip]
             command += ["--port", str(API_PORT), "--workers", "1"]
-            started.append((processes.start(command, hakiki_env(space), log), log, "startup"))
+            started.append((processes.start(command, hakiki_env(space), log), log, STARTED))
         for n, space in enumerate(spaces[SERVERS : SERVERS + WORKERS]):
             log = logs / f"worker{n}.log"
             command = [*in_ns, space.name, *hakiki, "worker"]
-            started.append((processes.start(command, hakiki_env(space), log), log, "worker"))
+            started.append(
+                (processes.start(command, hakiki_env(space), log), log, "worker started")
+            )
         ceiling_space = spaces[-1]
         ceiling_log = logs / "ceiling.log"
         ceiling_command = [*in_ns, ceiling_space.name, sys.executable, "-m", "uvicorn"]
@@ -518,9 +532,9 @@ def run(
         ceiling_command += ["bench.ceiling_app:app"]
         if ceiling_too:
             ceiling_process = processes.start(ceiling_command, env, ceiling_log)
-            started.append((ceiling_process, ceiling_log, "startup"))
+            started.append((ceiling_process, ceiling_log, STARTED))
         for process, log, text in started:
-            wait_for(log, "Application startup complete" if text == "startup" else "worker started", process)
+            wait_for(log, text, process)
 
         progress("3 API processes, 2 workers and the ceiling started")
         hosts = [space.inner_ip for space in spaces[:SERVERS]]
@@ -552,6 +566,7 @@ def run(
                 connections=connections,
                 max_requests=max_requests,
                 run=f"run-{tag}",
+                keys=keys,
             )
         )
         progress(f"load done: {summary(tally, seconds)['rps']} req/s")
@@ -569,7 +584,8 @@ def run(
             f"network namespaces on one PostgreSQL (Redis rate limits), asyncio client "
             f"{connections} connections per server, {duration:g} s, at most {max_requests} "
             "requests; ceiling: bench/ceiling_app.py in a namespace of its own, same client, "
-            f"{connections * SERVERS} connections",
+            f"{connections * SERVERS} connections"
+            + ("" if keys else "; no Idempotency-Key (no retries, no replays)"),
             "namespaces": [space.name for space in spaces],
             "load_average": [round(load_before, 2), round(load_after, 2)],
             "measured_under_load": max(load_before, load_after) > 1.5,
@@ -595,6 +611,9 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=5, help="keys per server replayed")
     parser.add_argument("--output", type=Path, default=RESULT)
     parser.add_argument("--no-ceiling", action="store_true", help="skip the ceiling (tests)")
+    parser.add_argument(
+        "--no-keys", action="store_true", help="no Idempotency-Key, no retries (comparison)"
+    )
     parser.add_argument("--serve-upstream", help=argparse.SUPPRESS)
     parser.add_argument("--pg-port", type=int, default=5432, help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -611,6 +630,7 @@ def main() -> None:
         options.requests,
         options.replays,
         ceiling_too=not options.no_ceiling,
+        keys=not options.no_keys,
     )
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text(json.dumps(result, indent=2) + "\n")
