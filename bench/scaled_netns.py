@@ -607,7 +607,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=float, default=20)
     parser.add_argument("--connections", type=int, default=16, help="per server")
-    parser.add_argument("--requests", type=int, default=200_000)
+    parser.add_argument("--requests", type=int, default=500_000)
     parser.add_argument("--replays", type=int, default=5, help="keys per server replayed")
     parser.add_argument("--output", type=Path, default=RESULT)
     parser.add_argument("--no-ceiling", action="store_true", help="skip the ceiling (tests)")
