@@ -130,3 +130,23 @@ async def test_a_developer_cannot_review_hits_an_analyst_can(
     assert answers[0].status_code == 403
     assert answers[0].json()["error"] == "insufficient_scope"
     assert answers[1].status_code == 201, answers[1].text
+
+
+async def test_a_developer_cannot_record_a_manual_check_result_an_analyst_can(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    """background:review, not background:write: the scope is checked before the reference is
+    looked up, so the developer's 403 and the analyst's 404 (no such request) tell them apart."""
+    result = {"result": "clear", "notes": "Certificate seen; genuine."}
+    url = "/v3/background/candidates/bgr_unknown/checks/criminal_record/result"
+    developer = await make_user("developer")
+    analyst = await make_user("analyst", org=developer)
+    answers = []
+    for user in (developer, analyst):
+        async with browser(app) as http:
+            csrf = await signed_in(http, user)
+            answers.append(await http.post(url, json=result, headers={"X-CSRF-Token": csrf}))
+    assert answers[0].status_code == 403
+    assert answers[0].json()["error"] == "insufficient_scope"
+    assert answers[1].status_code in (400, 404), answers[1].text
+    assert answers[1].json()["error"] != "insufficient_scope"

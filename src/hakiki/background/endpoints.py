@@ -57,7 +57,7 @@ CHECK_RESULT = declare(
         key="background.checks.record",
         method="POST",
         path="/v3/background/candidates/{reference}/checks/{code}/result",
-        scope="background:write",
+        scope="background:review",
         summary="Record a manual check's result with its evidence (your analyst)",
         errors=(400, 402, 404, 409),
     )

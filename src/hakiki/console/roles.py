@@ -11,9 +11,9 @@ SCOPES: dict[str, frozenset[str]] = {
     "owner": frozenset(ALL_SCOPES),
     "admin": frozenset(ALL_SCOPES),
     "analyst": frozenset(DEFAULT_SCOPES),
-    # Reviewing hits is an analyst's decision; background:write stays (a developer creates
-    # requests while integrating), so the manual-result call is refused by the page only.
-    "developer": frozenset(DEFAULT_SCOPES) - {"screening:write"},
+    # Reviewing hits and recording manual checks' results are an analyst's decisions; a
+    # developer keeps background:write (creating requests while integrating).
+    "developer": frozenset(DEFAULT_SCOPES) - {"screening:write", "background:review"},
     "viewer": frozenset(),  # reads the account surface; runs no billable call
 }
 

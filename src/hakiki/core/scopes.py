@@ -11,6 +11,7 @@ ALL_SCOPES: tuple[str, ...] = (
     "screening:write",  # reviews of screening hits (an extension: DESIGN lists no write scope)
     "background:read",
     "background:write",
+    "background:review",  # an analyst records manual checks' results (an extension)
     "tax:read",
     "vehicle:read",
     "documents:read",
