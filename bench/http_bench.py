@@ -68,10 +68,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(args: list[str], env: dict[str, str], port: int, probe: str, *, workers: int = 1) -> Any:
+def server(
+    args: list[str],
+    env: dict[str, str],
+    port: int,
+    probe: str,
+    *,
+    workers: int = 1,
+    loop: str = "auto",
+) -> Any:
     """One uvicorn worker pinned to core 0, or several sharing both cores with wrk."""
     pinning = ["taskset", "-c", "0"] if workers == 1 else ["--workers", str(workers)]
-    command = [*UVICORN, "--port", str(port), *args]
+    command = [*UVICORN, "--loop", loop, "--port", str(port), *args]
     if workers == 1:
         command = [*pinning, *command]
     else:
@@ -193,6 +201,12 @@ def main() -> None:
         "the ceiling always runs",
     )
     parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument(
+        "--loop",
+        default="asyncio",
+        choices=["asyncio", "uvloop"],
+        help="Hakiki's event loop (as `hakiki serve`); the ceiling always runs on uvloop",
+    )
     options = parser.parse_args()
 
     def wanted(name: str) -> bool:
@@ -212,7 +226,7 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
 
     port = free_port()
-    with server(["bench.ceiling_app:app"], env, port, "/docs") as url:
+    with server(["bench.ceiling_app:app"], env, port, "/docs", loop="uvloop") as url:
         results["runs"]["ceiling"] = wrk(
             f"{url}/echo", body, {}, options.duration, options.connections
         )
@@ -243,7 +257,9 @@ def main() -> None:
             if db_url:
                 server_env["HAKIKI_DATABASE_URL"] = db_url
             port = free_port()
-            with server(["--factory", "hakiki.app:create_app"], server_env, port, "/docs") as url:
+            with server(
+                ["--factory", "hakiki.app:create_app"], server_env, port, "/docs", loop=options.loop
+            ) as url:
                 endpoint = f"{url}/v3/screening/aml-with-id"
                 for mode, headers, number in (
                     ("sandbox", sandbox_headers, "22212345670"),
@@ -276,7 +292,7 @@ def main() -> None:
                     print("name screening", mode, db_name, run, flush=True)
                 fake.reset()
             # The whole machine: two server processes share both cores with wrk.
-            two = {
+            two: dict[str, tuple[str, dict[str, Any]]] = {
                 f"live_{db_name}_2_workers": (
                     "/v3/screening/aml-with-id",
                     {"channel": "bvn", "number": BVN_FOUND},
@@ -291,7 +307,12 @@ def main() -> None:
                 continue
             port = free_port()
             with server(
-                ["--factory", "hakiki.app:create_app"], server_env, port, "/docs", workers=2
+                ["--factory", "hakiki.app:create_app"],
+                server_env,
+                port,
+                "/docs",
+                workers=2,
+                loop=options.loop,
             ) as url:
                 for name, (path, call_body) in two.items():
                     if "aml-with-id" in path:
@@ -310,7 +331,7 @@ def main() -> None:
 
     # The ceiling once more: on a shared machine the two bracket the load the rows ran under.
     port = free_port()
-    with server(["bench.ceiling_app:app"], env, port, "/docs") as url:
+    with server(["bench.ceiling_app:app"], env, port, "/docs", loop="uvloop") as url:
         results["runs"]["ceiling_end"] = wrk(
             f"{url}/echo", body, {}, options.duration, options.connections
         )

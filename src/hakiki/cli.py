@@ -78,12 +78,14 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     demo = run_with_db(_ensure_demo)
     if demo is not None:
         click.echo(_demo_banner(demo, host, port))
+    workers = workers or settings.workers
     uvicorn.run(
         "hakiki.app:create_app",
         factory=True,
         host=host,
         port=port,
-        workers=workers or settings.workers,
+        workers=workers,
+        loop=settings.serving_loop(workers),
         log_level="info",
     )
 

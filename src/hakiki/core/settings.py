@@ -39,6 +39,18 @@ class Settings(BaseSettings):
         description="Server processes `hakiki serve` starts; one per core uses the whole machine "
         "(each holds its own copy of the screening index).",
     )
+    event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
+        default="auto",
+        description="The event loop `hakiki serve` runs on. auto: asyncio's with one process "
+        "(it accepts a burst of new connections at once), uvloop with several (it accepts one "
+        "connection per turn, which spreads a burst over the processes); "
+        "docs/benchmarks.md#the-sandbox-tail-named.",
+    )
+
+    def serving_loop(self, workers: int) -> str:
+        if self.event_loop != "auto":
+            return self.event_loop
+        return "asyncio" if workers == 1 else "uvloop"
     default_currency: str = "KES"
     prices: dict[str, int] = Field(
         default_factory=dict,
