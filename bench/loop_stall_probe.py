@@ -144,7 +144,7 @@ def serve(
     async def main() -> None:
         beat = asyncio.create_task(watchdog.heartbeat())
         serving = asyncio.create_task(server.serve())
-        while not server.started:  # uvicorn offers no event for it
+        while not server.started:  # noqa: ASYNC110  (uvicorn offers no event for it)
             await asyncio.sleep(0.05)
         ready.set()
         watchdog.threads = [t.name for t in threading.enumerate()]
