@@ -50,7 +50,7 @@ from tests.identity.providers.fake_prembly import BVN_FOUND, run_fake_prembly  #
 from hakiki.account import service as accounts  # noqa: E402
 from hakiki.core.database import create_database  # noqa: E402
 from hakiki.core.migrate import upgrade  # noqa: E402
-from hakiki.core.settings import Settings  # noqa: E402
+from hakiki.core.settings import Settings, choose_event_loop  # noqa: E402
 from hakiki.core.wallet import service as wallet  # noqa: E402
 
 POSTGRES_URL = os.environ.get(
@@ -77,7 +77,9 @@ def server(
     workers: int = 1,
     loop: str = "auto",
 ) -> Any:
-    """One uvicorn worker pinned to core 0, or several sharing both cores with wrk."""
+    """One uvicorn worker pinned to core 0, or several sharing both cores with wrk; on the
+    event loop `hakiki serve` would choose (``loop="auto"``)."""
+    loop = choose_event_loop(loop, workers)
     pinning = ["taskset", "-c", "0"] if workers == 1 else ["--workers", str(workers)]
     command = [*UVICORN, "--loop", loop, "--port", str(port), *args]
     if workers == 1:
@@ -203,9 +205,10 @@ def main() -> None:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument(
         "--loop",
-        default="asyncio",
-        choices=["asyncio", "uvloop"],
-        help="Hakiki's event loop (as `hakiki serve`); the ceiling always runs on uvloop",
+        default="auto",
+        choices=["auto", "asyncio", "uvloop"],
+        help="Hakiki's event loop (auto: as `hakiki serve` chooses, HAKIKI_EVENT_LOOP); the "
+        "ceiling always runs on uvloop",
     )
     options = parser.parse_args()
 

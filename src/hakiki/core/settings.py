@@ -48,9 +48,8 @@ class Settings(BaseSettings):
     )
 
     def serving_loop(self, workers: int) -> str:
-        if self.event_loop != "auto":
-            return self.event_loop
-        return "asyncio" if workers == 1 else "uvloop"
+        return choose_event_loop(self.event_loop, workers)
+
     default_currency: str = "KES"
     prices: dict[str, int] = Field(
         default_factory=dict,
@@ -475,6 +474,13 @@ class Settings(BaseSettings):
     @property
     def is_sqlite(self) -> bool:
         return self.resolved_database_url.startswith("sqlite")
+
+
+def choose_event_loop(choice: str, workers: int) -> str:
+    """The event loop for ``workers`` server processes (HAKIKI_EVENT_LOOP: ``choice``)."""
+    if choice != "auto":
+        return choice
+    return "asyncio" if workers == 1 else "uvloop"
 
 
 @lru_cache

@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 import socket
 
-import httpx
 import pytest
 
 from hakiki.core.settings import Settings
+from hakiki.core.upstream_http import UpstreamClient
 from hakiki.identity.providers.base import IdentityProvider, LookupOutcome, LookupResult
 from hakiki.identity.providers.prembly import (
     PremblyProvider,
@@ -366,7 +366,8 @@ async def test_base_url_path_is_kept_for_the_legacy_gateway(fake_prembly: FakePr
 
 
 async def test_shared_client_is_used_and_left_open(fake_prembly: FakePrembly) -> None:
-    async with httpx.AsyncClient() as client:
+    client = UpstreamClient(timeout=5.0)
+    try:
         provider = PremblyProvider(
             fake_prembly.app_id, fake_prembly.api_key, fake_prembly.base_url, 5.0, client=client
         )
@@ -375,6 +376,8 @@ async def test_shared_client_is_used_and_left_open(fake_prembly: FakePrembly) ->
 
         assert result.outcome is LookupOutcome.FOUND
         assert not client.is_closed
+    finally:
+        await client.aclose()
 
 
 async def test_own_client_is_closed() -> None:

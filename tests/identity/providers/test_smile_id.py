@@ -9,10 +9,10 @@ import logging
 import socket
 from datetime import datetime
 
-import httpx
 import pytest
 
 from hakiki.core.settings import Settings
+from hakiki.core.upstream_http import UpstreamClient
 from hakiki.identity.providers.base import IdentityProvider, LookupOutcome, LookupResult
 from hakiki.identity.providers.registry import build_providers, find_provider
 from hakiki.identity.providers.smile_id import (
@@ -301,7 +301,8 @@ async def test_wrong_base_url_is_failed_for_the_operator(fake_smile_id: FakeSmil
 
 
 async def test_shared_client_is_used_and_left_open(fake_smile_id: FakeSmileId) -> None:
-    async with httpx.AsyncClient() as client:
+    client = UpstreamClient(timeout=5.0)
+    try:
         provider = SmileIdProvider(
             fake_smile_id.partner_id,
             fake_smile_id.api_key,
@@ -313,6 +314,8 @@ async def test_shared_client_is_used_and_left_open(fake_smile_id: FakeSmileId) -
         await provider.aclose()
         assert result.outcome is LookupOutcome.FOUND
         assert not client.is_closed
+    finally:
+        await client.aclose()
 
 
 # ------------------------------------------------------------ requests never sent

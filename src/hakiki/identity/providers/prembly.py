@@ -54,9 +54,12 @@ import logging
 import re
 from typing import Any
 
-import httpx
-
-from hakiki.core.upstream_http import upstream_client
+from hakiki.core.upstream_http import (
+    UpstreamAnswer,
+    UpstreamClient,
+    UpstreamTimeout,
+    UpstreamUnreachable,
+)
 from hakiki.identity.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.identity.providers.fields import iso_date, normalise_gender, title_name
 from hakiki.identity.providers.fields import pick as _pick
@@ -89,7 +92,7 @@ _CAC_TYPES = ("LLP", "LL", "RC", "BN", "IT")  # longest prefix first
 class PremblyProvider:
     """`IdentityProvider` for Prembly: Nigeria's BVN, NIN, CAC and international passport.
 
-    ``client`` lets the caller share an `httpx.AsyncClient`; the provider then leaves it open in
+    ``client`` lets the caller share an `UpstreamClient`; the provider then leaves it open in
     `aclose`. The per-request timeout is always ``timeout`` seconds.
     """
 
@@ -101,15 +104,14 @@ class PremblyProvider:
         api_key: str,
         base_url: str,
         timeout: float,
-        client: httpx.AsyncClient | None = None,
+        client: UpstreamClient | None = None,
     ) -> None:
         self._app_id = app_id
         self._api_key = api_key
         self._base_url = base_url.rstrip("/")
-        self._timeout = httpx.Timeout(timeout)
         self._timeout_seconds = timeout
         self._owns_client = client is None
-        self._client = client if client is not None else upstream_client(self._timeout)
+        self._client = client if client is not None else UpstreamClient(timeout)
 
     def supports(self, country: str, channel: str) -> bool:
         return country.upper() == COUNTRY and channel.lower() in CHANNELS
@@ -152,27 +154,25 @@ class PremblyProvider:
 
         body = _request_body(channel, number, last_name, first_name)
         try:
-            response = await self._client.post(
+            response = await self._client.post_json(
                 self._base_url + PATHS[channel],
-                json=body,
+                body,
                 headers={
                     "x-api-key": self._api_key,
                     "app-id": self._app_id,
                     "accept": "application/json",
                 },
-                timeout=self._timeout,
+                within=self._timeout_seconds,
             )
-        except httpx.TimeoutException:
+        except UpstreamTimeout:
             logger.warning("prembly %s look-up timed out", channel)
             return self._result(
                 LookupOutcome.UNAVAILABLE,
                 f"Prembly did not answer within {self._timeout_seconds:g}s",
             )
-        except httpx.HTTPError as exc:
-            logger.warning("prembly %s look-up failed: %s", channel, type(exc).__name__)
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"could not reach Prembly ({type(exc).__name__})"
-            )
+        except UpstreamUnreachable as exc:
+            logger.warning("prembly %s look-up failed: %s", channel, exc.cause)
+            return self._result(LookupOutcome.UNAVAILABLE, f"could not reach Prembly ({exc.cause})")
         except Exception as exc:  # never raise for upstream trouble
             logger.exception("prembly %s look-up crashed", channel)
             return self._result(
@@ -191,7 +191,7 @@ class PremblyProvider:
         )
         return result
 
-    def _interpret(self, channel: str, number: str, response: httpx.Response) -> LookupResult:
+    def _interpret(self, channel: str, number: str, response: UpstreamAnswer) -> LookupResult:
         status = response.status_code
         payload: Any
         try:

@@ -45,9 +45,12 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
-
-from hakiki.core.upstream_http import upstream_client
+from hakiki.core.upstream_http import (
+    UpstreamAnswer,
+    UpstreamClient,
+    UpstreamTimeout,
+    UpstreamUnreachable,
+)
 from hakiki.identity.channels import find_channel
 from hakiki.identity.providers.base import IdentityRecord, LookupOutcome, LookupResult
 from hakiki.identity.providers.fields import iso_date, normalise_gender, pick, scrub, title_name
@@ -120,7 +123,7 @@ def sign(api_key: str, partner_id: str, timestamp: str) -> str:
 class SmileIdProvider:
     """`IdentityProvider` for Smile ID Enhanced KYC.
 
-    ``client`` lets the caller share an `httpx.AsyncClient`; the provider then leaves it open in
+    ``client`` lets the caller share an `UpstreamClient`; the provider then leaves it open in
     `aclose`. The per-request timeout is always ``timeout`` seconds.
     """
 
@@ -133,16 +136,15 @@ class SmileIdProvider:
         base_url: str,
         timeout: float,
         id_type_map: Mapping[tuple[str, str], str] | None = None,
-        client: httpx.AsyncClient | None = None,
+        client: UpstreamClient | None = None,
     ) -> None:
         self._partner_id = partner_id
         self._api_key = api_key
         self._url = base_url.rstrip("/") + PATH
         self._id_types = dict(DOCUMENTED_ID_TYPES if id_type_map is None else id_type_map)
-        self._timeout = httpx.Timeout(timeout)
         self._timeout_seconds = timeout
         self._owns_client = client is None
-        self._client = client if client is not None else upstream_client(self._timeout)
+        self._client = client if client is not None else UpstreamClient(timeout)
 
     def supports(self, country: str, channel: str) -> bool:
         return (country.upper(), channel.lower()) in self._id_types
@@ -171,24 +173,22 @@ class SmileIdProvider:
 
         job_id = f"hakiki-{uuid.uuid4().hex}"
         try:
-            response = await self._client.post(
+            response = await self._client.post_json(
                 self._url,
-                json=self._request_body(country, id_type, number, job_id),
+                self._request_body(country, id_type, number, job_id),
                 headers={"accept": "application/json"},
-                timeout=self._timeout,
+                within=self._timeout_seconds,
             )
-        except httpx.TimeoutException:
+        except UpstreamTimeout:
             logger.warning("smile_id %s %s look-up timed out", country, id_type)
             return self._result(
                 LookupOutcome.UNAVAILABLE,
                 f"Smile ID did not answer within {self._timeout_seconds:g}s",
             )
-        except httpx.HTTPError as exc:
-            logger.warning(
-                "smile_id %s %s look-up failed: %s", country, id_type, type(exc).__name__
-            )
+        except UpstreamUnreachable as exc:
+            logger.warning("smile_id %s %s look-up failed: %s", country, id_type, exc.cause)
             return self._result(
-                LookupOutcome.UNAVAILABLE, f"could not reach Smile ID ({type(exc).__name__})"
+                LookupOutcome.UNAVAILABLE, f"could not reach Smile ID ({exc.cause})"
             )
         except Exception as exc:  # never raise for upstream trouble
             logger.exception("smile_id %s %s look-up crashed", country, id_type)
@@ -233,7 +233,7 @@ class SmileIdProvider:
         }
 
     def _interpret(
-        self, country: str, channel: str, number: str, job_id: str, response: httpx.Response
+        self, country: str, channel: str, number: str, job_id: str, response: UpstreamAnswer
     ) -> LookupResult:
         status = response.status_code
         try:
