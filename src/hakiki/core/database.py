@@ -72,8 +72,10 @@ def create_database(settings: Settings) -> Database:
     rendered = url.render_as_string(hide_password=False)
     writer = _create_sqlite_engine(rendered, immediate=True, pool_size=1, max_overflow=0, busy_ms=0)
     # A fixed pool: every aiosqlite connection is a thread, and starting one blocks the event
-    # loop, so readers are opened once and reused rather than created on bursts.
-    reader = _create_sqlite_engine(rendered, immediate=False, pool_size=4, max_overflow=0)
+    # loop, so readers are opened once and reused rather than created on bursts. Eight, not
+    # four: a live phone scan makes three reads, and with four readers 64 calls in flight
+    # queued on the pool (444 vs 529 req/s, 2,249 vs 1,886 us of CPU a call; sixteen: 548).
+    reader = _create_sqlite_engine(rendered, immediate=False, pool_size=8, max_overflow=0)
     return Database(writer, reader)
 
 
