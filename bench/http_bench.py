@@ -184,6 +184,22 @@ def verified(url: str, number: str, headers: dict[str, str]) -> None:
         raise RuntimeError(f"the combined screening did not verify: {body}")
 
 
+def hakiki_env(data_dir: Path, fake: Any, db_url: str | None) -> dict[str, str]:
+    """A benchmarked server's settings: its data, the fake Prembly upstream, no rate limit in
+    the way (one key drives all the load: the limiter still counts every call, never bites)."""
+    env = {
+        "HAKIKI_DATA_DIR": str(data_dir),
+        "HAKIKI_SECRET_KEY": SECRET,
+        "HAKIKI_PREMBLY_APP_ID": fake.app_id,
+        "HAKIKI_PREMBLY_API_KEY": fake.api_key,
+        "HAKIKI_PREMBLY_BASE_URL": fake.base_url,
+        "HAKIKI_RATE_LIMIT": "1000000/second",
+    }
+    if db_url:
+        env["HAKIKI_DATABASE_URL"] = db_url
+    return env
+
+
 def postgres_reachable() -> bool:
     try:
         with socket.create_connection(("127.0.0.1", 5432), 2):
@@ -247,18 +263,7 @@ def main() -> None:
             )
             upgrade(settings)
             sandbox_headers, live_headers = asyncio.run(prepare(settings))
-            server_env = {
-                **env,
-                "HAKIKI_DATA_DIR": str(settings.data_dir),
-                "HAKIKI_SECRET_KEY": SECRET,
-                "HAKIKI_PREMBLY_APP_ID": fake.app_id,
-                "HAKIKI_PREMBLY_API_KEY": fake.api_key,
-                "HAKIKI_PREMBLY_BASE_URL": fake.base_url,
-                # One key drives all the load: the limiter still counts every call, never bites.
-                "HAKIKI_RATE_LIMIT": "1000000/second",
-            }
-            if db_url:
-                server_env["HAKIKI_DATABASE_URL"] = db_url
+            server_env = {**env, **hakiki_env(settings.data_dir, fake, db_url)}
             port = free_port()
             with server(
                 ["--factory", "hakiki.app:create_app"], server_env, port, "/docs", loop=options.loop

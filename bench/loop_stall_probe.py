@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.identity.providers.fake_prembly import BVN_FOUND, run_fake_prembly  # noqa: E402
 
-from bench.http_bench import SECRET, free_port, prepare, verified, wrk  # noqa: E402
+from bench.http_bench import SECRET, free_port, hakiki_env, prepare, verified, wrk  # noqa: E402
 
 BEAT_SECONDS = 0.002
 
@@ -184,16 +184,7 @@ def main() -> None:
         settings = Settings(data_dir=Path(tmp), database_url=db_url, secret_key=SECRET)
         upgrade(settings)
         sandbox_headers, live_headers = _asyncio.run(prepare(settings))
-        env = {
-            "HAKIKI_DATA_DIR": tmp,
-            "HAKIKI_SECRET_KEY": SECRET,
-            "HAKIKI_PREMBLY_APP_ID": fake.app_id,
-            "HAKIKI_PREMBLY_API_KEY": fake.api_key,
-            "HAKIKI_PREMBLY_BASE_URL": fake.base_url,
-            "HAKIKI_RATE_LIMIT": "1000000/second",
-        }
-        if db_url:
-            env["HAKIKI_DATABASE_URL"] = db_url
+        env = hakiki_env(Path(tmp), fake, db_url)
         watchdog = Watchdog(options.threshold_ms / 1000)
         gc.callbacks.append(watchdog.on_gc)
         port = free_port()
