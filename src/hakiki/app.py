@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from hakiki import __version__
 from hakiki.api import ROUTERS
 from hakiki.core.access_log import install_access_log_filter
+from hakiki.core.direct_routes import DirectRoutingAPI
 from hakiki.core.errors import install_error_handlers
 from hakiki.core.health import health_router
 from hakiki.core.middleware import RequestContextMiddleware
@@ -49,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.runtime = runtime
             yield
 
-    app = FastAPI(
+    app = DirectRoutingAPI(
         title="Hakiki",
         version=__version__,
         description=DESCRIPTION,

@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from hakiki.core.settings import Settings
+from hakiki.core.settings import GREEDY_UVLOOP, Settings
 
 
 def settings(tmp_path: Path, **options: object) -> Settings:
     return Settings(data_dir=tmp_path, secret_key="k" * 40, **options)  # type: ignore[arg-type]
 
 
-def test_one_process_runs_on_asyncio_and_several_on_uvloop(tmp_path: Path) -> None:
+def test_one_process_runs_on_greedy_uvloop_and_several_on_uvloop(tmp_path: Path) -> None:
     chosen = settings(tmp_path)
-    assert chosen.serving_loop(1) == "asyncio"
+    assert chosen.serving_loop(1) == GREEDY_UVLOOP
     assert chosen.serving_loop(2) == "uvloop"
     assert chosen.serving_loop(8) == "uvloop"
 

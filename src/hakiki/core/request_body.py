@@ -93,8 +93,9 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-def check_json(body: bytes) -> None:
-    """Raise a 400 unless ``body`` is a JSON document every endpoint can take (module doc)."""
+def checked_json(body: bytes) -> Any:
+    """``body`` decoded, or a 400 unless it is a JSON document every endpoint can take (module
+    doc)."""
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
@@ -103,6 +104,7 @@ def check_json(body: bytes) -> None:
     bad = _bad_string(data, surrogates=False)
     if bad is not None:
         raise _bad_string_error(*bad)
+    return data
 
 
 def check_parameter(name: str, value: Any) -> None:

@@ -476,11 +476,14 @@ class Settings(BaseSettings):
         return self.resolved_database_url.startswith("sqlite")
 
 
+GREEDY_UVLOOP = "hakiki.core.greedy_loop:new_event_loop"
+
+
 def choose_event_loop(choice: str, workers: int) -> str:
-    """The event loop for ``workers`` server processes (HAKIKI_EVENT_LOOP: ``choice``)."""
+    """uvicorn's ``loop`` for ``workers`` server processes (HAKIKI_EVENT_LOOP: ``choice``)."""
     if choice != "auto":
         return choice
-    return "asyncio" if workers == 1 else "uvloop"
+    return GREEDY_UVLOOP if workers == 1 else "uvloop"
 
 
 @lru_cache
