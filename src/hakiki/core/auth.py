@@ -70,31 +70,58 @@ def new_credentials(environment: str) -> tuple[str, str]:
     return f"hk_{marker}_{secrets.token_hex(12)}", f"hks_{secrets.token_urlsafe(32)}"
 
 
+@dataclass(frozen=True)
+class StoredKey:
+    """A key as its row has it: the secret's hash, whether it was revoked, and who it is."""
+
+    secret_hash: str
+    revoked: bool
+    principal: Principal
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> StoredKey:
+        return cls(
+            secret_hash=row["secret_hash"],
+            revoked=row["revoked_at"] is not None,
+            principal=Principal(
+                key_id=row["key_id"],
+                client_id=row["client_id"],
+                environment=row["environment"],
+                scopes=frozenset(row["scopes"]),
+                org_id=row["org_id"],
+                org_name=row["org_name"],
+                approved=bool(row["approved"]),
+                currency=row["currency"],
+            ),
+        )
+
+
 class KeyCache:
     """Key look-ups, cached for ``ttl_seconds``: a revocation or approval reaches every
-    process within about that time. Keys found are cached beside their rows (there are as many
-    as the database holds); ids not found go in a miss cache bounded in bytes."""
+    process within about that time. Keys found are cached (there are as many as the database
+    holds); ids not found go in a miss cache bounded in bytes."""
 
     def __init__(
         self, db: Database, ttl_seconds: float, *, miss_cache_bytes: int = MISS_CACHE_BYTES
     ) -> None:
         self._db = db
-        self._found: RefreshingCache[str, dict[str, Any] | None] = RefreshingCache(
-            self._load, ttl_seconds, keep=lambda row: row is not None
+        self._found: RefreshingCache[str, StoredKey | None] = RefreshingCache(
+            self._load, ttl_seconds, keep=lambda key: key is not None
         )
         self.misses = MissCache(ttl_seconds, miss_cache_bytes)
 
-    async def _load(self, client_id: str) -> dict[str, Any] | None:
+    async def _load(self, client_id: str) -> StoredKey | None:
         async with read(self._db) as conn:
-            return await find_key_with_org(conn, client_id)
+            row = await find_key_with_org(conn, client_id)
+        return StoredKey.of(row) if row is not None else None
 
-    async def get(self, client_id: str) -> dict[str, Any] | None:
+    async def get(self, client_id: str) -> StoredKey | None:
         if client_id in self.misses:
             return None
-        row = await self._found.get(client_id)
-        if row is None:
+        key = await self._found.get(client_id)
+        if key is None:
             self.misses.add(client_id)
-        return row
+        return key
 
 
 def parse_bearer(header: str | None) -> tuple[str, str]:
@@ -127,23 +154,14 @@ def parse_bearer(header: str | None) -> tuple[str, str]:
 
 async def authenticate(cache: KeyCache, header: str | None) -> Principal:
     client_id, secret = parse_bearer(header)
-    row = await cache.get(client_id)
+    key = await cache.get(client_id)
     # Compare even for an unknown id so timing does not reveal which client ids exist.
-    stored = row["secret_hash"] if row else "0" * 64
-    if not secret_matches(secret, stored) or row is None:
+    stored = key.secret_hash if key else "0" * 64
+    if not secret_matches(secret, stored) or key is None:
         raise unauthorized("The client_id or secret is not valid.")
-    if row["revoked_at"] is not None:
+    if key.revoked:
         raise unauthorized("This key has been revoked.")
-    return Principal(
-        key_id=row["key_id"],
-        client_id=row["client_id"],
-        environment=row["environment"],
-        scopes=frozenset(row["scopes"]),
-        org_id=row["org_id"],
-        org_name=row["org_name"],
-        approved=bool(row["approved"]),
-        currency=row["currency"],
-    )
+    return key.principal
 
 
 async def authenticate_request(request: Request) -> Principal:

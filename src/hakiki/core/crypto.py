@@ -57,7 +57,7 @@ class Vault:
     def lookup_hash(self, *parts: str) -> str:
         """Keyed digest of normalised parts, e.g. ("NG", "bvn", "22222222222")."""
         message = "\x1f".join(parts).encode()
-        return hmac.new(self._hash_key, message, hashlib.sha256).hexdigest()
+        return hmac.digest(self._hash_key, message, "sha256").hex()
 
 
 def load_master_key(settings: Settings) -> str:

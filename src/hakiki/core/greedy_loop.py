@@ -46,13 +46,15 @@ class GreedyAcceptLoop(uvloop.Loop):
         **options: Any,
     ) -> asyncio.AbstractServer:
         if ssl is not None or options.get("reuse_port") or options.get("start_serving") is False:
-            return await super().create_server(
+            create: Any = super().create_server  # uvloop's stubs overload it by argument
+            server: asyncio.AbstractServer = await create(
                 protocol_factory, host, port, sock=sock, backlog=backlog, ssl=ssl, **options
             )
+            return server
         sockets = [sock] if sock is not None else _bound(host, port)
-        server = GreedyServer(self, protocol_factory, sockets, backlog)
-        server.start()
-        return server
+        greedy = GreedyServer(self, protocol_factory, sockets, backlog)
+        greedy.start()
+        return greedy
 
 
 def new_event_loop() -> GreedyAcceptLoop:

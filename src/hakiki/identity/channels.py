@@ -25,7 +25,7 @@ class Channel:
 
     def normalise(self, number: str) -> str:
         """Registries ignore spaces, dashes and case; so do we."""
-        return re.sub(r"[\s\-/]", "", number).upper()
+        return _SEPARATORS.sub("", number).upper()
 
     def check(self, number: str) -> str | None:
         """None when the (normalised) number fits the format, else what was expected."""
@@ -34,6 +34,9 @@ class Channel:
         if self.country == "TZ" and self.code == "nida" and not _valid_date_prefix(number):
             return "a NIDA number starts with the holder's birth date as YYYYMMDD"
         return None
+
+
+_SEPARATORS = re.compile(r"[\s\-/]")
 
 
 def _valid_date_prefix(number: str) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from hakiki.core.envelope import Outcome
@@ -40,19 +40,38 @@ _OUTCOME_BY_DIGIT = {
 AML_BITS = {1: "pep", 2: "sanction", 4: "adverse_media"}
 
 
-def _digits(number: str) -> list[int]:
-    return [int(ch) for ch in number if ch.isdigit()]
+def _last_digits(number: str, count: int) -> list[int]:
+    """The last ``count`` digits of ``number`` in order (fewer when it has fewer)."""
+    found: list[int] = []
+    for ch in reversed(number):
+        if ch.isdigit():
+            found.append(int(ch))
+            if len(found) == count:
+                break
+    found.reverse()
+    return found
 
 
 def outcome_for(number: str) -> Outcome:
-    digits = _digits(number)
+    digits = _last_digits(number, 1)
     return _OUTCOME_BY_DIGIT[digits[-1] if digits else 0]
 
 
+def _aml_digit(number: str) -> int:
+    """The digit before the last, whose bits pick the AML hits (0 when there is none)."""
+    digits = _last_digits(number, 2)
+    return digits[-2] if len(digits) >= 2 else 0
+
+
 def aml_flags(number: str) -> frozenset[str]:
-    digits = _digits(number)
-    mask = digits[-2] if len(digits) >= 2 else 0
+    mask = _aml_digit(number)
     return frozenset(check for bit, check in AML_BITS.items() if mask & bit)
+
+
+def _digest_hex(length: int, *parts: str) -> str:
+    """``_Seed(*parts).hex(length)`` without the stream of choices."""
+    seed = hashlib.sha256("\x1f".join(parts).encode()).digest()
+    return hashlib.sha256(seed + b"hex").hexdigest()[:length]
 
 
 class _Seed:
@@ -78,14 +97,16 @@ class _Seed:
 
 
 def reference_for(channel: Channel, number: str) -> str:
-    return "ref_sbx_" + _Seed(channel.country, channel.code, number, "reference").hex(24)
+    return "ref_sbx_" + _digest_hex(24, channel.country, channel.code, number, "reference")
+
+
+_FIRST_BIRTH_DAY = date(1960, 1, 1).toordinal()
 
 
 def _birth_date(channel: Channel, number: str, seed: _Seed) -> str:
     if channel.country == "TZ" and channel.code == "nida":
         return f"{number[:4]}-{number[4:6]}-{number[6:8]}"  # NIDA numbers start with it
-    day = date(1960, 1, 1) + timedelta(days=seed.number(365 * 43))
-    return day.isoformat()
+    return date.fromordinal(_FIRST_BIRTH_DAY + seed.number(365 * 43)).isoformat()
 
 
 # E.164 prefix of a mobile range, and the full length with "+".
@@ -136,14 +157,13 @@ def mock_hits(
     channel: Channel, number: str, subject_name: str, checks: set[str]
 ) -> list[dict[str, Any]]:
     """Hits for the requested checks whose bit is set, shaped like the live engine's hits."""
-    digits = _digits(number)
-    mask_digit = digits[-2] if len(digits) >= 2 else 0
+    mask_digit = _aml_digit(number)
     schema = "Organization" if channel.subject == "business" else "Person"
     hits = []
     for bit, check in AML_BITS.items():
         if check not in checks or not mask_digit & bit:
             continue
-        entity = "sbx-" + check.replace("_", "-") + "-" + _Seed(check, number).hex(10)
+        entity = "sbx-" + check.replace("_", "-") + "-" + _digest_hex(10, check, number)
         hits.append(
             {
                 "check": check,
@@ -163,7 +183,7 @@ def mock_hits(
                         f"the {check} bit ({bit})",
                     }
                 },
-                "entity_fingerprint": _Seed(entity, subject_name).hex(20),
+                "entity_fingerprint": _digest_hex(20, entity, subject_name),
             }
         )
     return hits

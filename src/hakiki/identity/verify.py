@@ -147,9 +147,12 @@ def check_number(channel: Channel, raw_number: str, body: PersonFields) -> str:
     return number
 
 
-def sandbox_record(channel: Channel, number: str, names: PersonFields) -> IdentityRecord:
-    """The sandbox's identity behind a number that verifies; with compare, the names sent."""
-    record = sandbox.mock_identity(channel, number)
+def sandbox_record(
+    channel: Channel, number: str, names: PersonFields, record: IdentityRecord | None = None
+) -> IdentityRecord:
+    """The sandbox's identity behind a number that verifies (``record``, when the caller has
+    made it already); with compare, the names sent."""
+    record = record or sandbox.mock_identity(channel, number)
     if names.compare and names.first_name and names.last_name:
         record = sandbox.confirm_names(record, names.first_name, names.last_name)
     return record
@@ -164,7 +167,7 @@ def sandbox_verify(channel: Channel, number: str, names: PersonFields) -> Verifi
         return Verified(outcome, sandbox.PROVIDER, reference, None)
     record = sandbox.mock_identity(channel, number)
     if outcome is Outcome.VERIFIED:
-        record = sandbox_record(channel, number, names)
+        record = sandbox_record(channel, number, names, record)
     # MISMATCH is the name comparison's verdict: without compare there is nothing to mismatch.
     return Verified(Outcome.VERIFIED, sandbox.PROVIDER, reference, record)
 
