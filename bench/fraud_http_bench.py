@@ -26,12 +26,12 @@ from bench.http_bench import (  # noqa: E402
     POSTGRES_URL,
     SECRET,
     free_port,
+    fresh_database,
     postgres_reachable,
     prepare,
     server,
     wrk,
 )
-from hakiki.core.migrate import upgrade  # noqa: E402
 from hakiki.core.settings import Settings  # noqa: E402
 
 SCANS = {
@@ -60,7 +60,7 @@ def main() -> None:
             settings = Settings(
                 data_dir=Path(tmp) / db_name, database_url=db_url, secret_key=SECRET
             )
-            upgrade(settings)
+            fresh_database(settings)
             _, live_headers = asyncio.run(prepare(settings))
             server_env = {
                 **env,

@@ -127,10 +127,12 @@ request_logs = Table(
     Column("status_code", Integer, nullable=False),
     Column("response_code", String(4)),
     Column("channel", String(40)),
-    Column("subject_hash", String(64), index=True),
+    Column("subject_hash", String(64)),
     Column("subject_encrypted", Text),
     Column("request_body", JSON),
     Column("duration_ms", Integer),
     Column("transaction_id", String(40)),
     Column("created_at", UtcDateTime(), nullable=False, index=True),
+    # The recent checks of a subject (fraud scans) are counted from this index alone.
+    Index("ix_request_logs_subject_recent", "subject_hash", "environment", "created_at", "org_id"),
 )
