@@ -107,6 +107,11 @@ class EndpointRoute(APIRoute):
             and not (dependant.path_params or dependant.query_params)
             and not (dependant.header_params or dependant.cookie_params)
             and [d.call for d in dependant.dependencies] == [_admitted]
+            and dependant.request_param_name == _REQUEST
+            and dependant.response_param_name is None
+            and dependant.background_tasks_param_name is None
+            and dependant.http_connection_param_name is None
+            and dependant.security_scopes_param_name is None
         )
 
     async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -41,10 +41,10 @@ class Settings(BaseSettings):
     )
     event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
         default="auto",
-        description="The event loop `hakiki serve` runs on. auto: asyncio's with one process "
-        "(it accepts a burst of new connections at once), uvloop with several (it accepts one "
-        "connection per turn, which spreads a burst over the processes); "
-        "docs/benchmarks.md#the-sandbox-tail-named.",
+        description="The event loop `hakiki serve` runs on. auto: uvloop with a greedy accept "
+        "with one process (a burst of new connections is accepted at once), plain uvloop with "
+        "several (it accepts one connection per turn, which spreads a burst over the "
+        "processes); docs/decisions.md.",
     )
 
     def serving_loop(self, workers: int) -> str:
