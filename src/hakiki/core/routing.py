@@ -16,7 +16,10 @@ a GET handler returns a model or a Response.
 Each route is an :class:`EndpointRoute`, which admits the caller (401, 429, 403) before the
 request body is read, and bounds the body to the endpoint's ``max_body_bytes`` (413 from the
 Content-Length, or as soon as a streamed body passes it); a JSON body is checked by
-:mod:`hakiki.core.request_body` before FastAPI validates it against the handler's model.
+:mod:`hakiki.core.request_body` before FastAPI validates it against the handler's model. A
+route whose handler takes one JSON body model (:attr:`EndpointRoute.direct`) is answered by
+:meth:`EndpointRoute.serve`, which does all of that and FastAPI's part itself
+(:mod:`hakiki.core.direct_routes`).
 """
 
 from __future__ import annotations
@@ -93,7 +96,7 @@ class EndpointRoute(APIRoute):
         """Whether :meth:`serve` can answer this route: a POST of the catalogue whose handler
         takes one JSON body model besides the call. FastAPI's per-request machinery (its
         middleware, routing over every route, dependency solving) then does nothing the route
-        mechanism does not do itself, so :class:`DirectRoutes` skips it."""
+        mechanism does not do itself, so DirectRoutingAPI (core/direct_routes.py) skips it."""
         dependant = self.dependant
         body = dependant.body_params
         return (
