@@ -8,6 +8,10 @@ space-separated ``webhook-signature``; timestamps more than 5 minutes away are r
         receiver.secrets = [secret]       # the secrets it accepts
         receiver.fail_with = [500, 503]   # answer these to the next requests, then 200
         receiver.delay = 2.0              # answer this late
+
+A message that arrives before the test has given the receiver a secret (a callback sent the
+moment the call that returned the secret finished) waits up to ``SECRET_WAIT_SECONDS`` for
+it, as a real receiver would already know its secret.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 TOLERANCE_SECONDS = 5 * 60
+SECRET_WAIT_SECONDS = 10.0
 
 
 def verify(
@@ -73,6 +78,11 @@ class Receiver:
     received: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def wait_for_secrets(self) -> None:
+        deadline = time.monotonic() + SECRET_WAIT_SECONDS
+        while not self.secrets and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     def accepted(self) -> list[Received]:
         with self.lock:
             return [r for r in self.received if 200 <= r.status < 300]
@@ -86,6 +96,7 @@ def run_receiver() -> Iterator[Receiver]:
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("content-length", 0)))
             headers = {k.lower(): v for k, v in self.headers.items()}
+            state.wait_for_secrets()
             problem = verify(state.secrets, headers, body)
             with state.lock:
                 status = state.fail_with.pop(0) if state.fail_with else 200
