@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from hakiki.core.data_dir import private_file
 from hakiki.core.settings import Settings
 from hakiki.core.sqlite_driver import one_hop_dbapi
+from hakiki.core.write_gate import WriteGate
 
 # The job backend rides on the engine as a user-defined execution option, so code that is
 # handed only a connection (``enqueue``) knows where jobs go without a new parameter.
@@ -34,9 +35,12 @@ class Database:
     same database, so a burst of reads cannot starve the writers.
     """
 
-    def __init__(self, writer: AsyncEngine, reader: AsyncEngine) -> None:
+    def __init__(
+        self, writer: AsyncEngine, reader: AsyncEngine, gate: WriteGate | None = None
+    ) -> None:
         self.writer = writer
         self.reader = reader
+        self.gate = gate  # SQLite file: queues writers across processes
 
     @property
     def is_sqlite(self) -> bool:
@@ -50,6 +54,8 @@ class Database:
         await self.writer.dispose()
         if self.reader is not self.writer:
             await self.reader.dispose()
+        if self.gate is not None:
+            self.gate.close()
 
 
 def create_database(settings: Settings) -> Database:
@@ -85,7 +91,13 @@ def create_database(settings: Settings) -> Database:
     # four: a live phone scan makes three reads, and with four readers 64 calls in flight
     # queued on the pool (444 vs 529 req/s, 2,249 vs 1,886 us of CPU a call; sixteen: 548).
     reader = _create_sqlite_engine(rendered, immediate=False, pool_size=8, max_overflow=0)
-    return Database(writer, reader)
+    return Database(writer, reader, _write_gate(url.database))
+
+
+def _write_gate(database: str | None) -> WriteGate | None:
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None  # no file of its own: one process only
+    return WriteGate(Path(f"{database}.write-lock"), SQLITE_LOCK_WAIT)
 
 
 def create_engine(settings: Settings) -> AsyncEngine:
@@ -178,10 +190,13 @@ async def transaction(db: Database) -> AsyncIterator[AsyncConnection]:
 
 
 async def _begin(db: Database, stack: AsyncExitStack) -> AsyncConnection:
-    """Begin a write transaction. On SQLite another *process* may hold the write lock: the
-    writer connection has no busy timeout and we wait here, on the event loop, in short steps,
-    rather than in SQLite's busy handler, whose sleeps grow to 100 ms and stretch every
-    waiting transaction (two server processes on one file)."""
+    """Begin a write transaction. On a SQLite file, writers of every server process queue at
+    the write gate first. A process outside the gate (the sqlite3 shell, a migration) may
+    still hold SQLite's write lock: the writer connection has no busy timeout and we wait
+    here, on the event loop, in short steps, rather than in SQLite's busy handler, whose
+    sleeps grow to 100 ms and stretch every waiting transaction."""
+    if db.gate is not None:
+        await stack.enter_async_context(db.gate.held())
     delay, waited = 0.0002, 0.0
     while True:
         try:

@@ -1,0 +1,106 @@
+"""One writer at a time across every server process that shares a SQLite file.
+
+SQLite lets one connection write at a time; a second process's ``BEGIN IMMEDIATE`` fails with
+"database is locked" and can only try again later, so two processes on one file spent their
+time polling for each other's lock (the fraud scans were slower with two processes than with
+one, docs/benchmarks.md). The gate queues the writers instead: an ``asyncio.Lock`` within the
+process, then an exclusive ``flock`` on a lock file beside the database, which the kernel hands
+to the waiting process the moment the holder lets go (and releases if the holder dies). A
+process waiting for another one waits in a thread of its own, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from sqlalchemy.exc import OperationalError
+
+from hakiki.core.data_dir import private_file
+
+
+class WriteGate:
+    def __init__(self, lock_file: Path, wait_seconds: float) -> None:
+        self._lock_file = lock_file
+        self._opened: int | None = None
+        self._wait_seconds = wait_seconds
+        self._queues: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
+        self._waiter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-write-gate")
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        queue = self._queue()
+        await queue.acquire()
+        try:
+            taken = self._take_now()
+        except BaseException:
+            queue.release()
+            raise
+        if not taken:
+            await self._take_waiting(queue)
+        try:
+            yield
+        finally:
+            self._let_go(queue)
+
+    def close(self) -> None:
+        """Close the lock file (opened again by the next write)."""
+        if self._opened is not None:
+            os.close(self._opened)
+            self._opened = None
+
+    @property
+    def _fd(self) -> int:
+        if self._opened is None:
+            private_file(self._lock_file)
+            self._opened = os.open(self._lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        return self._opened
+
+    def _take_now(self) -> bool:
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def _queue(self) -> asyncio.Lock:
+        """The process's queue of writers, one per event loop (a test may run several)."""
+        loop = asyncio.get_running_loop()
+        queue = self._queues.get(loop)
+        if queue is None:
+            self._queues = {k: v for k, v in self._queues.items() if not k.is_closed()}
+            queue = self._queues[loop] = asyncio.Lock()
+        return queue
+
+    async def _take_waiting(self, queue: asyncio.Lock) -> None:
+        """Wait in the gate's thread. When the wait ends first (after ``wait_seconds``, or the
+        call was cancelled), the thread lets go of the lock once it has it, and of the
+        process's queue only then, so no writer of this process runs without the lock."""
+        waiting = asyncio.get_running_loop().run_in_executor(
+            self._waiter, fcntl.flock, self._fd, fcntl.LOCK_EX
+        )
+        try:
+            await asyncio.wait_for(asyncio.shield(waiting), self._wait_seconds)
+        except BaseException as error:
+            waiting.add_done_callback(lambda _: self._let_go_once_taken(waiting, queue))
+            if isinstance(error, TimeoutError):
+                raise OperationalError(
+                    "BEGIN IMMEDIATE", None, Exception("database is locked")
+                ) from error
+            raise
+
+    def _let_go_once_taken(self, waiting: asyncio.Future[None], queue: asyncio.Lock) -> None:
+        if not waiting.cancelled() and waiting.exception() is None:
+            self._let_go(queue)
+        else:
+            queue.release()
+
+    def _let_go(self, queue: asyncio.Lock) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        queue.release()
