@@ -6,8 +6,10 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import ValidationError
 
 from hakiki.core.database import Database
+from hakiki.screening.aml_with_id import _sandbox_list
 from tests.conftest import AccountFactory, debit_count
 from tests.identity.providers.fake_prembly import (
     BVN_FOUND,
@@ -393,3 +395,9 @@ async def test_nigerian_passport_needs_the_surname(
         )
     ).json()
     assert body["status"] == "VERIFIED" and body["data"]["identity"]["last_name"] == "Bello"
+
+
+def test_the_sandbox_lists_are_shared_and_cannot_be_changed() -> None:
+    assert _sandbox_list("pep") is _sandbox_list("pep")
+    with pytest.raises(ValidationError):
+        _sandbox_list("pep").version = "changed"  # type: ignore[misc]

@@ -5,6 +5,8 @@ One call, one wallet transaction (live), deterministic mock data (sandbox).
 
 from __future__ import annotations
 
+from functools import cache
+
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.envelope import OUTCOMES, Billing, Outcome, envelope_fields
@@ -82,6 +84,14 @@ def aml_result(
     )
 
 
+@cache
+def _sandbox_list(check: str) -> ListUsed:
+    """The sandbox's list for ``check``: one frozen instance, shared by every answer."""
+    return ListUsed(
+        code=f"sandbox_{check}", title=f"Sandbox {check} list", version="sandbox", checks=[check]
+    )
+
+
 async def _screen(
     call: Call, channel: Channel, number: str, body: AmlWithIdRequest, record: IdentityRecord
 ) -> AmlResult:
@@ -90,10 +100,7 @@ async def _screen(
     checks: list[str] = [*body.checks, *(["adverse_media"] if body.adverse_media else [])]
     if not call.principal.live:
         hits = [AmlHit(**h) for h in sandbox.mock_hits(channel, number, name, set(checks))]
-        lists = [
-            ListUsed(code=f"sandbox_{c}", title=f"Sandbox {c} list", version="sandbox", checks=[c])
-            for c in sorted(checks)
-        ]
+        lists = [_sandbox_list(c) for c in sorted(checks)]
         return AmlResult(
             checks=checks,
             threshold=threshold,

@@ -119,6 +119,8 @@ class AmlHit(BaseModel):
 
 
 class ListUsed(BaseModel):
+    model_config = ConfigDict(frozen=True)  # the sandbox shares one per check
+
     code: str
     title: str
     version: str
