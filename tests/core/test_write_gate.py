@@ -163,6 +163,24 @@ async def test_a_wait_past_the_limit_fails_and_the_gate_recovers(tmp_path: Path)
         await db.dispose()
 
 
+async def test_a_writer_of_this_process_waits_its_turn_for_a_limited_time(tmp_path: Path) -> None:
+    db = _database(tmp_path)
+    try:
+        await _table(db)
+        assert db.gate is not None
+        db.gate._wait_seconds = 0.2
+        async with transaction(db) as conn:  # holds this process's turn
+            await conn.execute(text("INSERT INTO t (v) VALUES ('first')"))
+            with pytest.raises(OperationalError, match="database is locked"):
+                await _write(db, "too late")  # a 503, not a hang
+        await _write(db, "after")
+        async with db.reader.connect() as conn:
+            rows = (await conn.execute(text("SELECT v FROM t"))).scalars().all()
+        assert rows == ["first", "after"]
+    finally:
+        await db.dispose()
+
+
 async def test_a_cancelled_wait_leaves_nothing_held(tmp_path: Path) -> None:
     db = _database(tmp_path)
     try:

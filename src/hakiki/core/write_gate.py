@@ -6,7 +6,9 @@ time polling for each other's lock (the fraud scans were slower with two process
 one, docs/benchmarks.md). The gate queues the writers instead: an ``asyncio.Lock`` within the
 process, then an exclusive ``flock`` on a lock file beside the database, which the kernel hands
 to the waiting process the moment the holder lets go (and releases if the holder dies). A
-process waiting for another one waits in a thread of its own, never on the event loop.
+process waiting for another one waits in a thread of its own, never on the event loop. Each
+wait, for the process's turn and for the lock, lasts at most ``wait_seconds``; then the write
+fails as SQLite's own lock would fail it ("database is locked": the call answers 503).
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ class WriteGate:
     @contextlib.asynccontextmanager
     async def held(self) -> AsyncIterator[None]:
         queue = self._queue()
-        await queue.acquire()
+        try:
+            async with asyncio.timeout(self._wait_seconds):
+                await queue.acquire()  # cancelled in the wait, it takes nothing
+        except TimeoutError as error:
+            raise _locked() from error
         try:
             taken = self._take_now()
         except BaseException:
@@ -89,9 +95,7 @@ class WriteGate:
         except BaseException as error:
             waiting.add_done_callback(lambda _: self._let_go_once_taken(waiting, queue))
             if isinstance(error, TimeoutError):
-                raise OperationalError(
-                    "BEGIN IMMEDIATE", None, Exception("database is locked")
-                ) from error
+                raise _locked() from error
             raise
 
     def _let_go_once_taken(self, waiting: asyncio.Future[None], queue: asyncio.Lock) -> None:
@@ -104,3 +108,8 @@ class WriteGate:
         with contextlib.suppress(OSError):
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         queue.release()
+
+
+def _locked() -> OperationalError:
+    """What SQLite itself raises when its lock stays taken: the call answers 503."""
+    return OperationalError("BEGIN IMMEDIATE", None, Exception("database is locked"))
