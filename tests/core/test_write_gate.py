@@ -221,6 +221,25 @@ async def test_two_processes_writing_one_file_lose_no_update(tmp_path: Path) -> 
         await db.dispose()
 
 
+async def test_closing_during_a_wait_closes_after_it(tmp_path: Path) -> None:
+    db = _database(tmp_path)
+    try:
+        await _table(db)
+        lock_file = _lock_file(db)
+        assert db.gate is not None
+        with _held_elsewhere(lock_file):
+            writing = asyncio.create_task(_write(db, "x"))
+            await asyncio.sleep(0.1)
+            db.gate.close()  # the thread still waits on the descriptor: it stays open
+            assert db.gate._opened is not None
+        await asyncio.wait_for(writing, 5)
+        await asyncio.sleep(0.01)  # the close that waited for the thread runs
+        assert db.gate._opened is None
+        assert _free_elsewhere(lock_file)
+    finally:
+        await db.dispose()
+
+
 def test_databases_without_a_file_have_no_gate(tmp_path: Path) -> None:
     assert _write_gate(":memory:") is None and _write_gate("file:x?mode=memory") is None
     gate = WriteGate(tmp_path / "x.write-lock", 1.0)

@@ -32,6 +32,7 @@ class WriteGate:
         self._opened: int | None = None
         self._wait_seconds = wait_seconds
         self._queues: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
+        self._waiting: asyncio.Future[None] | None = None  # the thread's wait, while it lasts
         self._waiter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-write-gate")
 
     @contextlib.asynccontextmanager
@@ -55,7 +56,11 @@ class WriteGate:
             self._let_go(queue)
 
     def close(self) -> None:
-        """Close the lock file (opened again by the next write)."""
+        """Close the lock file (opened again by the next write); after the thread's wait, if
+        one is under way (its descriptor must not be reused before it lets go)."""
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.add_done_callback(lambda _: self.close())
+            return
         if self._opened is not None:
             os.close(self._opened)
             self._opened = None
@@ -87,7 +92,7 @@ class WriteGate:
         """Wait in the gate's thread. When the wait ends first (after ``wait_seconds``, or the
         call was cancelled), the thread lets go of the lock once it has it, and of the
         process's queue only then, so no writer of this process runs without the lock."""
-        waiting = asyncio.get_running_loop().run_in_executor(
+        waiting = self._waiting = asyncio.get_running_loop().run_in_executor(
             self._waiter, fcntl.flock, self._fd, fcntl.LOCK_EX
         )
         try:
@@ -105,8 +110,9 @@ class WriteGate:
             queue.release()
 
     def _let_go(self, queue: asyncio.Lock) -> None:
-        with contextlib.suppress(OSError):
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        if self._opened is not None:  # closed: closing the file let go of the lock
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._opened, fcntl.LOCK_UN)
         queue.release()
 
 
