@@ -240,6 +240,17 @@ async def test_closing_during_a_wait_closes_after_it(tmp_path: Path) -> None:
         await db.dispose()
 
 
+async def test_a_forked_child_queues_behind_its_parent(tmp_path: Path) -> None:
+    gate = WriteGate(tmp_path / "x.write-lock", 5.0)
+    async with gate.held():  # the parent holds the lock while it forks
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child's result is its exit status
+            os._exit(0 if not gate._take_now() else 1)  # its own file: it must not get in
+        _, status = await asyncio.to_thread(os.waitpid, child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    gate.close()
+
+
 def test_databases_without_a_file_have_no_gate(tmp_path: Path) -> None:
     assert _write_gate(":memory:") is None and _write_gate("file:x?mode=memory") is None
     gate = WriteGate(tmp_path / "x.write-lock", 1.0)

@@ -30,6 +30,7 @@ class WriteGate:
     def __init__(self, lock_file: Path, wait_seconds: float) -> None:
         self._lock_file = lock_file
         self._opened: int | None = None
+        self._opened_by = 0  # the process that opened it
         self._wait_seconds = wait_seconds
         self._queues: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
         self._waiting: asyncio.Future[None] | None = None  # the thread's wait, while it lasts
@@ -67,9 +68,15 @@ class WriteGate:
 
     @property
     def _fd(self) -> int:
+        """The lock file, opened by this process: a forked child shares its parent's open
+        file, and with it the parent's lock, so it opens its own."""
+        if self._opened is not None and self._opened_by != os.getpid():
+            os.close(self._opened)  # the parent's copy stays open: its lock is not let go
+            self._opened = None
         if self._opened is None:
             private_file(self._lock_file)
             self._opened = os.open(self._lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            self._opened_by = os.getpid()
         return self._opened
 
     def _take_now(self) -> bool:
