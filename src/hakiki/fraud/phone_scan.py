@@ -60,12 +60,12 @@ def prepare(vault: Vault, phone: str, country: str | None) -> PhoneLookup:
 
 
 async def _recent_checks(
-    conn: AsyncConnection, environment: str, log_hashes: list[str]
+    conn: AsyncConnection, log_hashes: list[str]
 ) -> dict[str, tuple[int, int]]:
-    """(checks, organisations) in the last 7 days per phone; counted up to
+    """Live (checks, organisations) in the last 7 days per phone; counted up to
     repository.MAX_COUNTED_CHECKS for a single phone."""
     since = utcnow() - timedelta(days=7)
-    return await repository.recent_checks(conn, environment, since, log_hashes)
+    return await repository.recent_checks(conn, since, log_hashes)
 
 
 async def live_evidence(
@@ -77,7 +77,7 @@ async def live_evidence(
     reported = await repository.signals_by_key(conn, environment, "phone", keys)
     identities = await observations.numbers_seen_with(conn, environment, "phone", keys, org_id)
     hashes = [lookup.log_hash for lookup in lookups if lookup.log_hash]
-    checks = await _recent_checks(conn, environment, hashes)
+    checks = await _recent_checks(conn, hashes)
     found = []
     for lookup in lookups:
         reports = reported.get(lookup.key, NO_REPORTS)
