@@ -227,10 +227,11 @@ def countries_fitting(code: str, number: str) -> list[str]:
     number fits when it does not fit the default one (a Ugandan NIN, CM or CF then 12 letters
     or digits, sent as ``nin`` reads as a Nigerian one); [] when it fits the default or no
     other."""
-    default = find_channel(code)
+    countries = _COUNTRIES_BY_CODE.get(code.strip().lower(), [])
+    default = find_channel(code) if len(countries) > 1 else None  # a code of one country: []
     if default is None or default.check(default.normalise(number)) is None:
         return []
-    others = (_BY_KEY[(c, default.code)] for c in countries_for(code) if c != default.country)
+    others = (_BY_KEY[(c, default.code)] for c in countries if c != default.country)
     return [c.country for c in others if c.check(c.normalise(number)) is None]
 
 
