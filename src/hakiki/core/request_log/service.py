@@ -117,7 +117,7 @@ class RequestLogWriter:
             entries, self._pending = self._pending[: self._batch], self._pending[self._batch :]
             try:
                 async with transaction(self._db) as conn:
-                    await repository.insert_many(conn, entries)
+                    await repository.insert_many(conn, entries, alone=True)
             except Exception:
                 logger.exception("could not write %d request-log rows", len(entries))
                 return
