@@ -21,6 +21,7 @@ from typing import Any
 
 from fastapi import Request
 
+from hakiki.core import request_body
 from hakiki.core.auth_repository import find_key_with_org
 from hakiki.core.cache import MissCache, RefreshingCache
 from hakiki.core.crypto import secret_matches
@@ -172,7 +173,7 @@ async def authenticate_request(request: Request) -> Principal:
     The quota goes on the request state, where the middleware turns it into RateLimit headers
     on whatever response the call ends with."""
     runtime = request.app.state.runtime
-    header = request.headers.get("authorization")
+    header = request_body.header(request.scope, b"authorization")
     session = request.cookies.get(SESSION_COOKIE) if header is None else None
     if session and runtime.session_check is not None:
         principal = await runtime.session_check(request, session)

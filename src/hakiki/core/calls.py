@@ -19,7 +19,7 @@ from fastapi import Request
 from fastapi.responses import Response
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hakiki.core import billing
+from hakiki.core import billing, request_body
 from hakiki.core.auth import Principal
 from hakiki.core.endpoints import CATALOGUE
 from hakiki.core.idempotency import service as idempotency
@@ -68,7 +68,7 @@ async def begin_call(
 ) -> Call | idempotency.Replay:
     runtime = runtime_of(request)
     call = Call(runtime, request, principal, endpoint, payload)
-    key = request.headers.get("idempotency-key")
+    key = request_body.header(request.scope, b"idempotency-key")
     if key is not None:
         fingerprint = idempotency.request_fingerprint(request.method, call.path, payload)
         claimed = await idempotency.claim(
