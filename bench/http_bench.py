@@ -144,6 +144,19 @@ def wrk(
     return parse_wrk(out.stdout)
 
 
+def wrk_results(setup: str) -> dict[str, Any]:
+    """The record a wrk-driven bench fills: when, on what, how; its runs to come. Exits
+    when wrk is missing."""
+    if not shutil.which("wrk"):
+        sys.exit("wrk is needed: apt-get install wrk")
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+        "setup": setup,
+        "runs": {},
+    }
+
+
 def _ms(value: str) -> float:
     number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", value).groups()  # type: ignore[union-attr]
     return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
@@ -250,16 +263,10 @@ def main() -> None:
     def wanted(name: str) -> bool:
         return not options.only or any(part in name for part in options.only.split(","))
 
-    if not shutil.which("wrk"):
-        sys.exit("wrk is needed: apt-get install wrk")
-
-    results: dict[str, Any] = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-        "setup": f"server on core 0 (1 uvicorn worker), wrk -t1 -c{options.connections} "
-        f"-d{options.duration}s and the fake upstream on core 1",
-        "runs": {},
-    }
+    results = wrk_results(
+        f"server on core 0 (1 uvicorn worker), wrk -t1 -c{options.connections} "
+        f"-d{options.duration}s and the fake upstream on core 1"
+    )
     body = {"channel": "bvn", "number": "22212345670"}
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
 

@@ -18,13 +18,10 @@ import argparse
 import asyncio
 import json
 import os
-import platform
-import shutil
 import statistics
 import sys
 import tempfile
 from contextlib import ExitStack
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +41,7 @@ from bench.http_bench import (  # noqa: E402
     server,
     verified,
     wrk,
+    wrk_results,
 )
 from hakiki.core.settings import Settings  # noqa: E402
 
@@ -98,16 +96,10 @@ def main() -> None:
     parser.add_argument("--modes", default="sandbox,live")
     parser.add_argument("--databases", default="sqlite,postgresql")
     options = parser.parse_args()
-    if not shutil.which("wrk"):
-        sys.exit("wrk is needed: apt-get install wrk")
-
-    results: dict[str, Any] = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-        "setup": f"both servers on core 0 (1 uvicorn worker each), wrk -t1 -c{options.connections}"
-        f" -d{options.duration}s and the fake upstream on core 1; {options.rounds} rounds",
-        "runs": {},
-    }
+    results = wrk_results(
+        f"both servers on core 0 (1 uvicorn worker each), wrk -t1 -c{options.connections}"
+        f" -d{options.duration}s and the fake upstream on core 1; {options.rounds} rounds"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     databases = {"sqlite": None, "postgresql": POSTGRES_URL}
     with run_fake_prembly() as fake, tempfile.TemporaryDirectory() as tmp:
