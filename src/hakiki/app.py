@@ -46,7 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with started(settings, run_jobs=settings.jobs_in_server) as runtime:
+        async with started(
+            settings, run_jobs=settings.jobs_in_server, load_screening=True
+        ) as runtime:
             app.state.runtime = runtime
             yield
 
@@ -73,6 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _screening_lists(runtime: Runtime) -> str | None:
     """Ready once the live screening engine holds a list (the bundled ones count)."""
-    if runtime.part(ScreeningEngines).live.lists:
+    engines = runtime.part(ScreeningEngines)
+    if not engines.live_loaded:
+        return "the screening lists are not loaded yet"
+    if engines.live.lists:
         return None
     return "no screening list is loaded (run `hakiki lists update`)"

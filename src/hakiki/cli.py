@@ -1,36 +1,105 @@
-"""The ``hakiki`` command line."""
+"""The ``hakiki`` command line.
+
+Importing it costs little more than click: each command imports what it needs when it runs, and
+the command groups that live in other packages are imported only when named (:class:`LazyGroup`),
+so `hakiki --version` and `hakiki --help` answer at once."""
 
 from __future__ import annotations
 
-import asyncio
+import importlib
 import json
-import signal
 import sys
-from dataclasses import asdict
-from typing import Any
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
-from pydantic import ValidationError
 
-from hakiki.account import service as accounts
-from hakiki.console.cli import users_group
-from hakiki.core.cli_support import run_with_db
-from hakiki.core.database import Database
-from hakiki.core.jobs.cli import jobs_group
-from hakiki.core.migrate import pending, upgrade
-from hakiki.core.settings import get_settings
-from hakiki.core.wallet import service as wallet
-from hakiki.media.cli import media_group
+if TYPE_CHECKING:
+    from hakiki.account.service import IssuedKey
+    from hakiki.core.database import Database
+    from hakiki.core.wallet.service import Charge
+
+
+@dataclass(frozen=True)
+class LazyCommand:
+    """A command imported when it is named: ``module:attribute``, and its short help for
+    ``--help`` (tests/test_startup.py checks it is the command's own)."""
+
+    target: str
+    short_help: str
+
+
+class LazyGroup(click.Group):
+    """click's "Lazily Loading Subcommands" pattern: ``get_command`` imports a subcommand of
+    ``lazy_subcommands`` at its first use; ``--help`` lists them from their short help, without
+    importing them."""
+
+    def __init__(
+        self,
+        *args: Any,
+        lazy_subcommands: Mapping[str, LazyCommand] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = dict(lazy_subcommands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_subcommands and cmd_name not in self.commands:
+            self.add_command(self._import(cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def _import(self, cmd_name: str) -> click.Command:
+        module_name, attribute = self.lazy_subcommands[cmd_name].target.split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{module_name}:{attribute} is not a click command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            command = self.commands.get(name) or click.Command(
+                name, help=self.lazy_subcommands[name].short_help
+            )
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+LAZY_SUBCOMMANDS = {
+    "jobs": LazyCommand("hakiki.core.jobs.cli:jobs_group", "Inspect and retry durable jobs."),
+    "media": LazyCommand(
+        "hakiki.media.cli:media_group", "News feeds searched for adverse media (live keys)."
+    ),
+    "users": LazyCommand("hakiki.console.cli:users_group", "Console users."),
+}
 
 
 def _emit(as_json: bool, payload: dict[str, Any], text: str) -> None:
     click.echo(json.dumps(payload, default=str) if as_json else text)
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy_subcommands=LAZY_SUBCOMMANDS)
 @click.version_option(package_name="hakiki")
 def main() -> None:
     """Hakiki: identity verification, fraud signals and AML screening API."""
+    from pydantic import ValidationError
+
+    from hakiki.core.settings import get_settings
+
     try:
         get_settings()
     except ValidationError as error:  # refuse to start on a bad setting, in one clear message
@@ -47,6 +116,9 @@ def _setting_problem(error: Any) -> str:
 @main.command()
 def migrate() -> None:
     """Create or upgrade the database schema."""
+    from hakiki.core.migrate import upgrade
+    from hakiki.core.settings import get_settings
+
     upgrade(get_settings())
     click.echo("database is up to date")
 
@@ -62,22 +134,21 @@ def migrate() -> None:
 )
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Start the HTTP API. On the embedded SQLite default, migrate first; on an empty
-    database, create a demo organisation with a sandbox key and print a curl to try."""
+    database, create a demo organisation with a sandbox key. Once the server answers, print
+    where it listens (and, on that first start, the key with a curl to try)."""
     import uvicorn
 
+    from hakiki.core.cli_support import run_with_db
+    from hakiki.core.settings import get_settings
+
     settings = get_settings()
-    if settings.is_sqlite:
-        upgrade(settings)
-    elif pending(settings):
-        raise click.ClickException(
-            "the database schema is not up to date: run `hakiki migrate` first "
-            "(with PostgreSQL, migrations are an explicit deployment step)"
-        )
+    _schema_up_to_date(settings)
     host = host or settings.host
     port = port or settings.port
     demo = run_with_db(_ensure_demo)
-    if demo is not None:
-        click.echo(_demo_banner(demo, host, port))
+    base_url = _base_url(host, port)
+    banner = _demo_banner(demo, base_url) if demo is not None else _ready_line(base_url)
+    _announce_when_answering(base_url, banner)
     workers = workers or settings.workers
     uvicorn.run(
         "hakiki.app:create_app",
@@ -90,28 +161,85 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     )
 
 
-async def _ensure_demo(db: Database) -> accounts.IssuedKey | None:
+def _schema_up_to_date(settings: Any) -> None:
+    """On SQLite, migrate; on PostgreSQL, refuse a schema that is behind."""
+    from hakiki.core.migrate import pending, upgrade_unless_current
+
+    if settings.is_sqlite:
+        upgrade_unless_current(settings)
+    elif pending(settings):
+        raise click.ClickException(
+            "the database schema is not up to date: run `hakiki migrate` first "
+            "(with PostgreSQL, migrations are an explicit deployment step)"
+        )
+
+
+async def _ensure_demo(db: Database) -> IssuedKey | None:
+    from hakiki.account import service as accounts
+    from hakiki.core.settings import get_settings
+
     if await accounts.has_any_org(db):
         return None
     await accounts.create_org(db, "demo", currency=get_settings().default_currency)
     return await accounts.create_key(db, "demo", "sandbox")
 
 
-def _demo_banner(key: accounts.IssuedKey, host: str, port: int) -> str:
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+def _base_url(host: str, port: int) -> str:
+    """Where a client on this machine reaches the server."""
+    shown = {"0.0.0.0": "127.0.0.1", "::": "127.0.0.1", "": "127.0.0.1"}.get(host, host)
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
+def _ready_line(base_url: str) -> str:
+    return (
+        f"Hakiki is answering on {base_url}: the console at {base_url}/console/, "
+        f"the API docs at {base_url}/docs"
+    )
+
+
+def _demo_banner(key: IssuedKey, base_url: str) -> str:
     return f"""
 Created organisation "demo" with a sandbox key (the secret is shown only now):
   client_id: {key.client_id}
   secret:    {key.secret}
 
 Try the combined AML-with-ID screening (sandbox: mock data, never charged):
-  curl -s http://{shown_host}:{port}/v3/screening/aml-with-id \\
+  curl -s {base_url}/v3/screening/aml-with-id \\
     -H 'Authorization: Bearer {key.client_id}:{key.secret}' \\
     -H 'Content-Type: application/json' \\
     -d '{{"channel": "bvn", "number": "22222222210"}}'
 
-API docs: http://{shown_host}:{port}/docs
+The web console: {base_url}/console/ (sign in as a console user; make one with
+  hakiki users create --org demo --email you@example.com --role owner
+which prints a generated password once)
+
+{_ready_line(base_url)}
 """
+
+
+READY_POLL_SECONDS = 0.05
+
+
+def _announce_when_answering(base_url: str, text: str) -> None:
+    """Print ``text`` once ``base_url`` answers /healthz: only then does a pasted curl work.
+    Polled from a thread of this process (uvicorn's supervisor with --workers N), so it is
+    printed once, after the socket is bound and a server process has finished its start."""
+
+    def wait_then_print() -> None:
+        while not _answers(f"{base_url}/healthz"):
+            time.sleep(READY_POLL_SECONDS)
+        click.echo(text)
+
+    threading.Thread(target=wait_then_print, name="hakiki-banner", daemon=True).start()
+
+
+def _answers(url: str) -> bool:
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
+    try:
+        with direct.open(url, timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
 
 
 @main.group()
@@ -126,6 +254,10 @@ def orgs() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def orgs_create(name: str, approved: bool, currency: str | None, as_json: bool) -> None:
     """Create an organisation (with an empty wallet)."""
+    from hakiki.account import service as accounts
+    from hakiki.core.cli_support import run_with_db
+    from hakiki.core.settings import get_settings
+
     chosen = currency or get_settings().default_currency
     org = run_with_db(lambda e: accounts.create_org(e, name, approved=approved, currency=chosen))
     _emit(as_json, asdict(org), f"created organisation {org.name} ({org.id})")
@@ -136,6 +268,9 @@ def orgs_create(name: str, approved: bool, currency: str | None, as_json: bool) 
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def orgs_approve(name: str, as_json: bool) -> None:
     """Approve an organisation for live mode."""
+    from hakiki.account import service as accounts
+    from hakiki.core.cli_support import run_with_db
+
     org = run_with_db(lambda e: accounts.approve_org(e, name))
     _emit(as_json, asdict(org), f"approved {org.name}: its live keys now work")
 
@@ -152,6 +287,9 @@ def keys() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def keys_create(org_name: str, environment: str, scopes: tuple[str, ...], as_json: bool) -> None:
     """Issue a keypair. The secret is printed once and never stored."""
+    from hakiki.account import service as accounts
+    from hakiki.core.cli_support import run_with_db
+
     key = run_with_db(lambda e: accounts.create_key(e, org_name, environment, list(scopes) or None))
     _emit(
         as_json,
@@ -165,6 +303,9 @@ def keys_create(org_name: str, environment: str, scopes: tuple[str, ...], as_jso
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def keys_revoke(client_id: str, as_json: bool) -> None:
     """Revoke a keypair (effective within HAKIKI_KEY_CACHE_SECONDS on running servers)."""
+    from hakiki.account import service as accounts
+    from hakiki.core.cli_support import run_with_db
+
     run_with_db(lambda e: accounts.revoke_key(e, client_id))
     _emit(as_json, {"client_id": client_id, "revoked": True}, f"revoked {client_id}")
 
@@ -181,8 +322,11 @@ def wallet_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def wallet_credit(org_name: str, amount: int, description: str, as_json: bool) -> None:
     """Credit an organisation's wallet."""
+    from hakiki.account import service as accounts
+    from hakiki.core.cli_support import run_with_db
+    from hakiki.core.wallet import service as wallet
 
-    async def work(db: Database) -> wallet.Charge:
+    async def work(db: Database) -> Charge:
         org = await accounts.get_org(db, org_name)
         return await wallet.credit(db, org.id, amount, description)
 
@@ -207,16 +351,12 @@ def lists_update(codes: tuple[str, ...], as_json: bool) -> None:
 
     A list that fails to download or validate keeps its last good version. Exits 1 when any
     list failed. A running server picks the new versions up when it reloads (or restarts)."""
+    from hakiki.core.cli_support import run_with_db
+    from hakiki.core.settings import get_settings
     from hakiki.lists.service import update_lists
 
     settings = get_settings()
-    if settings.is_sqlite:
-        upgrade(settings)
-    elif pending(settings):
-        raise click.ClickException(
-            "the database schema is not up to date: run `hakiki migrate` first "
-            "(with PostgreSQL, migrations are an explicit deployment step)"
-        )
+    _schema_up_to_date(settings)
     try:
         outcomes = run_with_db(lambda db: update_lists(settings, db, codes=list(codes) or None))
     except ValueError as exc:
@@ -242,16 +382,12 @@ def lists_update(codes: tuple[str, ...], as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def lists_status(as_json: bool) -> None:
     """The version of each list that screening uses, and the last update attempts."""
+    from hakiki.core.cli_support import run_with_db
+    from hakiki.core.settings import get_settings
     from hakiki.lists.service import list_status
 
     settings = get_settings()
-    if settings.is_sqlite:
-        upgrade(settings)
-    elif pending(settings):
-        raise click.ClickException(
-            "the database schema is not up to date: run `hakiki migrate` first "
-            "(with PostgreSQL, migrations are an explicit deployment step)"
-        )
+    _schema_up_to_date(settings)
     rows = run_with_db(lambda db: list_status(settings, db))
     if as_json:
         click.echo(json.dumps({"data": rows}, default=str))
@@ -301,6 +437,7 @@ def screen(
 ) -> None:
     """Screen NAME, or JSON lines from stdin ({"name", "schema", "birth_date", "country",
     "identifiers"}), against the lists the API uses; print JSON lines of results."""
+    from hakiki.core.settings import get_settings
     from hakiki.lists.screen import compare_pair, process_lines, screen_record
 
     settings = get_settings()
@@ -310,7 +447,7 @@ def screen(
             click.echo(json.dumps(out, ensure_ascii=False))
         return
 
-    from hakiki.lists.service import load_current_engine
+    from hakiki.lists.loading import load_current_engine
 
     wanted = [c.strip() for c in checks.split(",") if c.strip()]
     engine = load_current_engine(settings)
@@ -338,10 +475,16 @@ def worker() -> None:
     """Run jobs (pending verifications, webhook deliveries, ...) until stopped (SIGTERM or
     Ctrl-C). Any number of workers may share one database; set HAKIKI_JOBS_IN_SERVER=false to
     keep the servers out of it (with HAKIKI_JOBS_BACKEND=procrastinate only workers run jobs)."""
+    import asyncio
+
     asyncio.run(_work_until_stopped())
 
 
 async def _work_until_stopped() -> None:
+    import asyncio
+    import signal
+
+    from hakiki.core.settings import get_settings
     from hakiki.runtime import work
 
     stop = asyncio.Event()
@@ -352,7 +495,4 @@ async def _work_until_stopped() -> None:
     click.echo("worker stopped", err=True)
 
 
-main.add_command(media_group)
-main.add_command(users_group)
-main.add_command(jobs_group)
 main.add_command(worker)

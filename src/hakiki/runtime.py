@@ -58,8 +58,6 @@ HOUSEKEEPING_SECONDS = 60.0
 async def build_runtime(settings: Settings) -> Runtime:
     secure_data_dir(settings.data_dir)  # 0700 and 0600, tightened when found wider
     db = create_database(settings)
-    official = await asyncio.to_thread(load_current_engine, settings)
-    warn_if_stale(official, settings)
     vault = Vault(load_master_key(settings))
     runtime = Runtime(
         settings=settings,
@@ -75,7 +73,9 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
     runtime.add_part(TaxProviders(build_tax_providers(settings)))
     runtime.add_part(CreditBureaus(build_bureaus(settings)))
-    runtime.add_part(ScreeningEngines(official, ScreeningEngine(sandbox_snapshots())))
+    runtime.add_part(
+        ScreeningEngines.loading(lambda: _official_engine(settings), _sandbox_engine())
+    )
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
     runtime.add_part(FaceBank())  # faces seen with numbers and reports
@@ -86,6 +86,16 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(LoginThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
+
+
+def _official_engine(settings: Settings) -> ScreeningEngine:
+    engine = load_current_engine(settings)
+    warn_if_stale(engine, settings)
+    return engine
+
+
+def _sandbox_engine() -> ScreeningEngine:
+    return ScreeningEngine(sandbox_snapshots())
 
 
 async def _housekeeping(runtime: Runtime) -> None:
@@ -108,11 +118,16 @@ async def _housekeeping(runtime: Runtime) -> None:
 
 
 @asynccontextmanager
-async def started(settings: Settings, *, run_jobs: bool) -> AsyncIterator[Runtime]:
+async def started(
+    settings: Settings, *, run_jobs: bool, load_screening: bool = False
+) -> AsyncIterator[Runtime]:
     """A running service without HTTP: the runtime, its writers, housekeeping and (when
     ``run_jobs``, in embedded mode) the job worker; all stopped in order when the block ends.
-    In procrastinate mode only `hakiki worker` processes run jobs."""
+    In procrastinate mode only `hakiki worker` processes run jobs. The live screening engine
+    is loaded now with ``load_screening`` (the server), else at its first use."""
     runtime = await build_runtime(settings)
+    if load_screening:
+        await runtime.part(ScreeningEngines).load_live()
     # The screening index is millions of long-lived objects: move them out of the garbage
     # collector's sight, or every full collection pauses the server for hundreds of ms.
     gc.collect()

@@ -123,7 +123,7 @@ async def identity(runtime: Runtime, who: Candidate) -> CheckOutcome:
 
 
 async def _screen(runtime: Runtime, who: Candidate, checks: list[str]) -> CheckOutcome:
-    engine = runtime.part(ScreeningEngines).for_environment(who.live)
+    engine = await runtime.part(ScreeningEngines).for_environment(who.live)
     subject = Subject(
         first_name=who.first_name,
         last_name=who.last_name,

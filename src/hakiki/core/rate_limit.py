@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import RedisStorage, Storage
 from limits.errors import StorageError
-from redis.asyncio import ConnectionPool
 
 if TYPE_CHECKING:
+    from redis.asyncio import ConnectionPool
+
     from hakiki.core.settings import Settings
 
 logger = logging.getLogger("hakiki.rate_limit")
@@ -150,6 +151,8 @@ class RateLimiter:
         per_org = {org: parse_limit(text) for org, text in settings.rate_limits.items()}
         if not settings.redis_url:
             return cls(default, per_org, WindowCounters())
+        from redis.asyncio import ConnectionPool  # half a second of imports, only with Redis
+
         pool = ConnectionPool.from_url(
             settings.redis_url,
             socket_timeout=REDIS_TIMEOUT_SECONDS,

@@ -41,7 +41,7 @@ async def screen_owners(
     checks: list[str],
     threshold: float,
 ) -> Screenings:
-    engine = runtime.part(ScreeningEngines).for_environment(principal.live)
+    engine = await runtime.part(ScreeningEngines).for_environment(principal.live)
     screened: Screenings = {}
     for party in parties(ownership):
         person = party.kind == "person"

@@ -22,9 +22,8 @@ async def get_lists(call: Call) -> ListStatusList:
     page. Any key of the organisation; free. Sandbox keys see the same live lists, though
     sandbox screenings use the sandbox's fictional ones."""
     runtime = call.runtime
-    rows = await list_status(
-        runtime.settings, runtime.db, engine=runtime.part(ScreeningEngines).live
-    )
+    engine = await runtime.part(ScreeningEngines).load_live()
+    rows = await list_status(runtime.settings, runtime.db, engine=engine)
     items = [ListStatus(**row) for row in rows]
     total = len(items)
     return ListStatusList(

@@ -3,8 +3,9 @@
 * :func:`update_lists` downloads each official list, parses and validates it, stores the files
   and makes the version current; a failure keeps the last good version. Every attempt is a row
   in ``list_versions``.
-* :func:`load_current_engine` builds the :class:`ScreeningEngine` the API and ``hakiki screen``
-  use: the newest good downloaded version of each list, else the bundled snapshot.
+* :func:`load_current_engine` (in ``loading``) builds the :class:`ScreeningEngine` the API and
+  ``hakiki screen`` use: the newest good downloaded version of each list, else the bundled
+  snapshot.
 * :func:`reload` builds that engine in a thread and swaps it into the runtime's
   ``ScreeningEngines``.
 """
@@ -14,11 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import threading
-import weakref
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -27,16 +25,19 @@ import httpx
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.settings import Settings
-from hakiki.engines.screening.bundled import (
-    BundledList,
-    load_bundled_snapshot,
-    read_manifest,
-)
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.lists import repository, store
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.fetch import DownloadError, download, make_client
+from hakiki.lists.loading import (
+    LoadedList,
+    bundled_by_code,
+    bundled_count,
+    describe_engine,
+    load_current_engine,
+    planned_lists,
+)
 from hakiki.lists.sources import (
     ListsConfig,
     ListSource,
@@ -51,25 +52,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("hakiki.lists")
 
-Source = Literal["bundled", "downloaded"]
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class ListValidationError(ValueError):
     """A downloaded version was refused (empty, collapsed, too many unusable records)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedList:
-    """One list inside an engine: which version, from where."""
-
-    code: str
-    title: str
-    version: str
-    checks: tuple[str, ...]
-    source: Source
-    entity_count: int | None
-    date: str | None  # downloaded: when it was fetched (ISO); bundled: the snapshot's data date
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,66 +81,6 @@ class UpdateOutcome:
         return data
 
 
-# ---------------------------------------------------------------------------------------------
-# Loading
-
-
-_described: weakref.WeakKeyDictionary[ScreeningEngine, tuple[LoadedList, ...]] = (
-    weakref.WeakKeyDictionary()
-)
-_described_lock = threading.Lock()
-
-
-def _bundled_by_code() -> dict[str, BundledList]:
-    return {item.code: item for item in read_manifest()}
-
-
-def current_snapshots(settings: Settings) -> list[tuple[ListSnapshot, LoadedList]]:
-    """The snapshots to screen against: per list, the newest good download, else the bundled one.
-
-    A stored version that cannot be read or parsed is logged and skipped (the bundled snapshot,
-    if any, is used instead); it never stops the service from starting.
-    """
-    bundled = _bundled_by_code()
-    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
-    chosen: list[tuple[ListSnapshot, LoadedList]] = []
-    for code in codes:
-        stored = store.current_version(settings.data_dir, code)
-        if stored is not None:
-            try:
-                snapshot = store.load_snapshot(settings.data_dir, stored)
-            except Exception:
-                logger.exception("list %s version %s unusable; falling back", code, stored.folder)
-            else:
-                chosen.append((snapshot, _loaded(snapshot, "downloaded", stored.manifest)))
-                continue
-        if code in bundled:
-            snapshot = load_bundled_snapshot(bundled[code])
-            chosen.append((snapshot, _loaded(snapshot, "bundled", None)))
-    return chosen
-
-
-def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | None) -> LoadedList:
-    return LoadedList(
-        code=snapshot.code,
-        title=snapshot.title,
-        version=snapshot.version,
-        checks=tuple(sorted(snapshot.checks)),
-        source=source,
-        entity_count=len(snapshot.entities),
-        date=str(manifest["fetched_at"]) if manifest else snapshot.version,
-    )
-
-
-def load_current_engine(settings: Settings) -> ScreeningEngine:
-    """The engine over the newest good version of every list (blocking: run it in a thread)."""
-    chosen = current_snapshots(settings)
-    engine = ScreeningEngine(snapshot for snapshot, _ in chosen)
-    with _described_lock:
-        _described[engine] = tuple(info for _, info in chosen)
-    return engine
-
-
 async def reload(runtime: Runtime, settings: Settings | None = None) -> ScreeningEngine:
     """Build the current engine in a worker thread, then swap it in with one assignment.
 
@@ -167,71 +94,6 @@ async def reload(runtime: Runtime, settings: Settings | None = None) -> Screenin
         ", ".join(f"{v.code} {v.version}" for v in engine.lists),
     )
     return engine
-
-
-def describe_engine(engine: ScreeningEngine) -> list[LoadedList]:
-    """Which list versions an engine holds and where they came from."""
-    with _described_lock:
-        known = _described.get(engine)
-    if known is not None:
-        return list(known)
-    # An engine not built by load_current_engine (e.g. default_engine(): the bundled lists).
-    bundled = _bundled_by_code()
-    return [
-        LoadedList(
-            code=v.code,
-            title=v.title,
-            version=v.version,
-            checks=v.checks,
-            source="bundled"
-            if v.code in bundled and bundled[v.code].version == v.version
-            else "downloaded",
-            entity_count=_bundled_count(v.code) if v.code in bundled else None,
-            date=v.version,
-        )
-        for v in engine.lists
-    ]
-
-
-@lru_cache(maxsize=16)
-def _bundled_count(code: str) -> int:
-    return len(load_bundled_snapshot(_bundled_by_code()[code]).entities)
-
-
-def planned_lists(settings: Settings) -> list[LoadedList]:
-    """What :func:`load_current_engine` would use now, read from the manifests (no index)."""
-    bundled = _bundled_by_code()
-    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
-    planned: list[LoadedList] = []
-    for code in codes:
-        stored = store.current_version(settings.data_dir, code)
-        if stored is not None:
-            manifest = stored.manifest
-            planned.append(
-                LoadedList(
-                    code=code,
-                    title=str(manifest["title"]),
-                    version=stored.version,
-                    checks=tuple(manifest["checks"]),
-                    source="downloaded",
-                    entity_count=stored.entity_count,
-                    date=str(manifest["fetched_at"]),
-                )
-            )
-        elif code in bundled:
-            item = bundled[code]
-            planned.append(
-                LoadedList(
-                    code=code,
-                    title=item.title,
-                    version=item.version,
-                    checks=tuple(sorted(item.checks)),
-                    source="bundled",
-                    entity_count=_bundled_count(code),
-                    date=item.version,
-                )
-            )
-    return planned
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,8 +230,8 @@ def previous_count(data_dir: Path, code: str) -> int | None:
     stored = store.current_version(data_dir, code)
     if stored is not None:
         return stored.entity_count
-    if code in _bundled_by_code():
-        return _bundled_count(code)
+    if code in bundled_by_code():
+        return bundled_count(code)
     return None
 
 

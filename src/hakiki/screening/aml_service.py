@@ -79,7 +79,7 @@ def business_screening(body: BusinessScreeningRequest, checks: list[str]) -> Scr
 
 async def screen(call: Call, screening: Screening) -> bytes:
     runtime = call.runtime
-    engine = runtime.part(ScreeningEngines).for_environment(call.principal.live)
+    engine = await runtime.part(ScreeningEngines).for_environment(call.principal.live)
     threshold = screening.threshold or runtime.settings.aml_threshold
     subject = screening.subject
     result = await runtime.screen(

@@ -120,7 +120,7 @@ async def _screen(
         gender=record.gender,
     )
     runtime = call.runtime
-    engine = runtime.part(ScreeningEngines).live
+    engine = await runtime.part(ScreeningEngines).load_live()
     result = await runtime.screen(engine, subject, checks=checks, threshold=threshold)
     aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name)
     media = runtime.part(MediaLibrary)

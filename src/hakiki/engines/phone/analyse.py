@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumberFormat, PhoneNumberType
-from phonenumbers import carrier as _carrier
-from phonenumbers import geocoder as _geocoder
 
 SUPPORTED_REGIONS = frozenset({"KE", "UG", "TZ", "NG"})
 
@@ -137,15 +135,27 @@ def analyse(text: str, country: str | None = None) -> PhoneAnalysis:
         region=number_region,
         supported_region=number_region in SUPPORTED_REGIONS,
         line_type=_LINE_TYPES.get(phonenumbers.number_type(number), "unknown") if valid else None,
-        original_carrier=(_carrier.name_for_number(number, "en") or None) if valid else None,
+        original_carrier=_original_carrier(number) if valid else None,
         location=_location(number) if valid else None,
     )
 
 
+# phonenumbers' carrier and geocoder modules load every prefix table of the world when imported
+# (seconds of CPU): they are imported at the first number that needs them, not with the app.
+
+
+def _original_carrier(number: phonenumbers.PhoneNumber) -> str | None:
+    from phonenumbers import carrier
+
+    return carrier.name_for_number(number, "en") or None
+
+
 def _location(number: phonenumbers.PhoneNumber) -> str | None:
     """The area of a fixed line; None where the description is only the country's name."""
-    description = _geocoder.description_for_number(number, "en")
-    if not description or description == _geocoder.country_name_for_number(number, "en"):
+    from phonenumbers import geocoder
+
+    description = geocoder.description_for_number(number, "en")
+    if not description or description == geocoder.country_name_for_number(number, "en"):
         return None
     return str(description)
 

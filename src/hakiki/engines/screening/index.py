@@ -109,6 +109,16 @@ class CandidateIndex:
         )
         self.expand = lru_cache(maxsize=16384)(self._expand)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Everything but the look-up cache (a bound lru_cache cannot be pickled)."""
+        state = dict(self.__dict__)
+        del state["expand"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.expand = lru_cache(maxsize=16384)(self._expand)
+
     @property
     def vocabulary_size(self) -> int:
         return len(self._postings)

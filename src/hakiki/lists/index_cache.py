@@ -1,0 +1,164 @@
+"""The screening engine, cached on disk beside the database, so a restart does not rebuild its
+index (seconds of CPU over the bundled lists) from the same lists.
+
+One file, ``<data_dir>/cache/screening-index.pickle``: a header line (a magic word, the format,
+the key, an HMAC of the payload) and the pickled payload. The key names everything the index
+is built from: each list's code, source, version and files (``list_identities``), the engine's
+code and data (a digest of ``hakiki/engines/screening``) and the Python version. The HMAC is
+keyed by the service's master key.
+
+Unpickling runs code named by the file, so a file is unpickled only when it is this user's
+regular, owner-only file in Hakiki's own data directory, its key is the one wanted and its HMAC
+verifies (docs/decisions.md). Anything else (a missing, foreign, older, corrupt or widened
+file) is ignored and the engine rebuilt; a cache that cannot be written only costs the next
+start a rebuild.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import hmac
+import json
+import logging
+import os
+import pickle
+import stat
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import hakiki.engines.screening as screening_package
+from hakiki.core.data_dir import private_dir
+
+logger = logging.getLogger("hakiki.lists")
+
+MAGIC = b"hakiki-screening-index"
+FORMAT = 1
+FILE_NAME = "screening-index.pickle"
+_HMAC_LABEL = b"hakiki screening index cache\0"
+
+
+def cache_path(data_dir: Path) -> Path:
+    return data_dir / "cache" / FILE_NAME
+
+
+@cache
+def engine_code_digest() -> str:
+    """SHA-256 over the screening engine's source and data files, so a release that changes
+    how the index is built or what its objects hold never reads an older index."""
+    root = Path(screening_package.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def cache_key(list_identities: Sequence[Sequence[str]]) -> str:
+    """The key of an index built from these lists by this code on this Python."""
+    named = [FORMAT, sys.version, engine_code_digest(), [list(i) for i in list_identities]]
+    return hashlib.sha256(json.dumps(named).encode()).hexdigest()
+
+
+def _signing_key(master_key: str) -> bytes:
+    return hashlib.sha256(_HMAC_LABEL + master_key.encode()).digest()
+
+
+def _mac(master_key: str, payload: bytes) -> str:
+    return hmac.new(_signing_key(master_key), payload, hashlib.sha256).hexdigest()
+
+
+def load_or_build(
+    data_dir: Path, key: str, master_key: str, build: Callable[[], Any]
+) -> tuple[Any, bool]:
+    """The cached value for ``key``, else ``build()``'s, then cached; and whether it was built."""
+    path = cache_path(data_dir)
+    cached = read(path, key, master_key)
+    if cached is not None:
+        return cached, False
+    value = build()
+    write(path, key, master_key, value)
+    return value, True
+
+
+def read(path: Path, key: str, master_key: str) -> Any | None:
+    """The payload of the cache file at ``path`` if it may be trusted and is for ``key``."""
+    if not _private_file_of_mine(path):
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        logger.warning("screening index cache %s unreadable (%s); rebuilding", path, error)
+        return None
+    header, _, payload = data.partition(b"\n")
+    fields = header.split(b" ")
+    if len(fields) != 4 or fields[0] != MAGIC or fields[1] != str(FORMAT).encode():
+        logger.warning("screening index cache %s is not one Hakiki wrote; rebuilding", path)
+        return None
+    if fields[2].decode("ascii", "replace") != key:
+        logger.info("screening index cache is for other lists or code; rebuilding")
+        return None
+    if not hmac.compare_digest(fields[3], _mac(master_key, payload).encode()):
+        logger.warning("screening index cache %s fails its HMAC check; rebuilding", path)
+        return None
+    try:
+        with _collector_paused():
+            return pickle.loads(payload)
+    except Exception:
+        logger.exception("screening index cache %s could not be loaded; rebuilding", path)
+        return None
+
+
+def _private_file_of_mine(path: Path) -> bool:
+    """A regular file (not a link) of this user that no one else may write, in a directory
+    that no one else may write either."""
+    try:
+        info = path.lstat()
+        folder = path.parent.lstat()
+    except FileNotFoundError:
+        return False
+    for what, mode in ((info, stat.S_IFREG), (folder, stat.S_IFDIR)):
+        if stat.S_IFMT(what.st_mode) != mode or what.st_uid != os.getuid():
+            logger.warning("screening index cache %s is not this user's own; ignored", path)
+            return False
+        if stat.S_IMODE(what.st_mode) & 0o022:
+            logger.warning("screening index cache %s is writable by others; ignored", path)
+            return False
+    return True
+
+
+def write(path: Path, key: str, master_key: str, value: Any) -> None:
+    """Write the cache atomically (a private temporary file renamed over the old one)."""
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    mac = _mac(master_key, payload).encode()
+    header = b" ".join([MAGIC, str(FORMAT).encode(), key.encode(), mac])
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        private_dir(path.parent)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(header + b"\n")
+            handle.write(payload)
+        os.replace(temporary, path)
+    except OSError as error:  # a read-only data directory: the next start rebuilds
+        logger.warning("could not write the screening index cache %s: %s", path, error)
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Unpickling creates millions of objects and would set off many useless collections."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

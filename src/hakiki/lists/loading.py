@@ -1,0 +1,191 @@
+"""The screening engine over the lists in use: per list, the newest good downloaded version,
+else the bundled snapshot; read from the on-disk cache of its index when one was built from the
+same lists (``index_cache``). ``hakiki screen`` needs only this module, not the database's.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from hakiki.core.crypto import load_master_key
+from hakiki.core.settings import Settings
+from hakiki.engines.screening.bundled import BundledList, load_bundled_snapshot, read_manifest
+from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.engines.screening.model import ListSnapshot
+from hakiki.lists import index_cache, store
+
+logger = logging.getLogger("hakiki.lists")
+
+Source = Literal["bundled", "downloaded"]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedList:
+    """One list inside an engine: which version, from where."""
+
+    code: str
+    title: str
+    version: str
+    checks: tuple[str, ...]
+    source: Source
+    entity_count: int | None
+    date: str | None  # downloaded: when it was fetched (ISO); bundled: the snapshot's data date
+
+
+_described: weakref.WeakKeyDictionary[ScreeningEngine, tuple[LoadedList, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+_described_lock = threading.Lock()
+
+
+def bundled_by_code() -> dict[str, BundledList]:
+    return {item.code: item for item in read_manifest()}
+
+
+def current_snapshots(settings: Settings) -> list[tuple[ListSnapshot, LoadedList]]:
+    """The snapshots to screen against: per list, the newest good download, else the bundled one.
+
+    A stored version that cannot be read or parsed is logged and skipped (the bundled snapshot,
+    if any, is used instead); it never stops the service from starting.
+    """
+    bundled = bundled_by_code()
+    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
+    chosen: list[tuple[ListSnapshot, LoadedList]] = []
+    for code in codes:
+        stored = store.current_version(settings.data_dir, code)
+        if stored is not None:
+            try:
+                snapshot = store.load_snapshot(settings.data_dir, stored)
+            except Exception:
+                logger.exception("list %s version %s unusable; falling back", code, stored.folder)
+            else:
+                chosen.append((snapshot, _loaded(snapshot, "downloaded", stored.manifest)))
+                continue
+        if code in bundled:
+            snapshot = load_bundled_snapshot(bundled[code])
+            chosen.append((snapshot, _loaded(snapshot, "bundled", None)))
+    return chosen
+
+
+def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | None) -> LoadedList:
+    return LoadedList(
+        code=snapshot.code,
+        title=snapshot.title,
+        version=snapshot.version,
+        checks=tuple(sorted(snapshot.checks)),
+        source=source,
+        entity_count=len(snapshot.entities),
+        date=str(manifest["fetched_at"]) if manifest else snapshot.version,
+    )
+
+
+def load_current_engine(settings: Settings) -> ScreeningEngine:
+    """The engine over the newest good version of every list (blocking: run it in a thread),
+    read from the on-disk cache when one was built from the same lists by the same code
+    (``lists/index_cache.py``), else built and cached."""
+    key = index_cache.cache_key(list_identities(settings))
+    (engine, infos), _ = index_cache.load_or_build(
+        settings.data_dir, key, load_master_key(settings), lambda: build_current_engine(settings)
+    )
+    described = tuple(LoadedList(**info) for info in infos)
+    with _described_lock:
+        _described[engine] = described
+    return engine
+
+
+def build_current_engine(settings: Settings) -> tuple[ScreeningEngine, list[dict[str, Any]]]:
+    """A new engine over the newest good version of every list, and how each list was loaded."""
+    chosen = current_snapshots(settings)
+    engine = ScreeningEngine(snapshot for snapshot, _ in chosen)
+    return engine, [asdict(info) for _, info in chosen]
+
+
+def list_identities(settings: Settings) -> list[tuple[str, ...]]:
+    """What identifies each list :func:`load_current_engine` would use now (read from the
+    manifests): the key of the cached index."""
+    bundled = bundled_by_code()
+    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
+    identities: list[tuple[str, ...]] = []
+    for code in codes:
+        stored = store.current_version(settings.data_dir, code)
+        if stored is not None:
+            manifest = stored.manifest
+            fetched = str(manifest.get("fetched_at"))
+            identities.append(
+                (code, "downloaded", stored.folder, str(manifest.get("sha256")), fetched)
+            )
+        elif code in bundled:
+            item = bundled[code]
+            digests = sorted(str(f["sha256"]) for f in item.files.values())
+            identities.append((code, "bundled", item.version, *digests))
+    return identities
+
+
+def describe_engine(engine: ScreeningEngine) -> list[LoadedList]:
+    """Which list versions an engine holds and where they came from."""
+    with _described_lock:
+        known = _described.get(engine)
+    if known is not None:
+        return list(known)
+    # An engine not built by load_current_engine (e.g. default_engine(): the bundled lists).
+    bundled = bundled_by_code()
+    return [
+        LoadedList(
+            code=v.code,
+            title=v.title,
+            version=v.version,
+            checks=v.checks,
+            source="bundled"
+            if v.code in bundled and bundled[v.code].version == v.version
+            else "downloaded",
+            entity_count=bundled_count(v.code) if v.code in bundled else None,
+            date=v.version,
+        )
+        for v in engine.lists
+    ]
+
+
+@lru_cache(maxsize=16)
+def bundled_count(code: str) -> int:
+    return len(load_bundled_snapshot(bundled_by_code()[code]).entities)
+
+
+def planned_lists(settings: Settings) -> list[LoadedList]:
+    """What :func:`load_current_engine` would use now, read from the manifests (no index)."""
+    bundled = bundled_by_code()
+    codes = list(dict.fromkeys([*bundled, *store.downloaded_codes(settings.data_dir)]))
+    planned: list[LoadedList] = []
+    for code in codes:
+        stored = store.current_version(settings.data_dir, code)
+        if stored is not None:
+            manifest = stored.manifest
+            planned.append(
+                LoadedList(
+                    code=code,
+                    title=str(manifest["title"]),
+                    version=stored.version,
+                    checks=tuple(manifest["checks"]),
+                    source="downloaded",
+                    entity_count=stored.entity_count,
+                    date=str(manifest["fetched_at"]),
+                )
+            )
+        elif code in bundled:
+            item = bundled[code]
+            planned.append(
+                LoadedList(
+                    code=code,
+                    title=item.title,
+                    version=item.version,
+                    checks=tuple(sorted(item.checks)),
+                    source="bundled",
+                    entity_count=bundled_count(code),
+                    date=item.version,
+                )
+            )
+    return planned
