@@ -95,7 +95,7 @@ def test_serve_first_start_prints_a_working_demo_curl(cli_env: dict[str, str]) -
     )
     log = Output(process)
     try:
-        output = log.wait_for("Application startup complete", timeout=60)
+        output = log.wait_for("Hakiki is answering on", timeout=60)
         client_id = re.search(r"client_id: (\S+)", output)
         secret = re.search(r"secret:\s+(\S+)", output)
         assert client_id and secret, output

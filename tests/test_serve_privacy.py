@@ -36,7 +36,7 @@ def test_serve_masks_query_values_and_keeps_its_data_private(cli_env: dict[str, 
     )
     log = Output(process)
     try:
-        output = log.wait_for("Application startup complete", timeout=60)
+        output = log.wait_for("Hakiki is answering on", timeout=60)
         client_id = re.search(r"client_id: (\S+)", output)
         secret = re.search(r"secret:\s+(\S+)", output)
         assert client_id and secret, output

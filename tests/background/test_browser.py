@@ -47,7 +47,7 @@ def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], int, dict[str, s
     assert process.stdout is not None
     output = ""
     deadline = time.monotonic() + 60
-    while "Application startup complete" not in output:
+    while "Hakiki is answering on" not in output:
         assert time.monotonic() < deadline, output
         line = process.stdout.readline()
         assert line or process.poll() is None, output

@@ -206,7 +206,7 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Newcomer]:
         assert server.stdout is not None
         printed = ""
         deadline = time.monotonic() + 120
-        while "Application startup complete" not in printed:
+        while "Hakiki is answering on" not in printed:
             assert time.monotonic() < deadline, printed
             line = server.stdout.readline()
             assert line or server.poll() is None, printed
