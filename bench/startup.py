@@ -5,6 +5,10 @@ lists), several runs, the median recorded.
     uv run python bench/startup.py              # 5 runs each
     uv run python bench/startup.py --runs 7 --label after
 
+Python's bytecode caches are on, as on a user's machine after the first start (the warm-up run
+writes them), even where PYTHONDONTWRITEBYTECODE is set; `--no-bytecode-cache` measures with
+every module compiled at every start instead.
+
 `serve` is measured as the server process's own CPU time (utime + stime from /proc/<pid>/stat)
 at the moment /healthz first answers 200, and its wall time from launch to that moment. The
 other two are wall times of the whole command (and its CPU time, from the children's rusage).
@@ -131,6 +135,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--label", default="", help="e.g. before or after; stored with the run")
     parser.add_argument("--no-record", action="store_true", help="print only")
+    parser.add_argument(
+        "--no-bytecode-cache",
+        dest="bytecode_cache",
+        action="store_false",
+        help="compile every module at every start (PYTHONDONTWRITEBYTECODE=1)",
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hakiki-startup-") as data_dir:
         env = {
@@ -139,6 +149,10 @@ def main() -> None:
             "HAKIKI_JOBS_BACKEND": "embedded",
         }
         env.pop("HAKIKI_DATABASE_URL", None)
+        if options.bytecode_cache:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+        else:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
         warm_up(env)
         load_before = busy_loop_seconds()
         measured: dict[str, list[dict[str, float]]] = {"serve": [], "version": [], "screen": []}
@@ -151,6 +165,8 @@ def main() -> None:
         "at": datetime.now(UTC).isoformat(timespec="seconds"),
         "label": options.label,
         "runs": options.runs,
+        "bytecode_cache": options.bytecode_cache,
+        "source": os.environ.get("PYTHONPATH") or "this checkout",
         "load_average": os.getloadavg()[0],
         "busy_loop_s": [load_before, load_after],
         "serve_until_healthz": summarise(measured["serve"]),

@@ -23,12 +23,14 @@ from __future__ import annotations
 import ssl
 import urllib.request
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import aiohttp
 import certifi
 import orjson
+
+if TYPE_CHECKING:
+    import aiohttp
 
 MAX_CONNECTIONS = 100  # per client, as httpx's default pool
 MAX_ANSWER_BYTES = 8 * 1024 * 1024  # a registry's JSON answer is a few kilobytes
@@ -77,6 +79,8 @@ class UpstreamClient:
         if self._closed:
             raise RuntimeError("this upstream client is closed")
         if self._session is None:
+            import aiohttp  # imported by the first upstream call, not by every process's start
+
             tls = ssl.create_default_context(cafile=certifi.where())
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._max_connections, ssl=tls),
@@ -94,6 +98,8 @@ class UpstreamClient:
         """POST ``body`` as JSON and read the whole answer (any status); ``within`` seconds
         replaces the client's timeout for this call."""
         session = self._open()
+        import aiohttp  # loaded by _open: a look-up in sys.modules
+
         seconds = self.timeout if within is None else within
         options: dict[str, Any] = {}
         if seconds != self.timeout:

@@ -15,10 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import pypdf
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from pypdf.errors import PdfReadError
 
 from hakiki.engines.statements.model import PdfFacts, Refused
 
@@ -63,6 +61,9 @@ def _date(value: Any) -> datetime | None:
 
 def facts_of(data: bytes, password: str | None) -> PdfFacts:
     """Open the file (its password checked) and read what it says about itself."""
+    import pypdf  # a tenth of a second of CPU: imported by the first statement, not at start
+    from pypdf.errors import PdfReadError
+
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         encrypted = reader.is_encrypted
