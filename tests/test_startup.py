@@ -138,7 +138,7 @@ async def test_a_worker_never_loads_the_screening_engine(
     settings = Settings(data_dir=tmp_path)  # its own empty database: no one else's jobs
     await asyncio.to_thread(migrate.upgrade, settings)
     loads: list[Settings] = []
-    monkeypatch.setattr(hakiki.runtime, "load_current_engine", loads.append)
+    monkeypatch.setattr(hakiki.runtime, "load_current_engine", lambda s, **_: loads.append(s))
     stop = asyncio.Event()
     await hakiki.runtime.work(settings, stop, stop.set)  # ready, then stopped at once
     assert loads == []

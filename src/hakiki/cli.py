@@ -450,7 +450,7 @@ def screen(
     from hakiki.lists.loading import load_current_engine
 
     wanted = [c.strip() for c in checks.split(",") if c.strip()]
-    engine = load_current_engine(settings)
+    engine = load_current_engine(settings, freeze=True)
 
     def handle(record: Any) -> dict[str, Any]:
         return screen_record(engine, record, checks=wanted, threshold=cutoff, limit=limit)

@@ -75,19 +75,25 @@ def _mac(master_key: str, payload: bytes) -> str:
 
 
 def load_or_build(
-    data_dir: Path, key: str, master_key: str, build: Callable[[], Any]
+    data_dir: Path, key: str, master_key: str, build: Callable[[], Any], *, freeze: bool = False
 ) -> tuple[Any, bool]:
-    """The cached value for ``key``, else ``build()``'s, then cached; and whether it was built."""
+    """The cached value for ``key``, else ``build()``'s, then cached; and whether it was built.
+
+    ``freeze``: move it out of the garbage collector's sight (``gc.freeze``) before collections
+    resume, for a value the process keeps: the first collection after millions of new objects
+    would otherwise walk them all (a third of a second)."""
     path = cache_path(data_dir)
-    cached = read(path, key, master_key)
+    cached = read(path, key, master_key, freeze=freeze)
     if cached is not None:
         return cached, False
     value = build()
     write(path, key, master_key, value)
+    if freeze:
+        gc.freeze()
     return value, True
 
 
-def read(path: Path, key: str, master_key: str) -> Any | None:
+def read(path: Path, key: str, master_key: str, *, freeze: bool = False) -> Any | None:
     """The payload of the cache file at ``path`` if it may be trusted and is for ``key``."""
     if not _private_file_of_mine(path):
         return None
@@ -108,7 +114,7 @@ def read(path: Path, key: str, master_key: str) -> Any | None:
         logger.warning("screening index cache %s fails its HMAC check; rebuilding", path)
         return None
     try:
-        with _collector_paused():
+        with _collector_paused(freeze):
             return pickle.loads(payload)
     except Exception:
         logger.exception("screening index cache %s could not be loaded; rebuilding", path)
@@ -153,12 +159,14 @@ def write(path: Path, key: str, master_key: str, value: Any) -> None:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def _collector_paused(freeze: bool) -> Iterator[None]:
     """Unpickling creates millions of objects and would set off many useless collections."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
+        if freeze:
+            gc.freeze()
     finally:
         if enabled:
             gc.enable()

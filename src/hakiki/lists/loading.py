@@ -84,13 +84,19 @@ def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | N
     )
 
 
-def load_current_engine(settings: Settings) -> ScreeningEngine:
+def load_current_engine(settings: Settings, *, freeze: bool = False) -> ScreeningEngine:
     """The engine over the newest good version of every list (blocking: run it in a thread),
     read from the on-disk cache when one was built from the same lists by the same code
-    (``lists/index_cache.py``), else built and cached."""
+    (``lists/index_cache.py``), else built and cached. ``freeze`` for the engine a process
+    keeps from its start (``gc.freeze``: collections never walk it); not for a reload's, so
+    that the engine it replaces can be freed."""
     key = index_cache.cache_key(list_identities(settings))
     (engine, infos), _ = index_cache.load_or_build(
-        settings.data_dir, key, load_master_key(settings), lambda: build_current_engine(settings)
+        settings.data_dir,
+        key,
+        load_master_key(settings),
+        lambda: build_current_engine(settings),
+        freeze=freeze,
     )
     described = tuple(LoadedList(**info) for info in infos)
     with _described_lock:
