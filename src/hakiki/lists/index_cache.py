@@ -129,8 +129,9 @@ def _private_file_of_mine(path: Path) -> bool:
         folder = path.parent.lstat()
     except FileNotFoundError:
         return False
+    me = os.getuid() if hasattr(os, "getuid") else None  # None: no owners to compare (Windows)
     for what, mode in ((info, stat.S_IFREG), (folder, stat.S_IFDIR)):
-        if stat.S_IFMT(what.st_mode) != mode or what.st_uid != os.getuid():
+        if stat.S_IFMT(what.st_mode) != mode or (me is not None and what.st_uid != me):
             logger.warning("screening index cache %s is not this user's own; ignored", path)
             return False
         if stat.S_IMODE(what.st_mode) & 0o022:
