@@ -62,4 +62,5 @@ def test_serve_masks_query_values_and_keeps_its_data_private(cli_env: dict[str, 
     assert "tightened the permissions of 2 path(s)" in output, output
     assert directory == 0o700
     assert {"hakiki.db", "hakiki.db-wal", "hakiki.db-shm", "secret.key"} <= set(running)
-    assert running == dict.fromkeys(running, 0o600)
+    # Files 0600, folders (the screening index cache's) 0700.
+    assert running == {p: 0o700 if (data_dir / p).is_dir() else 0o600 for p in running}
