@@ -144,7 +144,7 @@ async def test_a_worker_never_loads_the_screening_engine(
     assert loads == []
 
 
-def test_the_server_loads_the_screening_engine_at_start(app: FastAPI) -> None:
+async def test_the_server_loads_the_screening_engine_at_start(app: FastAPI) -> None:
     runtime = app.state.runtime
     assert runtime.part(ScreeningEngines).live_loaded
 
