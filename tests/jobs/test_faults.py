@@ -24,6 +24,8 @@ from tests.support.job_processes import (
 )
 from tests.test_cli import _free_port as free_port
 
+pytestmark = pytest.mark.alone  # fault injection (processes killed mid-job)
+
 # (database, job backend)
 MODES = [
     pytest.param(("sqlite", "embedded"), id="sqlite"),
