@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.cli import HAKIKI, free_port, invoke
 from tests.support.process_output import Output
-from tests.test_cli import HAKIKI, _free_port, run
 
 PRICE = 1000  # the default price of a name screening
 CALLS = 60
@@ -28,16 +28,15 @@ async def _fire(url: str, headers: dict[str, str]) -> list[httpx.Response]:
 
 
 def test_two_server_processes_share_one_sqlite_wallet(cli_env: dict[str, str]) -> None:
-    assert run(cli_env, "migrate").returncode == 0
-    assert run(cli_env, "orgs", "create", "Two Workers", "--approved").returncode == 0
+    assert invoke(cli_env, "migrate").exit_code == 0
+    assert invoke(cli_env, "orgs", "create", "Two Workers", "--approved").exit_code == 0
     key = json.loads(
-        run(cli_env, "keys", "create", "--org", "Two Workers", "--env", "live", "--json").stdout
+        invoke(cli_env, "keys", "create", "--org", "Two Workers", "--env", "live", "--json").stdout
     )
     amount = str(PRICE * (CALLS - 3))
-    assert (
-        run(cli_env, "wallet", "credit", "--org", "Two Workers", "--amount", amount).returncode == 0
-    )
-    port = _free_port()
+    credited = invoke(cli_env, "wallet", "credit", "--org", "Two Workers", "--amount", amount)
+    assert credited.exit_code == 0
+    port = free_port()
     process = subprocess.Popen(
         [*HAKIKI, "serve", "--port", str(port), "--workers", "2"],
         env=cli_env,
