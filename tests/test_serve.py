@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.cli import HAKIKI, free_port, hakiki_env, invoke
+from tests.support.cli import free_port, hakiki_env, invoke, start_serve, stop_serve
 from tests.support.process_output import Output
 
 IDENTITY_NUMBER = "31415926"
@@ -53,21 +52,12 @@ def first_start(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FirstStart
     _left_wide_open(data_dir)
     env = hakiki_env(data_dir)
     port = free_port()
-    process = subprocess.Popen(
-        [*HAKIKI, "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        umask=0o022,  # the usual one: left to it, files would be 0644
-    )
-    log = Output(process)
+    log = start_serve(env, "--port", str(port), umask=0o022)  # the usual umask: files 0644
     try:
         log.wait_for("Application startup complete", timeout=60)
         yield FirstStart(env, data_dir, f"http://127.0.0.1:{port}", log)
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop_serve(log)
 
 
 # First: the other test writes to the data directory from this process.

@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 
 from hakiki.cli import main
 from hakiki.core.settings import get_settings
+from tests.support.process_output import Output
 
 HAKIKI = [sys.executable, "-m", "hakiki"]
 
@@ -45,6 +46,24 @@ def run(env: Mapping[str, str], *args: str, stdin: str = "") -> subprocess.Compl
         [*HAKIKI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=180,
         check=False,
     )  # fmt: skip
+
+
+def start_serve(env: Mapping[str, str], *args: str, umask: int = -1) -> Output:
+    """``hakiki serve ARGS`` as a real process; its merged output, read on a thread."""
+    process = subprocess.Popen(
+        [*HAKIKI, "serve", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        umask=umask,
+    )
+    return Output(process)
+
+
+def stop_serve(log: Output, timeout: float = 30) -> None:
+    log.process.terminate()
+    log.process.wait(timeout=timeout)
 
 
 def free_port() -> int:
