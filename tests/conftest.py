@@ -308,3 +308,13 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
     return env
+
+
+from hakiki.core.runtime import Runtime  # noqa: E402  (to move up to the other imports)
+
+
+@pytest.fixture
+def runtime(app: FastAPI) -> Runtime:
+    """The session app's runtime: its settings, database and parts."""
+    value: Runtime = app.state.runtime
+    return value
