@@ -28,6 +28,7 @@ from hakiki.account import service as accounts
 from hakiki.app import create_app
 from hakiki.core.database import Database
 from hakiki.core.migrate import upgrade
+from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
@@ -310,7 +311,6 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-from hakiki.core.runtime import Runtime  # noqa: E402  (to move up to the other imports)
 
 
 @pytest.fixture
