@@ -311,8 +311,6 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-
-
 @pytest.fixture
 def runtime(app: FastAPI) -> Runtime:
     """The session app's runtime: its settings, database and parts."""
