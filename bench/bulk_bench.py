@@ -5,7 +5,7 @@ number; the second finds all of them (each row reads real sightings). Times: the
 whole file parsed and checked, stored encrypted, the price reserved), upload to `completed`,
 and the download of the results file.
 
-    uv run python bench/bulk_bench.py [--rows 100000] [--chunk 500]
+    uv run --group dev python bench/bulk_bench.py [--rows 100000] [--chunk 500]
 
 Results go to bench/results/bulk.json.
 """

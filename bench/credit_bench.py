@@ -2,7 +2,7 @@
 policy), and POST /v3/credit/decision through the whole app in process (ASGI, sandbox key on
 SQLite: routing, auth, validation, the engine, the request log), one request at a time.
 
-    uv run python bench/credit_bench.py [--engine 20000] [--http 2000]
+    uv run --group dev python bench/credit_bench.py [--engine 20000] [--http 2000]
 
 Results go to bench/results/credit.json.
 """

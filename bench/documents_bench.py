@@ -7,8 +7,8 @@ whole of ``analyse`` (zone found, deskewed and read; quality; barcodes; consiste
 p50 and p90 of CPU time (process time: what one core spends, whatever else runs on the
 machine), and the p50 of each stage measured on its own.
 
-    uv run python bench/documents_bench.py
-    uv run python bench/documents_bench.py --repeat 10 --faces
+    uv run --group dev python bench/documents_bench.py
+    uv run --group dev python bench/documents_bench.py --repeat 10 --faces
 
 BLAS threads default to 1 (set before numpy is imported). The face match (a selfie) is the face
 engine's cost on top: bench/face_bench.py.

@@ -2,7 +2,7 @@
 factor, the components, the trace) and the deterministic explanation, over the sandbox
 profiles (strong, marginal, weak), ``--repeat`` times each.
 
-    uv run python bench/evaluation_bench.py
+    uv run --group dev python bench/evaluation_bench.py
 """
 
 from __future__ import annotations

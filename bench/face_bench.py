@@ -6,8 +6,8 @@ and the time of each stage. Index: ``nearest`` over a bank of ``--bank`` random 
 (128-d float32), with the default threshold (0.6, so almost never a match) and with none (the
 k closest whatever their distance), for ``--queries`` queries.
 
-    uv run python bench/face_bench.py
-    uv run python bench/face_bench.py --bank 1000000 --threads 2
+    uv run --group dev python bench/face_bench.py
+    uv run --group dev python bench/face_bench.py --bank 1000000 --threads 2
 
 BLAS threads default to 1 (set before numpy is imported).
 """

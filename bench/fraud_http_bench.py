@@ -2,7 +2,7 @@
 fraud database), with one server process pinned to core 0 and with two processes sharing both
 cores with wrk. Reuses bench/http_bench.py's server, wrk and account set-up.
 
-    uv run python bench/fraud_http_bench.py [--duration 10] [--connections 64]
+    uv run --group dev python bench/fraud_http_bench.py [--duration 10] [--connections 64]
 
 Results go to bench/results/fraud_http.json.
 """

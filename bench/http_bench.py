@@ -1,6 +1,6 @@
 """Requests per second and latency of POST /v3/screening/aml-with-id over real HTTP.
 
-    uv run python bench/http_bench.py [--duration 10] [--connections 64]
+    uv run --group dev python bench/http_bench.py [--duration 10] [--connections 64]
         [--only live_sqlite,2_workers] [--databases sqlite,postgresql]
 
 On this 2-core machine the server gets core 0 (one uvicorn worker, `taskset`), the load

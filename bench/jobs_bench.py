@@ -1,6 +1,6 @@
 """Jobs per second through the durable queue, and the time from enqueue to completion.
 
-    uv run python bench/jobs_bench.py [--jobs 2000] [--concurrency 4]
+    uv run --group dev python bench/jobs_bench.py [--jobs 2000] [--concurrency 4]
 
 For each database (SQLite, and PostgreSQL when reachable): a fresh schema; N no-op jobs are
 enqueued in transactions of 100 (enqueue rate), then the embedded worker of one process

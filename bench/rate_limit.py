@@ -1,6 +1,6 @@
 """Cost of counting one call against its key's rate limit, per storage.
 
-uv run python bench/rate_limit.py [--redis redis://127.0.0.1:6379/0]
+uv run --group dev python bench/rate_limit.py [--redis redis://127.0.0.1:6379/0]
 
 Each figure is RateLimiter.hit (the counter and the window's expiry) plus a bare
 ``asyncio.sleep(0)`` per call, which lets a storage's background tasks run as they would between

@@ -4,8 +4,8 @@ Builds the default engine from the bundled lists (OFAC SDN + UN consolidated), t
 2,000 queries: listed UN persons (as listed and with a typo) and synthetic clean customers.
 Prints build time, memory, latency percentiles, throughput, top-1 recall and false positives.
 
-    uv run python bench/screening_engine.py
-    uv run python bench/screening_engine.py --queries 5000 \\
+    uv run --group dev python bench/screening_engine.py
+    uv run --group dev python bench/screening_engine.py --queries 5000 \\
         --positives path/positives_un_untreated.csv --negatives path/negatives_global.csv
 
 Without paths it uses the samples in tests/engines/screening/data/.

@@ -3,8 +3,8 @@ transactions (generated with reportlab in the layout read, tests/statements/docu
 analysed whole (open, read every page, metrics, score, signals) ``--repeat`` times, plain and
 locked with a password.
 
-    uv run python bench/statements_bench.py
-    uv run python bench/statements_bench.py --transactions 10000 --repeat 1
+    uv run --group dev python bench/statements_bench.py
+    uv run --group dev python bench/statements_bench.py --transactions 10000 --repeat 1
 """
 
 from __future__ import annotations

@@ -21,13 +21,14 @@ import httpx
 import pytest
 import pytest_asyncio
 from fastapi import FastAPI
-from sqlalchemy import func, select, text
+from sqlalchemy import func, make_url, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from hakiki.account import service as accounts
 from hakiki.app import create_app
 from hakiki.core.database import Database
 from hakiki.core.migrate import upgrade
+from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
@@ -44,8 +45,20 @@ from tests.tax.fake_gavaconnect import (
 from tests.vehicle import fake_aggregator
 from tests.vehicle.fake_aggregator import FakeAggregator, run_fake_aggregator
 
-POSTGRES_URL = os.environ.get(
+#: ``gw0``, ``gw1``, ... in a pytest-xdist worker; empty when pytest runs alone.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+#: The database named by the setting, which each worker's own database is made from.
+BASE_POSTGRES_URL = os.environ.get(
     "HAKIKI_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+#: This process's database: the base one alone, ``<base>_gw0`` in worker gw0 (created at the
+#: start of the worker's session), so workers never drop each other's schema.
+POSTGRES_URL = (
+    make_url(BASE_POSTGRES_URL)
+    .set(database=f"{make_url(BASE_POSTGRES_URL).database}_{WORKER}")
+    .render_as_string(hide_password=False)
+    if WORKER
+    else BASE_POSTGRES_URL
 )
 REDIS_URL = os.environ.get("HAKIKI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -83,6 +96,26 @@ def require_redis() -> None:
 def _backends() -> list[Any]:
     postgres = pytest.param("postgresql", marks=pytest.mark.postgresql)
     return ["sqlite", postgres]
+
+
+async def _create_worker_database() -> None:
+    """Create this worker's database beside the base one, once (it outlives the run)."""
+    name = make_url(POSTGRES_URL).database
+    admin = create_async_engine(BASE_POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            exists = await conn.scalar(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            )
+            if not exists:
+                await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        await admin.dispose()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if WORKER and _reachable(BASE_POSTGRES_URL, 5432):
+        asyncio.run(_create_worker_database())
 
 
 async def _reset_postgres() -> None:
@@ -276,3 +309,10 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
     return env
+
+
+@pytest.fixture
+def runtime(app: FastAPI) -> Runtime:
+    """The session app's runtime: its settings, database and parts."""
+    value: Runtime = app.state.runtime
+    return value

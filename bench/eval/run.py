@@ -1,8 +1,8 @@
 """One-command evaluation of Hakiki's screening engine, optionally beside nomenklatura logic-v2.
 
-    uv run python bench/eval/run.py              # Hakiki only
-    uv run python bench/eval/run.py --anchor     # plus logic-v2 (after setup_anchor.sh)
-    uv run python bench/eval/run.py --negatives 5000   # quicker: first 5,000 negatives
+    uv run --group dev python bench/eval/run.py              # Hakiki only
+    uv run --group dev python bench/eval/run.py --anchor     # plus logic-v2 (after setup_anchor.sh)
+    uv run --group dev python bench/eval/run.py --negatives 5000   # quicker: first 5,000 negatives
 
 Sets (all in bench/eval/data/, see its SOURCES.md):
 

@@ -37,8 +37,8 @@ from hakiki.core.database import create_database
 from hakiki.core.settings import Settings
 from tests.conftest import TEST_SECRET_KEY
 from tests.identity.providers.fake_prembly import FakePrembly
+from tests.support.cli import free_port
 from tests.support.databases import isolated_settings, process_env
-from tests.test_cli import _free_port as free_port
 
 EXAMPLES_PER_OPERATION = 25
 

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.background.helpers import PDF
-from tests.test_cli import HAKIKI, _free_port
+from tests.support.cli import HAKIKI, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -36,7 +36,7 @@ if not CHROMIUM.exists() and not IN_CI:
 
 
 def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], int, dict[str, str]]:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [*HAKIKI, "serve", "--port", str(port)],
         env=env,

@@ -25,7 +25,7 @@ from hakiki.core.test_values import all_entries
 from tests.background.helpers import PDF
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_in_chromium
 from tests.console.accessibility import unlabelled
-from tests.test_cli import HAKIKI, _free_port, run
+from tests.support.cli import HAKIKI, free_port, invoke
 
 if not CHROMIUM.exists() and not IN_CI:
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -37,32 +37,14 @@ PASSWORD = "a browser-tested password"
 
 
 def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
-    assert run(env, "migrate").returncode == 0
-    assert run(env, "orgs", "create", "Acme Lending", "--approved").returncode == 0
-    assert (
-        run(env, "wallet", "credit", "--org", "Acme Lending", "--amount", "250000").returncode == 0
-    )
-    made = subprocess.run(
-        [
-            *HAKIKI,
-            "users",
-            "create",
-            "--org",
-            "Acme Lending",
-            "--email",
-            EMAIL,
-            "--role",
-            "owner",
-            "--password-stdin",
-        ],
-        input=PASSWORD + "\n",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
-    port = _free_port()
+    assert invoke(env, "migrate").exit_code == 0
+    assert invoke(env, "orgs", "create", "Acme Lending", "--approved").exit_code == 0
+    credited = invoke(env, "wallet", "credit", "--org", "Acme Lending", "--amount", "250000")
+    assert credited.exit_code == 0
+    owner = ["--org", "Acme Lending", "--email", EMAIL, "--role", "owner", "--password-stdin"]
+    made = invoke(env, "users", "create", *owner, stdin=PASSWORD + "\n")
+    assert made.exit_code == 0, made.stderr
+    port = free_port()
     process = subprocess.Popen(
         [*HAKIKI, "serve", "--port", str(port)],
         env=env,
