@@ -89,7 +89,7 @@ async def build_runtime(settings: Settings) -> Runtime:
 
 
 def _official_engine(settings: Settings) -> ScreeningEngine:
-    engine = load_current_engine(settings, freeze=True)  # kept until a reload replaces it
+    engine = load_current_engine(settings, freeze=True)
     warn_if_stale(engine, settings)
     return engine
 

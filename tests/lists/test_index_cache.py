@@ -3,9 +3,11 @@ or code, and never trusted when it is corrupt, foreign or writable by others."""
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import stat
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -206,3 +208,19 @@ def test_the_cache_holds_what_the_build_made(tmp_path: Path, un_only: Builds) ->
     assert header.startswith(index_cache.MAGIC + b" ")
     assert isinstance(engine, ScreeningEngine) and engine.name_count == built.name_count
     assert [info["code"] for info in infos] == ["un_sc_consolidated"]
+
+
+def test_an_engine_holds_no_reference_cycle() -> None:
+    # A frozen engine (gc.freeze) is never walked by the collector: only reference counting can
+    # free it when a reload replaces it, which a cycle (a cache of a bound method) would stop.
+    engine = ScreeningEngine(sandbox_snapshots())
+    assert _hit_ids(engine)  # fills the index's look-up cache
+    index = weakref.ref(engine.index)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        del engine
+        assert index() is None
+    finally:
+        if collecting:
+            gc.enable()

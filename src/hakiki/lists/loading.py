@@ -88,8 +88,9 @@ def load_current_engine(settings: Settings, *, freeze: bool = False) -> Screenin
     """The engine over the newest good version of every list (blocking: run it in a thread),
     read from the on-disk cache when one was built from the same lists by the same code
     (``lists/index_cache.py``), else built and cached. ``freeze`` for the engine a process
-    keeps from its start (``gc.freeze``: collections never walk it); not for a reload's, so
-    that the engine it replaces can be freed."""
+    loads at its start (``gc.freeze``, which freezes every object of the process: collections
+    never walk the index). The engine holds no reference cycle, so a frozen one is still freed
+    when a reload replaces it."""
     key = index_cache.cache_key(list_identities(settings))
     (engine, infos), _ = index_cache.load_or_build(
         settings.data_dir,

@@ -25,8 +25,9 @@ import heapq
 import itertools
 import math
 import re
+import weakref
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -107,7 +108,20 @@ class CandidateIndex:
         self._name_weight: tuple[float, ...] = tuple(
             sum(self._idf[t] for t in _index_tokens(n.norm)) for n in self.names
         )
-        self.expand = lru_cache(maxsize=16384)(self._expand)
+        self.expand = self._expand_cache()
+
+    def _expand_cache(self) -> Callable[[str], tuple[tuple[str, float], ...]]:
+        """A memo of :meth:`_expand` that does not hold the index: a cache of the bound method
+        would, a cycle that only the garbage collector frees, and never once the index is
+        frozen (``gc.freeze``) and then replaced by a reload."""
+        method = weakref.WeakMethod(self._expand)
+
+        def expand(token: str) -> tuple[tuple[str, float], ...]:
+            bound = method()
+            assert bound is not None  # whoever calls the cache holds the index
+            return bound(token)
+
+        return lru_cache(maxsize=16384)(expand)
 
     def __getstate__(self) -> dict[str, object]:
         """Everything but the look-up cache (a bound lru_cache cannot be pickled)."""
@@ -117,7 +131,7 @@ class CandidateIndex:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self.expand = lru_cache(maxsize=16384)(self._expand)
+        self.expand = self._expand_cache()
 
     @property
     def vocabulary_size(self) -> int:
