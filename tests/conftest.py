@@ -308,3 +308,7 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
     return env
+
+
+# The shared `hakiki serve` of this worker (tests/support/served.py), for every test module.
+from tests.support.served import served  # noqa: E402, F401
