@@ -90,7 +90,8 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
         halting = f"from tests.support import halt; halt.bulk_id_scan_after({HALT_AFTER})"
         first = start(settings, "worker", before=halting, HAKIKI_BULK_CHUNK_ROWS=str(CHUNK))
         try:
-            wait_for_line(first, HALTED)
+            # On a thread: this process's own writes must go on while the worker halts.
+            await asyncio.to_thread(wait_for_line, first, HALTED)
         finally:
             stop(first, signal.SIGKILL)
         at_kill = await progress(http, headers, bulk_id)

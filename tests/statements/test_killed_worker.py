@@ -89,7 +89,8 @@ async def test_a_killed_worker_is_taken_over_and_the_analysis_charged_once(
         halting = "from tests.support import halt; halt.statement_completion()"
         first = start(settings, "worker", before=halting)
         try:
-            wait_for_line(first, HALTED)
+            # On a thread: this process's own writes must go on while the worker halts.
+            await asyncio.to_thread(wait_for_line, first, HALTED)
         finally:
             stop(first, signal.SIGKILL)
         at_kill = await state(http, headers, analysis_id)

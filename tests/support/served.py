@@ -1,7 +1,7 @@
-"""One real `hakiki serve` per pytest worker (the session fixture ``served``), shared by the
-tests that need only an HTTP server: schemathesis and the browser tests. Each test makes its
-own organisation, keys and console users in the server's database (the helpers below) instead
-of starting a server of its own.
+"""One real `hakiki serve` per pytest worker (the session fixture ``served`` of tests/conftest.py),
+shared by the tests that need only an HTTP server: schemathesis and the browser tests. Each test
+makes its own organisation, keys and console users in the server's database (the helpers below)
+instead of starting a server of its own.
 
 The server runs on a SQLite file of its own in a folder from ``tmp_path_factory`` (one per
 worker), on a port the OS gives, with settings every user can share:
@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import httpx
-import pytest
 
 from hakiki.account import service as accounts
 from hakiki.console import users
@@ -150,10 +149,3 @@ def serve(data_dir: Path, fake_prembly: FakePrembly) -> Iterator[Served]:
             process.kill()
             process.wait(timeout=30)
 
-
-@pytest.fixture(scope="session")
-def served(
-    tmp_path_factory: pytest.TempPathFactory, fake_prembly_server: FakePrembly
-) -> Iterator[Served]:
-    with serve(tmp_path_factory.mktemp("served"), fake_prembly_server) as server:
-        yield server
