@@ -148,4 +148,3 @@ def serve(data_dir: Path, fake_prembly: FakePrembly) -> Iterator[Served]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=30)
-
