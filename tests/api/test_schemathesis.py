@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from schemathesis import Case, Response
 from schemathesis.checks import (
     CheckContext,
@@ -37,8 +37,10 @@ from tests.support.served import Served
 EXAMPLES_PER_OPERATION = 25
 # A live key of an organisation with an empty wallet: once its request is valid, a billable
 # operation answers 402 (or the documented 503 of a channel with no provider), before anything
-# else runs, whatever the request. The request's validation is the sandbox key's, which tries
-# EXAMPLES_PER_OPERATION requests on every operation; a few live examples show the 402.
+# else runs, whatever the request. The request's validation is the sandbox key's, which every
+# phase tries on every operation (the document's examples, the coverage phase's boundary and
+# invalid cases, EXAMPLES_PER_OPERATION generated requests); on a billable operation the live
+# key gets a few generated requests only, which show the 402.
 LIVE_EXAMPLES_WHEN_BILLABLE = 5
 
 
@@ -129,7 +131,7 @@ def test_every_free_operation_with_a_live_key(case: Case, server: Server) -> Non
 
 
 @schema.include(lambda ctx: _billable(ctx.operation)).parametrize()
-@settings(_SETTINGS, max_examples=LIVE_EXAMPLES_WHEN_BILLABLE)
+@settings(_SETTINGS, max_examples=LIVE_EXAMPLES_WHEN_BILLABLE, phases=[Phase.generate])
 def test_every_billable_operation_with_a_live_key(case: Case, server: Server) -> None:
     case.call_and_validate(
         base_url=server.url,
