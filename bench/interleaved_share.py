@@ -1,7 +1,7 @@
 """Share of the ceiling, measured in interleaved rounds: the ceiling and Hakiki's call in turn.
 
-    uv run --group dev python bench/interleaved_share.py [--rounds 3] [--duration 10] [--connections 64]
-        [--modes sandbox,live] [--databases sqlite,postgresql]
+    uv run --group dev python bench/interleaved_share.py [--rounds 3] [--duration 10]
+        [--connections 64] [--modes sandbox,live] [--databases sqlite,postgresql]
 
 On a shared machine one pair of runs (the ceiling, then the call) can move by 10% against the
 next pair: the host's load changes within minutes. Here both servers stay up on core 0 (only the

@@ -1,8 +1,9 @@
 """Where a request's time goes outside the app: the loop's stalls, the time inside the app,
 and when each connection was accepted and first served.
 
-    uv run --group dev python bench/loop_stall_probe.py [--mode sandbox|live] [--database sqlite|postgresql]
-        [--loop uvloop|asyncio] [--duration 15] [--connections 64] [--threshold-ms 20]
+    uv run --group dev python bench/loop_stall_probe.py [--mode sandbox|live]
+        [--database sqlite|postgresql] [--loop uvloop|asyncio] [--duration 15]
+        [--connections 64] [--threshold-ms 20]
 
 One Hakiki server runs in this process on core 0 (uvicorn with httptools, as in
 bench/http_bench.py) with additions that change nothing in the app:

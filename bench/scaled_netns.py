@@ -1,7 +1,8 @@
 """Scaled mode across network namespaces: three API processes and two job workers on one
 PostgreSQL, one wallet, the load spread over the three; then the money is checked.
 
-    sudo uv run --group dev python bench/scaled_netns.py [--duration 20] [--connections 16] [--requests N]
+    sudo uv run --group dev python bench/scaled_netns.py [--duration 20] [--connections 16]
+        [--requests N]
 
 Root only (``ip netns``). Each process runs in a namespace of its own, made by the run: a veth
 pair per namespace, 10.213.<k>.2 inside and 10.213.<k>.1 on the host side, a /24 that exists

@@ -28,6 +28,7 @@ from hakiki.account import service as accounts
 from hakiki.app import create_app
 from hakiki.core.database import Database
 from hakiki.core.migrate import upgrade
+from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
@@ -308,6 +309,13 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
     return env
+
+
+@pytest.fixture
+def runtime(app: FastAPI) -> Runtime:
+    """The session app's runtime: its settings, database and parts."""
+    value: Runtime = app.state.runtime
+    return value
 
 
 # Below: the shared server (kept at the end of the file, apart from the fixtures above).

@@ -1,39 +1,21 @@
-"""`hakiki lists ...` and `hakiki screen` run as real processes."""
+"""`hakiki lists ...` and `hakiki screen`, in this process; `lists status` and `screen NAME` once
+each as a real process."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.lists.server import NEW_UN_DATE, ListServer, run_list_server, un_xml
-
-HAKIKI = [sys.executable, "-m", "hakiki"]
-
-
-def run(env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*HAKIKI, *args], env=env, input=stdin, capture_output=True, text=True, timeout=180,
-        check=False,
-    )  # fmt: skip
+from tests.support.cli import invoke, run
 
 
 @pytest.fixture
 def list_server() -> Iterator[ListServer]:
     with run_list_server() as server:
         yield server
-
-
-@pytest.fixture
-def cli_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
-    env["HAKIKI_DATA_DIR"] = str(tmp_path / "hakiki-data")
-    return env
 
 
 def lines(output: str) -> list[dict[str, object]]:
@@ -50,18 +32,18 @@ def test_lists_status_and_update(cli_env: dict[str, str], list_server: ListServe
     url = list_server.serve("/un/consolidated.xml", un_xml())
     cli_env["HAKIKI_LISTS_SOURCES"] = json.dumps({"un_sc_consolidated": {"files": {"xml": url}}})
     cli_env["HAKIKI_LISTS_RETRIES"] = "0"
-    update = run(cli_env, "lists", "update", "--list", "un_sc_consolidated", "--json")
-    assert update.returncode == 0, update.stderr
+    update = invoke(cli_env, "lists", "update", "--list", "un_sc_consolidated", "--json")
+    assert update.exit_code == 0, update.stderr
     [outcome] = lines(update.stdout)
     assert outcome["status"] == "ok" and outcome["version"] == NEW_UN_DATE
 
     list_server.serve("/un/consolidated.xml", b"garbage", status=500)
-    failed = run(cli_env, "lists", "update", "--list", "un_sc_consolidated")
-    assert failed.returncode == 1 and "FAILED, keeping 2026-11-20" in failed.stdout
-    assert run(cli_env, "lists", "update", "--list", "nope").returncode == 1
+    failed = invoke(cli_env, "lists", "update", "--list", "un_sc_consolidated")
+    assert failed.exit_code == 1 and "FAILED, keeping 2026-11-20" in failed.stdout
+    assert invoke(cli_env, "lists", "update", "--list", "nope").exit_code == 1
 
-    text = run(cli_env, "lists", "status")
-    assert text.returncode == 0
+    text = invoke(cli_env, "lists", "status")
+    assert text.exit_code == 0
     assert (
         f"un_sc_consolidated: {NEW_UN_DATE} (downloaded, 1003 entities, 0 days old)" in text.stdout
     )
@@ -70,8 +52,10 @@ def test_lists_status_and_update(cli_env: dict[str, str], list_server: ListServe
     assert "last error:" in text.stdout
 
     # screen uses the downloaded version, like the API would
-    screened = run(cli_env, "screen", "Abubakar Shekau", "--birth-date", "1969", "--country", "NG")
-    assert screened.returncode == 0, screened.stderr
+    screened = invoke(
+        cli_env, "screen", "Abubakar Shekau", "--birth-date", "1969", "--country", "NG"
+    )
+    assert screened.exit_code == 0, screened.stderr
     [result] = lines(screened.stdout)
     un_hits = [h for h in result["hits"] if h["list_code"] == "un_sc_consolidated"]  # type: ignore[attr-defined]
     assert un_hits and all(h["list_version"] == NEW_UN_DATE for h in un_hits)
@@ -104,8 +88,8 @@ def test_screen_single_and_stdin(cli_env: dict[str, str]) -> None:
             json.dumps({"name": "X", "schema": "Planet"}),
         ]
     )
-    batch = run(cli_env, "screen", stdin=stdin)
-    assert batch.returncode == 0, batch.stderr
+    batch = invoke(cli_env, "screen", stdin=stdin)
+    assert batch.exit_code == 0, batch.stderr
     out = lines(batch.stdout)
     assert len(out) == 5
     assert out[0]["hits"] and out[0]["input"]["birth_date"] == 1969  # type: ignore[index]
@@ -133,8 +117,8 @@ def test_screen_compare(cli_env: dict[str, str]) -> None:
             "[]",
         ]
     )  # fmt: skip
-    result = run(cli_env, "screen", "--compare", stdin=pairs)
-    assert result.returncode == 0, result.stderr
+    result = invoke(cli_env, "screen", "--compare", stdin=pairs)
+    assert result.exit_code == 0, result.stderr
     out = lines(result.stdout)
     assert len(out) == 5
     assert out[0]["decision"] == "match" and float(out[0]["score"]) >= 0.9  # type: ignore[arg-type]

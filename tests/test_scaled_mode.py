@@ -17,9 +17,9 @@ from hakiki.core.database import create_database, read
 from hakiki.core.tables import wallet_transactions, wallets
 from hakiki.core.wallet import service as wallet
 from tests.jobs.sample_tasks import lines, pids
+from tests.support.cli import free_port
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import queue, start, stop, wait_for_line, wait_for_status
-from tests.test_cli import _free_port
 
 PRICE = 1000  # a name screening
 CALLS = 40
@@ -51,7 +51,7 @@ async def test_two_servers_and_two_workers_on_one_postgresql(
     org = await accounts.create_org(db, "Scaled Lending", approved=True)
     key = await accounts.create_key(db, "Scaled Lending", "live")
     await wallet.credit(db, org.id, PRICE * (CALLS - 3), "top-up")
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     servers = [
         start(settings, "serve", "--port", str(port), HAKIKI_JOBS_IN_SERVER="false")
         for port in ports

@@ -6,13 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import httpx
 
-from tests.support.process_output import Output
-from tests.test_cli import HAKIKI, _free_port, run
+from tests.support.cli import free_port, invoke, start_serve, stop_serve
 
 PRICE = 1000  # the default price of a name screening
 CALLS = 60
@@ -28,24 +26,16 @@ async def _fire(url: str, headers: dict[str, str]) -> list[httpx.Response]:
 
 
 def test_two_server_processes_share_one_sqlite_wallet(cli_env: dict[str, str]) -> None:
-    assert run(cli_env, "migrate").returncode == 0
-    assert run(cli_env, "orgs", "create", "Two Workers", "--approved").returncode == 0
+    assert invoke(cli_env, "migrate").exit_code == 0
+    assert invoke(cli_env, "orgs", "create", "Two Workers", "--approved").exit_code == 0
     key = json.loads(
-        run(cli_env, "keys", "create", "--org", "Two Workers", "--env", "live", "--json").stdout
+        invoke(cli_env, "keys", "create", "--org", "Two Workers", "--env", "live", "--json").stdout
     )
     amount = str(PRICE * (CALLS - 3))
-    assert (
-        run(cli_env, "wallet", "credit", "--org", "Two Workers", "--amount", amount).returncode == 0
-    )
-    port = _free_port()
-    process = subprocess.Popen(
-        [*HAKIKI, "serve", "--port", str(port), "--workers", "2"],
-        env=cli_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    log = Output(process)
+    credited = invoke(cli_env, "wallet", "credit", "--org", "Two Workers", "--amount", amount)
+    assert credited.exit_code == 0
+    port = free_port()
+    log = start_serve(cli_env, "--port", str(port), "--workers", "2")
     try:
         # each worker process says so once its lists are loaded
         log.wait_for("Application startup complete", timeout=120, count=2)
@@ -53,8 +43,7 @@ def test_two_server_processes_share_one_sqlite_wallet(cli_env: dict[str, str]) -
         url = f"http://127.0.0.1:{port}/v3/screening/pep-and-sanction"
         responses = asyncio.run(_fire(url, headers))
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop_serve(log)
     statuses = sorted(r.status_code for r in responses)
     assert statuses == [200] * (CALLS - 3) + [402] * 3, [r.text for r in responses[:3]]
     database = Path(cli_env["HAKIKI_DATA_DIR"]) / "hakiki.db"

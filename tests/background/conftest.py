@@ -3,7 +3,6 @@ delay, and a local SMTP sink (aiosmtpd) the app's settings point at."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
@@ -24,13 +23,14 @@ from tests.credit.conftest import (  # noqa: F401 (the credit check's fake burea
     firstcentral_server,
     metropol_server,
 )
+from tests.support.cli import free_port
 
 
 @pytest.fixture
-def runtime(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> Runtime:
-    value: Runtime = app.state.runtime
-    monkeypatch.setattr(value.settings, "background_sandbox_seconds", 0.1)
-    return value
+def runtime(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> Runtime:
+    """The app's runtime with sandbox background checks finishing in 0.1 s."""
+    monkeypatch.setattr(runtime.settings, "background_sandbox_seconds", 0.1)
+    return runtime
 
 
 @dataclass
@@ -51,16 +51,10 @@ class Sink:
         return [m for m in self.messages if m["To"] == address]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def smtp_server() -> Iterator[tuple[Sink, int]]:
     sink = Sink()
-    port = _free_port()
+    port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     try:

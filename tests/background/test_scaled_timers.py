@@ -23,9 +23,9 @@ from hakiki.core.jobs import service as jobs
 from hakiki.core.settings import Settings
 from tests.background.conftest import Sink
 from tests.background.helpers import candidate
+from tests.support.cli import free_port
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import start, stop, wait_for_line
-from tests.test_cli import _free_port
 from tests.webhooks.receiver import run_receiver
 
 EXPIRES_IN = 8.0  # seconds
@@ -51,7 +51,7 @@ async def test_reminder_and_expiry_fire_under_procrastinate(
         "HAKIKI_SMTP_STARTTLS": "false",
         "HAKIKI_WEBHOOKS_ALLOW_PRIVATE": "true",
     }
-    port = _free_port()
+    port = free_port()
     server = start(settings, "serve", "--port", str(port), **env)
     worker = start(settings, "worker", **env)
     email = "otieno.scaled@example.com"

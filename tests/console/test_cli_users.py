@@ -1,93 +1,43 @@
-"""`hakiki users create`: a generated password printed once, or one read from stdin; JSON."""
+"""`hakiki users create`: a generated password printed once, or one read from stdin; JSON. In
+this process, and once as a real process reading a real pipe."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 
-from tests.test_cli import HAKIKI, run
+from tests.support.cli import invoke, run
+
+
+def create(email: str, role: str, *more: str) -> list[str]:
+    return ["users", "create", "--org", "acme", "--email", email, "--role", role, *more]
 
 
 def test_users_create_prints_a_generated_password_or_takes_one_from_stdin(
     cli_env: dict[str, str],
 ) -> None:
-    assert run(cli_env, "migrate").returncode == 0
-    assert run(cli_env, "orgs", "create", "acme").returncode == 0
-    made = run(
-        cli_env,
-        "users",
-        "create",
-        "--org",
-        "acme",
-        "--email",
-        "ops@acme.example",
-        "--role",
-        "owner",
-        "--json",
-    )
-    assert made.returncode == 0, made.stderr
+    assert invoke(cli_env, "migrate").exit_code == 0
+    assert invoke(cli_env, "orgs", "create", "acme").exit_code == 0
+    made = invoke(cli_env, *create("ops@acme.example", "owner", "--json"))
+    assert made.exit_code == 0, made.stderr
     user = json.loads(made.stdout)
     assert user["role"] == "owner" and user["org"] == "acme"
     assert len(user["password"]) >= 20
-    chosen = subprocess.run(
-        [
-            *HAKIKI,
-            "users",
-            "create",
-            "--org",
-            "acme",
-            "--email",
-            "dev@acme.example",
-            "--role",
-            "developer",
-            "--password-stdin",
-            "--json",
-        ],
-        input="a long enough password\n",
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    chosen = run(
+        cli_env,
+        *create("dev@acme.example", "developer", "--password-stdin", "--json"),
+        stdin="a long enough password\n",
     )
     assert chosen.returncode == 0, chosen.stderr
     assert json.loads(chosen.stdout)["password"] is None  # the caller knows it
-    again = run(
-        cli_env,
-        "users",
-        "create",
-        "--org",
-        "acme",
-        "--email",
-        "OPS@acme.example",
-        "--role",
-        "viewer",
+    again = invoke(cli_env, *create("OPS@acme.example", "viewer"))
+    assert again.exit_code == 1 and "exists" in again.stderr
+    short = invoke(
+        cli_env, *create("x@acme.example", "viewer", "--password-stdin"), stdin="short\n"
     )
-    assert again.returncode == 1 and "exists" in again.stderr
-    short = subprocess.run(
-        [
-            *HAKIKI,
-            "users",
-            "create",
-            "--org",
-            "acme",
-            "--email",
-            "x@acme.example",
-            "--role",
-            "viewer",
-            "--password-stdin",
-        ],
-        input="short\n",
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert short.returncode == 1 and "at least 12" in short.stderr
-    nowhere = run(
+    assert short.exit_code == 1 and "at least 12" in short.stderr
+    nowhere = invoke(
         cli_env, "users", "create", "--org", "nope", "--email", "y@acme.example", "--role", "viewer"
     )
-    assert nowhere.returncode == 1 and "No organisation" in nowhere.stderr
-    bad_role = run(
-        cli_env, "users", "create", "--org", "acme", "--email", "z@acme.example", "--role", "root"
-    )
-    assert bad_role.returncode == 2
+    assert nowhere.exit_code == 1 and "No organisation" in nowhere.stderr
+    bad_role = invoke(cli_env, *create("z@acme.example", "root"))
+    assert bad_role.exit_code == 2

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from pydantic import BaseModel
 from sqlalchemy import select
 
@@ -57,9 +56,10 @@ TEST_KIND = CheckKind(
 
 
 @pytest.fixture
-def runtime(app: FastAPI) -> Iterator[Runtime]:
+def runtime(runtime: Runtime) -> Iterator[Runtime]:
+    """The app's runtime, with the test kind of registry check registered."""
     KINDS["test"] = TEST_KIND
-    yield app.state.runtime
+    yield runtime
     KINDS.pop("test", None)
 
 

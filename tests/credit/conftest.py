@@ -4,7 +4,6 @@ around each test) and the app's bureaus swapped for adapters pointed at them."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import pytest
 
@@ -50,12 +49,6 @@ def fake_firstcentral(firstcentral_server: FakeBureau) -> Iterator[FakeBureau]:
     firstcentral_server.reset()
     yield firstcentral_server
     firstcentral_server.reset()
-
-
-@pytest.fixture
-def runtime(app: Any) -> Runtime:
-    value: Runtime = app.state.runtime
-    return value
 
 
 @pytest.fixture

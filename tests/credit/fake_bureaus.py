@@ -14,9 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import socket
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,9 +23,10 @@ from datetime import date, timedelta
 from enum import StrEnum
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from tests.support.fake_server import serve_in_thread
 
 METROPOL_PUBLIC = "fake-metropol-public"
 METROPOL_PRIVATE = "fake-metropol-private"
@@ -333,33 +332,8 @@ class FakeBureau:
 
 
 @contextmanager
-def run_fake_bureau(
-    make: Callable[[State], FastAPI], startup_timeout: float = 10.0
-) -> Iterator[FakeBureau]:
+def run_fake_bureau(make: Callable[[State], FastAPI]) -> Iterator[FakeBureau]:
     """Serve a fake bureau on 127.0.0.1 (a free port) in a background thread."""
     state = State()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        make(state),
-        log_level="warning",
-        access_log=False,
-        lifespan="off",
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + startup_timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("fake bureau did not start")
-        time.sleep(0.01)
-    try:
-        yield FakeBureau(base_url=f"http://127.0.0.1:{port}", state=state)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_in_thread(make(state), "fake-bureau") as base_url:
+        yield FakeBureau(base_url=base_url, state=state)

@@ -8,13 +8,14 @@ with run_fake_llm() as fake:     # 127.0.0.1, a free port, its own thread
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.support.fake_server import serve_handler_in_thread
 
 
 @dataclass
@@ -64,12 +65,6 @@ def run_fake_llm() -> Iterator[FakeLlm]:
         def log_message(self, *_: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    fake.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serve_handler_in_thread(Handler, "fake-llm") as base_url:
+        fake.base_url = f"{base_url}/v1"
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -13,6 +13,7 @@ import pytest
 
 from hakiki.core.settings import Settings
 from tests.jobs.sample_tasks import lines
+from tests.support.cli import free_port
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import (
     queue,
@@ -22,7 +23,6 @@ from tests.support.job_processes import (
     wait_for_log,
     wait_for_status,
 )
-from tests.test_cli import _free_port as free_port
 
 pytestmark = pytest.mark.alone  # fault injection (processes killed mid-job)
 

@@ -21,12 +21,6 @@ from tests.jobs.sample_tasks import lines
 
 
 @pytest.fixture
-def runtime(app: Any) -> Runtime:
-    value: Runtime = app.state.runtime
-    return value
-
-
-@pytest.fixture
 def worker(runtime: Runtime) -> JobWorker:
     """A worker the test drives by hand (``run_due``); the server's own worker also runs."""
     return JobWorker(runtime, lease_seconds=30)

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from fastapi import FastAPI
 
 from hakiki.core.runtime import Runtime
 from hakiki.kyb.providers.registry import Registries
@@ -28,12 +27,6 @@ def fake_registries(fake_registries_server: FakeRegistries) -> Iterator[FakeRegi
     fake_registries_server.reset()
     yield fake_registries_server
     fake_registries_server.reset()
-
-
-@pytest.fixture
-def runtime(app: FastAPI) -> Runtime:
-    value: Runtime = app.state.runtime
-    return value
 
 
 @pytest_asyncio.fixture

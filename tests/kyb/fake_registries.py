@@ -11,9 +11,6 @@ Kenya BRS search, GLEIF's LEI API and OpenCorporates' API v0.4, on one local ser
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,9 +18,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from tests.support.fake_server import serve_in_thread
 
 APP_ID = "fake-app-id-0001"
 API_KEY = "fake_sk_live_0123456789"
@@ -316,25 +314,5 @@ class FakeRegistries:
 @contextmanager
 def run_fake_registries() -> Iterator[FakeRegistries]:
     state = State()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(state), log_level="warning", access_log=False, lifespan="off",
-        timeout_graceful_shutdown=1,
-    )  # fmt: skip
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("fake registries did not start")
-        time.sleep(0.01)
-    try:
-        yield FakeRegistries(f"http://127.0.0.1:{port}", state)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_in_thread(create_app(state), "fake-registries") as base_url:
+        yield FakeRegistries(base_url, state)

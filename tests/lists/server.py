@@ -4,15 +4,16 @@ garbage and collapsed lists."""
 from __future__ import annotations
 
 import gzip
-import threading
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from importlib import resources
 from pathlib import Path
+
+from tests.support.fake_server import serve_handler_in_thread
 
 TEST_DATA = Path(__file__).resolve().parents[1] / "engines" / "screening" / "data"
 NEW_UN_DATE = "2026-11-20"
@@ -79,16 +80,9 @@ def run_list_server() -> Iterator[ListServer]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    state.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serve_handler_in_thread(Handler, "list-server") as base_url:
+        state.base_url = base_url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def good_sources(server: ListServer) -> dict[str, dict[str, object]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -10,6 +11,7 @@ from fastapi import FastAPI
 from hakiki.core.database import Database
 from hakiki.media.service import MediaLibrary, ingest
 from tests.conftest import AccountFactory
+from tests.support.cli import invoke, run
 
 FEED = Path(__file__).resolve().parents[1] / "engines/adverse_media/data/east_africa_rss.xml"
 
@@ -54,35 +56,17 @@ async def test_live_screening_finds_adverse_media_with_evidence(
     assert [h for h in clean["hits"] if h["check"] == "adverse_media"] == []
 
 
-def test_media_commands(tmp_path: Path) -> None:
-    import json
-    import os
-    import subprocess
-    import sys
-
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
-    env["HAKIKI_DATA_DIR"] = str(tmp_path / "data")
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "hakiki", *args],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-
-    assert run("migrate").returncode == 0
-    first = run("media", "ingest", "--source", "test-wire", str(FEED), "--json")
-    assert first.returncode == 0, first.stderr
+def test_media_commands(cli_env: dict[str, str], tmp_path: Path) -> None:
+    assert invoke(cli_env, "migrate").exit_code == 0
+    first = run(cli_env, "media", "ingest", "--source", "test-wire", str(FEED), "--json")
+    assert first.returncode == 0, first.stderr  # the one real process of the media commands
     report = json.loads(first.stdout)
     assert report["new"] == report["articles"] > 0
-    again = json.loads(run("media", "ingest", "--source", "test-wire", str(FEED), "--json").stdout)
-    assert again["new"] == 0
-    status = json.loads(run("media", "status", "--json").stdout)
+    again = invoke(cli_env, "media", "ingest", "--source", "test-wire", str(FEED), "--json")
+    assert json.loads(again.stdout)["new"] == 0
+    status = json.loads(invoke(cli_env, "media", "status", "--json").stdout)
     assert status["articles"] == report["articles"] and status["sources"] == 1
     bad = tmp_path / "not-a-feed.xml"
     bad.write_text("<html><body>hello</body></html>")
-    refused = run("media", "ingest", "--source", "x", str(bad))
-    assert refused.returncode == 1 and "error:" in refused.stderr
+    refused = invoke(cli_env, "media", "ingest", "--source", "x", str(bad))
+    assert refused.exit_code == 1 and "error:" in refused.stderr

@@ -12,6 +12,7 @@ from typing import IO
 class Output:
     def __init__(self, process: subprocess.Popen[str]) -> None:
         assert process.stdout is not None, "start the process with stdout=subprocess.PIPE"
+        self.process = process
         self._text = ""
         self._closed = False
         self._changed = threading.Condition()

@@ -19,7 +19,6 @@ The helpers are synchronous (``asyncio.run``): call them from a synchronous test
 from __future__ import annotations
 
 import asyncio
-import socket
 import subprocess
 import sys
 import time
@@ -37,6 +36,7 @@ from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.database import create_database
 from hakiki.core.settings import Settings
 from hakiki.core.wallet import service as wallet
+from tests.support.cli import free_port
 from tests.support.databases import isolated_settings, process_env
 
 if TYPE_CHECKING:
@@ -95,12 +95,6 @@ class Served:
             await db.dispose()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _wait_until_ready(process: subprocess.Popen[str], url: str, log: Path) -> None:
     deadline = time.monotonic() + READY_WITHIN
     while True:
@@ -117,7 +111,7 @@ def _wait_until_ready(process: subprocess.Popen[str], url: str, log: Path) -> No
 @contextmanager
 def serve(data_dir: Path, fake_prembly: FakePrembly) -> Iterator[Served]:
     settings = asyncio.run(isolated_settings("sqlite", data_dir, "served"))
-    port = _free_port()
+    port = free_port()
     env = process_env(
         settings,
         HAKIKI_RATE_LIMIT="1000000/second",

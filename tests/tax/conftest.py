@@ -1,14 +1,12 @@
 """Fixtures of the tax tests: an adapter pointed at the fake GavaConnect (``fake_gava``, from
-tests/conftest.py, reset around each test) and the app's runtime."""
+tests/conftest.py, reset around each test)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
-from hakiki.core.runtime import Runtime
 from hakiki.tax.providers.gavaconnect import Credentials, GavaConnectProvider
 from tests.tax.fake_gavaconnect import (
     CONSUMER_KEY,
@@ -31,9 +29,3 @@ async def gava(fake_gava: FakeGavaConnect) -> AsyncIterator[GavaConnectProvider]
     )
     yield provider
     await provider.aclose()
-
-
-@pytest.fixture
-def runtime(app: Any) -> Runtime:
-    value: Runtime = app.state.runtime
-    return value

@@ -17,9 +17,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import socket
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,9 +26,10 @@ from datetime import date, timedelta
 from enum import StrEnum
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from tests.support.fake_server import serve_in_thread
 
 CONSUMER_KEY = "fake-gava-consumer-key"
 CONSUMER_SECRET = "fake-gava-consumer-secret"
@@ -313,30 +312,8 @@ class FakeGavaConnect:
 
 
 @contextmanager
-def run_fake_gavaconnect(startup_timeout: float = 10.0) -> Iterator[FakeGavaConnect]:
+def run_fake_gavaconnect() -> Iterator[FakeGavaConnect]:
     """Serve the fake on 127.0.0.1 (a free port) in a background thread; yield its handle."""
     state = FakeState()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(state), log_level="warning", access_log=False, lifespan="off",
-        timeout_graceful_shutdown=1,
-    )  # fmt: skip
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="fake-gavaconnect", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + startup_timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("fake GavaConnect server did not start")
-        time.sleep(0.01)
-    try:
-        yield FakeGavaConnect(base_url=f"http://127.0.0.1:{port}", state=state)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_in_thread(create_app(state), "fake-gavaconnect") as base_url:
+        yield FakeGavaConnect(base_url=base_url, state=state)

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +17,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from tests.support.fake_server import serve_in_thread
 
 APP_ID = "fake-vehicle-app-0001"
 API_KEY = "fake_vehicle_sk_0123456789"
@@ -180,26 +178,5 @@ class FakeAggregator:
 def run_fake_aggregator() -> Iterator[FakeAggregator]:
     """Serve the fake on 127.0.0.1 (a free port) in a background thread."""
     state = FakeState()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(state), log_level="warning", access_log=False, lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="fake-vehicle", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("fake vehicle aggregator did not start")
-        time.sleep(0.01)
-    try:
-        yield FakeAggregator(f"http://127.0.0.1:{port}", state)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_in_thread(create_app(state), "fake-vehicle") as base_url:
+        yield FakeAggregator(base_url, state)

@@ -15,7 +15,6 @@ from sqlalchemy import update
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.jobs import repository as jobs
-from hakiki.core.runtime import Runtime
 from hakiki.webhooks.service import emit
 from hakiki.webhooks.tables import webhook_deliveries, webhook_endpoints
 from tests.conftest import Account
@@ -26,12 +25,6 @@ from tests.webhooks.receiver import Receiver, run_receiver
 def receiver() -> Iterator[Receiver]:
     with run_receiver() as running:
         yield running
-
-
-@pytest.fixture
-def runtime(app: Any) -> Runtime:
-    value: Runtime = app.state.runtime
-    return value
 
 
 @pytest_asyncio.fixture(autouse=True)

@@ -25,8 +25,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.support.fake_server import serve_handler_in_thread
 
 TOLERANCE_SECONDS = 5 * 60
 SECRET_WAIT_SECONDS = 10.0
@@ -117,13 +119,6 @@ def run_receiver() -> Iterator[Receiver]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/hooks"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serve_handler_in_thread(Handler, "webhook-receiver") as base_url:
+        state.url = f"{base_url}/hooks"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()

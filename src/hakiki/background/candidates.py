@@ -198,7 +198,7 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
             if price > 0:  # 402 here rolls every candidate back: nothing sent
                 hold = await billing.reserve(conn, principal, price, row["reference"], hold_seconds)
                 row["hold_id"] = hold.id
-            await repository.insert_request(conn, row, checks)
+            created = await repository.insert_request(conn, row, checks)
             if body.callback_url and callback_secret:  # before the first event: it gets that too
                 await add_callback(
                     conn,
@@ -210,10 +210,8 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
                     resource_id=row["reference"],
                     event_types=list(CALLBACK_EVENTS),
                 )
-            await repository.append(
-                conn, row["id"], now, "invited", "pending", "invitation created"
-            )
-            await lifecycle.announce(conn, row, "background_check.updated")
+            await repository.append(conn, created, now, "invited", "pending", "invitation created")
+            await lifecycle.announce(conn, created, "background_check.updated")
             await timers.schedule_invitation(conn, runtime, row, f"{base}/invitations/{token}")
 
     def render() -> bytes:
@@ -344,7 +342,7 @@ async def reinitiate(call: Call, reference: str) -> bytes:
             values["hold_id"] = hold.id
         for check in open_checks:
             await repository.update_check(
-                conn, row["id"], check["code"], {"status": "pending", "due_at": None}
+                conn, row, check["code"], {"status": "pending", "due_at": None}
             )
         moved = await lifecycle.transition(
             conn,

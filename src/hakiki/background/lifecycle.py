@@ -1,7 +1,9 @@
 """Moving a candidate request through its state machine (engines/background/states): every
 move is a compare-and-set on the status, an entry on the append-only timeline and a
 ``background_check.updated`` webhook (``.completed`` for the last move), in the caller's
-transaction. Per-check charges and the reservation's release happen here too."""
+transaction, which has locked the request first (``repository.lock_request``: the writers
+here take only a ``LockedRequest``). Per-check charges and the reservation's release happen
+here too."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.background import repository
+from hakiki.background.repository import LockedRequest
 from hakiki.core import billing
 from hakiki.core.billing import Charge
 from hakiki.core.crypto import Vault
@@ -37,13 +40,14 @@ def event_data(row: dict[str, Any]) -> dict[str, Any]:
 
 
 async def note(
-    conn: AsyncConnection, row: dict[str, Any], at: datetime, event: str, detail: str
+    conn: AsyncConnection, row: LockedRequest, at: datetime, event: str, detail: str
 ) -> None:
     """A timeline entry that does not move the request (a check's result, an e-mail)."""
-    await repository.append(conn, row["id"], at, event, row["status"], detail)
+    await repository.append(conn, row, at, event, row["status"], detail)
 
 
-async def announce(conn: AsyncConnection, row: dict[str, Any], event_type: str) -> None:
+async def announce(conn: AsyncConnection, row: LockedRequest, event_type: str) -> None:
+    """The webhook event (its sequence per request is safe under the request's lock)."""
     await emit(
         conn,
         org_id=row["org_id"],
@@ -56,21 +60,21 @@ async def announce(conn: AsyncConnection, row: dict[str, Any], event_type: str) 
 
 async def transition(
     conn: AsyncConnection,
-    row: dict[str, Any],
+    row: LockedRequest,
     event: str,
     at: datetime,
     detail: str,
     values: dict[str, Any] | None = None,
-) -> dict[str, Any] | None:
+) -> LockedRequest | None:
     """Move ``row`` by ``event`` if it is still in the status it was read in; the row as it
     is now, or None when something else moved it first (RefusedTransition when the move is
     not allowed from its status)."""
     target = next_state(row["status"], event)
     changes = {"status": target, "updated_at": at, **(values or {})}
-    if not await repository.move(conn, row["id"], row["status"], changes):
+    if not await repository.move(conn, row, changes):
         return None
-    moved = row | changes
-    await repository.append(conn, row["id"], at, event, target, detail)
+    moved = LockedRequest(row | changes)
+    await repository.append(conn, moved, at, event, target, detail)
     await announce(conn, moved, "background_check.updated")
     return moved
 
@@ -106,7 +110,7 @@ async def charge_check(
 async def finish_check(
     conn: AsyncConnection,
     vault: Vault,
-    row: dict[str, Any],
+    row: LockedRequest,
     check: dict[str, Any],
     *,
     result: str,
@@ -114,14 +118,14 @@ async def finish_check(
     at: datetime,
     billable: bool,
     recorded_by: str | None = None,
-) -> dict[str, Any] | None:
+) -> LockedRequest | None:
     """Record a check's result (once: a check already completed is left alone), charge it,
     note it on the timeline, and complete the request when it was the last one. The request
     as it is now, or None when the check was already recorded."""
     charge = await charge_check(conn, row, check) if billable else None
     recorded = await repository.update_check(
         conn,
-        row["id"],
+        row,
         check["code"],
         {
             "status": "completed",
@@ -136,8 +140,8 @@ async def finish_check(
     if not recorded:
         return None
     if charge is not None:
-        row = row | {"charged_amount": int(row["charged_amount"]) + charge.amount}
-        await repository.update_request(conn, row["id"], {"charged_amount": row["charged_amount"]})
+        row = LockedRequest(row | {"charged_amount": int(row["charged_amount"]) + charge.amount})
+        await repository.update_request(conn, row, {"charged_amount": row["charged_amount"]})
     by = f" by {recorded_by}" if recorded_by else ""
     await note(conn, row, at, "check_completed", f"{check['code']}: {result}{by}")
     await announce(conn, row, "background_check.updated")
@@ -145,8 +149,8 @@ async def finish_check(
 
 
 async def complete_if_done(
-    conn: AsyncConnection, row: dict[str, Any], at: datetime
-) -> dict[str, Any]:
+    conn: AsyncConnection, row: LockedRequest, at: datetime
+) -> LockedRequest:
     checks = await repository.checks_of(conn, row["id"])
     if any(c["status"] != "completed" for c in checks):
         return row

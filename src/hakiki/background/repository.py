@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NewType
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -15,12 +15,19 @@ from hakiki.background.tables import (
     background_requests,
     background_timeline,
 )
+from hakiki.core import billing
 from hakiki.core.scoping import owned_by
 
 packages = background_packages
 requests = background_requests
 checks = background_checks
 timeline = background_timeline
+
+
+LockedRequest = NewType("LockedRequest", dict[str, Any])
+"""A request row this transaction has locked (``lock_request``) or inserted: the functions that
+write a request's rows (it, its checks, timeline, documents, webhook events) take only this,
+so each transaction that writes them has taken the request's locks first, in one order."""
 
 
 def _dicts(rows: Any) -> list[dict[str, Any]]:
@@ -84,9 +91,11 @@ async def delete_package(conn: AsyncConnection, package_id: str) -> None:
 
 async def insert_request(
     conn: AsyncConnection, row: dict[str, Any], check_rows: list[dict[str, Any]]
-) -> None:
+) -> LockedRequest:
+    """The new request, as good as locked: no other transaction sees it before this commits."""
     await conn.execute(insert(requests).values(**row))
     await conn.execute(insert(checks), check_rows)
+    return LockedRequest(row)
 
 
 async def get_request(conn: AsyncConnection, request_id: str) -> dict[str, Any] | None:
@@ -94,11 +103,23 @@ async def get_request(conn: AsyncConnection, request_id: str) -> dict[str, Any] 
     return dict(row._mapping) if row else None
 
 
-async def lock_request(conn: AsyncConnection, request_id: str) -> dict[str, Any] | None:
-    """The request, locked for this transaction on PostgreSQL (SQLite has one writer)."""
+async def lock_request(conn: AsyncConnection, request_id: str) -> LockedRequest | None:
+    """The request, locked until this transaction ends: the first thing each transaction that
+    writes a request's rows does (docs/decisions.md#background-lock-order). On PostgreSQL it
+    takes, in this order, a live request's wallet row (the settlement locks wallets before the
+    calls' own rows, and a check's charge or the reservation's release comes later in this
+    transaction) and the request row; then the timeline's next position, the checks and the
+    webhook sequence are this transaction's alone. SQLite's write gate already runs one
+    writer at a time."""
+    owner = select(requests.c.org_id, requests.c.environment).where(requests.c.id == request_id)
+    found = (await conn.execute(owner)).first()
+    if found is None:
+        return None
+    if found.environment == "live":
+        await billing.lock_wallet(conn, found.org_id)
     query = select(requests).where(requests.c.id == request_id).with_for_update()
     row = (await conn.execute(query)).first()
-    return dict(row._mapping) if row else None
+    return LockedRequest(dict(row._mapping)) if row else None
 
 
 async def get_owned_request(
@@ -156,21 +177,19 @@ async def list_requests(
     return _dicts(await conn.execute(query))
 
 
-async def move(
-    conn: AsyncConnection, request_id: str, expected: str, values: dict[str, Any]
-) -> bool:
-    """Change the request only if it is still in the ``expected`` status (a compare-and-set:
+async def move(conn: AsyncConnection, row: LockedRequest, values: dict[str, Any]) -> bool:
+    """Change the request only if it is still in the status ``row`` has (a compare-and-set:
     two timers or a timer and the candidate never both win)."""
     result = await conn.execute(
         update(requests)
-        .where(requests.c.id == request_id, requests.c.status == expected)
+        .where(requests.c.id == row["id"], requests.c.status == row["status"])
         .values(**values)
     )
     return bool(result.rowcount)
 
 
-async def update_request(conn: AsyncConnection, request_id: str, values: dict[str, Any]) -> None:
-    await conn.execute(update(requests).where(requests.c.id == request_id).values(**values))
+async def update_request(conn: AsyncConnection, row: LockedRequest, values: dict[str, Any]) -> None:
+    await conn.execute(update(requests).where(requests.c.id == row["id"]).values(**values))
 
 
 # Checks ------------------------------------------------------------------------------------
@@ -183,13 +202,13 @@ async def checks_of(conn: AsyncConnection, request_id: str) -> list[dict[str, An
 
 async def update_check(
     conn: AsyncConnection,
-    request_id: str,
+    row: LockedRequest,
     code: str,
     values: dict[str, Any],
     *,
     unless_status: str | None = None,
 ) -> bool:
-    query = update(checks).where(checks.c.request_id == request_id, checks.c.code == code)
+    query = update(checks).where(checks.c.request_id == row["id"], checks.c.code == code)
     if unless_status is not None:
         query = query.where(checks.c.status != unless_status)
     return bool((await conn.execute(query.values(**values))).rowcount)
@@ -199,15 +218,16 @@ async def update_check(
 
 
 async def append(
-    conn: AsyncConnection, request_id: str, at: datetime, event: str, status: str, detail: str
+    conn: AsyncConnection, row: LockedRequest, at: datetime, event: str, status: str, detail: str
 ) -> None:
+    """The next entry: its position is free, the request's lock keeping other writers out."""
     last = select(func.coalesce(func.max(timeline.c.position), 0)).where(
-        timeline.c.request_id == request_id
+        timeline.c.request_id == row["id"]
     )
     position = int((await conn.execute(last)).scalar_one()) + 1
     await conn.execute(
         insert(timeline).values(
-            request_id=request_id,
+            request_id=row["id"],
             position=position,
             at=at,
             event=event,
@@ -227,8 +247,10 @@ async def timeline_of(conn: AsyncConnection, request_id: str) -> list[dict[str, 
 # Documents ---------------------------------------------------------------------------------
 
 
-async def insert_document(conn: AsyncConnection, row: dict[str, Any]) -> None:
-    await conn.execute(insert(background_documents).values(**row))
+async def insert_document(
+    conn: AsyncConnection, row: LockedRequest, document: dict[str, Any]
+) -> None:
+    await conn.execute(insert(background_documents).values(**document, request_id=row["id"]))
 
 
 async def documents_of(conn: AsyncConnection, request_id: str) -> list[dict[str, Any]]:

@@ -52,7 +52,7 @@ async def take_sandbox_path(context: JobContext, payload: dict[str, Any]) -> Non
         codes = [c["code"] for c in checks]
         for check in checks:
             result = _scripted_result(path, check["code"], codes)
-            latest = await repository.get_request(conn, row["id"])
+            latest = await repository.lock_request(conn, row["id"])  # held: read again
             assert latest is not None
             await lifecycle.finish_check(
                 conn,

@@ -1,21 +1,24 @@
 """The request's timers, as durable jobs (docs/jobs.md): the invitation e-mail, the reminder
 before expiry, the expiry itself, each manual check's SLA, the automated checks' run and the
 sandbox's scripted paths. Each job carries the invitation number it was scheduled for, so a
-reinitiated request's old timers do nothing; each re-reads the request and moves it only by a
-compare-and-set, so a job run twice (at least once delivery) changes nothing the second time.
+reinitiated request's old timers do nothing; each writes only after locking the request
+(``_locked``, the lock order of docs/decisions.md#background-lock-order) and looking again, and
+moves it only by a compare-and-set, so a job run twice (at least once delivery) changes nothing
+the second time.
 
 Time is read through ``hakiki.core.clock`` (``clock.utcnow()``), which the tests move."""
 
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.background import lifecycle, mail, repository, runners
 from hakiki.background.check_types import ALL_CODES
+from hakiki.background.repository import LockedRequest
 from hakiki.core import billing, clock
 from hakiki.core.clock import as_utc
 from hakiki.core.database import read, transaction
@@ -63,6 +66,26 @@ async def _current(runtime: Runtime, payload: dict[str, Any]) -> dict[str, Any] 
     return row
 
 
+async def _locked(
+    conn: AsyncConnection, payload: dict[str, Any], status: str | None = None
+) -> LockedRequest | None:
+    """The request, locked in this transaction, if the job is still about its current
+    invitation (and it is in ``status``, when given)."""
+    row = await repository.lock_request(conn, str(payload["request_id"]))
+    if row is None or int(row["invitation"]) != int(payload["invitation"]):
+        return None
+    return row if status is None or row["status"] == status else None
+
+
+async def _note(
+    runtime: Runtime, payload: dict[str, Any], at: datetime, event: str, detail: str
+) -> None:
+    async with transaction(runtime.db) as conn:
+        row = await _locked(conn, payload)
+        if row is not None:
+            await lifecycle.note(conn, row, at, event, detail)
+
+
 @task(MAIL_TASK, max_attempts=6)
 async def send_mail(context: JobContext, payload: dict[str, Any]) -> None:
     """An SMTP failure raises and the job retries; with no SMTP server configured the
@@ -75,10 +98,7 @@ async def send_mail(context: JobContext, payload: dict[str, Any]) -> None:
     now = clock.utcnow()
     if not mail.configured(runtime.settings):
         if kind == "invitation":
-            async with transaction(runtime.db) as conn:
-                await lifecycle.note(
-                    conn, row, now, "email_not_sent", "no SMTP server is configured"
-                )
+            await _note(runtime, payload, now, "email_not_sent", "no SMTP server is configured")
         return
     candidate = json.loads(runtime.vault.decrypt(row["candidate_encrypted"]))
     url = runtime.vault.decrypt(str(payload["url"]))
@@ -93,13 +113,15 @@ async def send_mail(context: JobContext, payload: dict[str, Any]) -> None:
         subject,
         write(org, candidate["first_name"], url, expires),
     )
-    async with transaction(runtime.db) as conn:
-        await lifecycle.note(conn, row, now, f"{kind}_sent", f"{kind} e-mailed to the candidate")
+    await _note(runtime, payload, now, f"{kind}_sent", f"{kind} e-mailed to the candidate")
 
 
-async def expire(runtime: Runtime, row: dict[str, Any], detail: str) -> None:
+async def expire(runtime: Runtime, payload: dict[str, Any], detail: str) -> None:
     """pending -> expired, releasing what the reservation has not paid for."""
     async with transaction(runtime.db) as conn:
+        row = await _locked(conn, payload, "pending")
+        if row is None:
+            return
         moved = await lifecycle.transition(
             conn, row, "expire", clock.utcnow(), detail, {"hold_id": None}
         )
@@ -118,7 +140,7 @@ async def expire_invitation(context: JobContext, payload: dict[str, Any]) -> Non
         async with transaction(runtime.db) as conn:
             await enqueue(conn, EXPIRE_TASK, payload, delay_seconds=left)
         return
-    await expire(runtime, row, "the invitation passed expires_at unused")
+    await expire(runtime, payload, "the invitation passed expires_at unused")
 
 
 @task(SLA_TASK, max_attempts=6)
@@ -139,8 +161,11 @@ async def check_sla(context: JobContext, payload: dict[str, Any]) -> None:
             await enqueue(conn, SLA_TASK, payload, delay_seconds=left)
         return
     async with transaction(runtime.db) as conn:
+        locked = await _locked(conn, payload, "in_progress")
+        if locked is None:
+            return
         await lifecycle.transition(
-            conn, row, "stall", clock.utcnow(), f"{code} passed its SLA without a result"
+            conn, locked, "stall", clock.utcnow(), f"{code} passed its SLA without a result"
         )
 
 
@@ -167,10 +192,8 @@ async def _checks_gave_up(
 ) -> None:
     """The automated checks' job failed for good: the request stalls now (the customer hears
     of it through the webhook) rather than at the SLA."""
-    row = await repository.lock_request(conn, str(payload["request_id"]))
-    if row is None or row["status"] != "in_progress":
-        return
-    if int(row["invitation"]) != int(payload["invitation"]):
+    row = await _locked(conn, payload, "in_progress")
+    if row is None:
         return
     await lifecycle.transition(
         conn, row, "stall", clock.utcnow(), "the automated checks could not run; reinitiate"
@@ -193,8 +216,8 @@ async def run_checks(context: JobContext, payload: dict[str, Any]) -> None:
             continue
         outcome = await runners.run(runtime, check["code"], who)
         async with transaction(runtime.db) as conn:
-            latest = await repository.lock_request(conn, row["id"])
-            if latest is None or latest["status"] != "in_progress":
+            latest = await _locked(conn, payload, "in_progress")
+            if latest is None:
                 return
             await lifecycle.finish_check(
                 conn,
@@ -211,10 +234,10 @@ async def run_checks(context: JobContext, payload: dict[str, Any]) -> None:
 async def submit(
     conn: AsyncConnection,
     runtime: Runtime,
-    row: dict[str, Any],
+    row: LockedRequest,
     given: dict[str, Any],
     documents: list[dict[str, Any]],
-) -> dict[str, Any] | None:
+) -> LockedRequest | None:
     """The candidate's submission: pending -> in_progress, automated checks running,
     manual ones awaiting an analyst with their SLA, the documents sealed; None when the
     request was no longer pending."""
@@ -240,9 +263,7 @@ async def submit(
         # request the customer is told about, not a report left in progress.
         due = now + timedelta(hours=ALL_CODES[check["code"]].turnaround_hours)
         status = "running" if check["kind"] == "automated" else "awaiting_analyst"
-        await repository.update_check(
-            conn, row["id"], check["code"], {"status": status, "due_at": due}
-        )
+        await repository.update_check(conn, row, check["code"], {"status": status, "due_at": due})
         await enqueue(
             conn,
             SLA_TASK,
@@ -250,6 +271,6 @@ async def submit(
             delay_seconds=_seconds_until(due),
         )
     for document in documents:
-        await repository.insert_document(conn, document | {"request_id": row["id"]})
+        await repository.insert_document(conn, row, document)
     await enqueue(conn, RUN_TASK, base)
     return moved

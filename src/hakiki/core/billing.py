@@ -38,6 +38,7 @@ __all__ = [
     "charge_units",
     "close",
     "hold_for_call",
+    "lock_wallet",
     "refund",
     "refund_of",
     "release_call_hold",
@@ -145,6 +146,13 @@ async def charge_units(
         for unit in units
     ]
     return await wallet.charge_many(conn, requests)
+
+
+async def lock_wallet(conn: AsyncConnection, org_id: str) -> None:
+    """Lock the organisation's wallet row now, in the caller's transaction, when rows of its own
+    come next and money may move after them: the wallet first is the order the settlement and
+    the reservations take (docs/decisions.md#background-lock-order)."""
+    await wallet.lock_wallet(conn, org_id)
 
 
 async def close(conn: AsyncConnection, hold_id: str | None, org_id: str) -> None:

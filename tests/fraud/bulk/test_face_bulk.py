@@ -4,10 +4,9 @@ on private or loopback addresses, or off the operator's host list, refused by de
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import httpx
@@ -19,6 +18,7 @@ from hakiki.fraud.bulk.fetch import host_allowed
 from tests.conftest import AccountFactory
 from tests.fraud.bulk.conftest import changed, csv_bytes, finished, upload
 from tests.fraud.test_face_scan import FACES
+from tests.support.fake_server import serve_handler_in_thread
 
 FACE_PRICE = 1000
 
@@ -45,13 +45,8 @@ def image_server(tmp_path: Path) -> Iterator[str]:
     ImageOps.mirror(astronaut).save(tmp_path / "a-mirrored.jpg", quality=90)
     (tmp_path / "t.png").write_bytes((FACES / "Tom_Hanks_54745.png").read_bytes())
     Image.new("RGB", (300, 300), (200, 180, 160)).save(tmp_path / "wall.png")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_handler_in_thread(partial(Quiet, directory=str(tmp_path)), "image-server") as url:
+        yield url
 
 
 async def test_faces_by_url_with_errors_per_row(

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,9 +26,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from tests.support.fake_server import serve_in_thread
 
 FAKE_APP_ID = "fake-app-id-0001"
 FAKE_API_KEY = "fake_sk_live_0123456789"
@@ -432,34 +431,9 @@ class FakePrembly:
 
 @contextmanager
 def run_fake_prembly(
-    *, app_id: str = FAKE_APP_ID, api_key: str = FAKE_API_KEY, startup_timeout: float = 10.0
+    *, app_id: str = FAKE_APP_ID, api_key: str = FAKE_API_KEY
 ) -> Iterator[FakePrembly]:
     """Serve the fake on 127.0.0.1 (a free port) in a background thread; yield its handle."""
     state = FakePremblyState(app_id=app_id, api_key=api_key)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(state),
-        log_level="warning",
-        access_log=False,
-        lifespan="off",
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="fake-prembly", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + startup_timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("fake Prembly server did not start")
-        time.sleep(0.01)
-    try:
-        yield FakePrembly(base_url=f"http://127.0.0.1:{port}", state=state)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_in_thread(create_app(state), "fake-prembly") as base_url:
+        yield FakePrembly(base_url=base_url, state=state)

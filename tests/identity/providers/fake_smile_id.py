@@ -20,9 +20,7 @@ import base64
 import hashlib
 import hmac
 import json
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,9 +28,10 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from tests.support.fake_server import serve_in_thread
 
 FAKE_PARTNER_ID = "2042"
 FAKE_API_KEY = "fake-smile-api-key-0123456789"
@@ -334,33 +333,8 @@ class FakeSmileId:
 
 
 @contextmanager
-def run_fake_smile_id(startup_timeout: float = 10.0) -> Iterator[FakeSmileId]:
+def run_fake_smile_id() -> Iterator[FakeSmileId]:
     """Serve the fake on 127.0.0.1 (a free port) in a background thread; yield its handle."""
     state = FakeSmileIdState()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(state),
-        log_level="warning",
-        access_log=False,
-        lifespan="off",
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="fake-smile-id", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + startup_timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("fake Smile ID server did not start")
-        time.sleep(0.01)
-    try:
-        yield FakeSmileId(base_url=f"http://127.0.0.1:{port}/v1", state=state)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_in_thread(create_app(state), "fake-smile-id") as base_url:
+        yield FakeSmileId(base_url=f"{base_url}/v1", state=state)

@@ -77,6 +77,13 @@ def _ledger_row(
     }
 
 
+async def lock_wallet(conn: AsyncConnection, org_id: str) -> None:
+    """The wallet row, locked until the transaction ends. Every transaction takes a wallet's
+    row before that wallet's holds (as ``settle_many`` and ``reserve_in`` do), so two of them
+    never wait for each other across a wallet and a hold."""
+    await repository.lock_wallets(conn, [org_id])
+
+
 async def reserve_in(
     conn: AsyncConnection,
     org_id: str,
@@ -98,6 +105,7 @@ async def draw_from_hold(conn: AsyncConnection, hold_id: str, org_id: str, amoun
     """Give back up to ``amount`` of a long-lived hold (a bulk scan's) so that the rows it
     covered can be debited from the available balance, in the caller's transaction. A hold
     that expired meanwhile gives nothing: the debits then need available funds."""
+    await lock_wallet(conn, org_id)
     held = await repository.hold_amount(conn, hold_id)
     if not held:
         return
@@ -108,6 +116,7 @@ async def draw_from_hold(conn: AsyncConnection, hold_id: str, org_id: str, amoun
 
 async def close_hold(conn: AsyncConnection, hold_id: str, org_id: str) -> None:
     """Release what is left of a hold and delete it, in the caller's transaction."""
+    await lock_wallet(conn, org_id)
     held = await repository.hold_amount(conn, hold_id)
     if held is None:
         return
@@ -248,6 +257,7 @@ async def reversal_of(conn: AsyncConnection, transaction_id: str) -> str | None:
 async def release(db: Database, hold: Hold) -> None:
     """Give a hold back when the call failed before it could settle."""
     async with transaction(db) as conn:
+        await lock_wallet(conn, hold.org_id)
         if await repository.delete_hold(conn, hold.id):
             await repository.release_reserved(conn, hold.org_id, hold.amount)
 
@@ -273,6 +283,8 @@ async def credit(db: Database, org_id: str, amount: int, description: str) -> Ch
 async def release_expired_holds(db: Database) -> int:
     async with transaction(db) as conn:
         holds = await repository.expired_holds(conn, utcnow())
+        if holds:
+            await repository.lock_wallets(conn, sorted({str(hold["org_id"]) for hold in holds}))
         for hold in holds:
             if await repository.delete_hold(conn, hold["id"]):
                 await repository.release_reserved(conn, hold["org_id"], int(hold["amount"]))
