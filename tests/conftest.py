@@ -316,3 +316,21 @@ def runtime(app: FastAPI) -> Runtime:
     """The session app's runtime: its settings, database and parts."""
     value: Runtime = app.state.runtime
     return value
+
+
+# Below: the shared server (kept at the end of the file, apart from the fixtures above).
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:
+    from tests.support.served import Served
+
+
+@pytest.fixture(scope="session")
+def served(
+    tmp_path_factory: pytest.TempPathFactory, fake_prembly_server: FakePrembly
+) -> Iterator[Served]:
+    """This worker's shared `hakiki serve` (tests/support/served.py)."""
+    from tests.support.served import serve  # it imports this module
+
+    with serve(tmp_path_factory.mktemp("served"), fake_prembly_server) as server:
+        yield server

@@ -1,7 +1,8 @@
 """Property-based tests of the whole API from its OpenAPI document (schemathesis): every
-operation, with a sandbox key and with a live key, against a real `hakiki serve` process on a
-database of its own. Each generated request, valid or not, must get an answer the document
-declares (status code, content type, body schema) and never a 5xx.
+operation, with a sandbox key and with a live key, against a real `hakiki serve` process (the
+worker's shared server, tests/support/served.py, with an organisation of this module's). Each
+generated request, valid or not, must get an answer the document declares (status code, content
+type, body schema) and never a 5xx.
 
 The live key's organisation is approved with an empty wallet: billable calls stop at 402
 before any upstream, as a stranger's would; Nigeria's channels are served by the local fake
@@ -12,17 +13,11 @@ before anything is reserved). Webhook URLs are not resolved
 
 from __future__ import annotations
 
-import asyncio
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from schemathesis import Case, Response
 from schemathesis.checks import (
     CheckContext,
@@ -30,17 +25,23 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from schemathesis.core.result import Ok
+from schemathesis.schemas import APIOperation
 
-from hakiki.account import service as accounts
 from hakiki.app import create_app
-from hakiki.core.database import create_database
+from hakiki.core.endpoints import CATALOGUE
 from hakiki.core.settings import Settings
 from tests.conftest import TEST_SECRET_KEY
-from tests.identity.providers.fake_prembly import FakePrembly
-from tests.support.cli import free_port
-from tests.support.databases import isolated_settings, process_env
+from tests.support.served import Served
 
 EXAMPLES_PER_OPERATION = 25
+# A live key of an organisation with an empty wallet: once its request is valid, a billable
+# operation answers 402 (or the documented 503 of a channel with no provider), before anything
+# else runs, whatever the request. The request's validation is the sandbox key's, which every
+# phase tries on every operation (the document's examples, the coverage phase's boundary and
+# invalid cases, EXAMPLES_PER_OPERATION generated requests); on a billable operation the live
+# key gets a few generated requests only, which show the 402.
+LIVE_EXAMPLES_WHEN_BILLABLE = 5
 
 
 @dataclass(frozen=True)
@@ -49,58 +50,12 @@ class Server:
     keys: dict[str, str]  # environment -> Authorization header
 
 
-async def _keys(settings: Settings) -> dict[str, str]:
-    db = create_database(settings)
-    try:
-        await accounts.create_org(db, "schemathesis", approved=True)
-        issued = {
-            environment: await accounts.create_key(db, "schemathesis", environment)
-            for environment in ("sandbox", "live")
-        }
-    finally:
-        await db.dispose()
-    return {env: f"Bearer {key.client_id}:{key.secret}" for env, key in issued.items()}
-
-
 @pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, fake_prembly_server: FakePrembly
-) -> Iterator[Server]:
-    settings = asyncio.run(
-        isolated_settings("sqlite", tmp_path_factory.mktemp("schemathesis"), "schemathesis")
-    )
-    keys = asyncio.run(_keys(settings))
-    port = free_port()
-    env = process_env(
-        settings,
-        HAKIKI_RATE_LIMIT="1000000/second",
-        HAKIKI_WEBHOOKS_ALLOW_PRIVATE="true",
-        # Nigeria's live channels reach the local fake Prembly (after the wallet's 402).
-        HAKIKI_PREMBLY_APP_ID=fake_prembly_server.app_id,
-        HAKIKI_PREMBLY_API_KEY=fake_prembly_server.api_key,
-        HAKIKI_PREMBLY_BASE_URL=fake_prembly_server.base_url,
-    )
-    # The server's output goes to a file: a pipe nobody reads would fill with access-log lines
-    # and block the server.
-    output = tmp_path_factory.mktemp("schemathesis_output") / "serve.log"
-    with output.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "hakiki", "serve", "--port", str(port)],
-            env=env,
-            cwd=Path(__file__).resolve().parents[2],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Uvicorn running on" not in output.read_text():
-            assert process.poll() is None and time.monotonic() < deadline, output.read_text()
-            time.sleep(0.1)
-        yield Server(f"http://127.0.0.1:{port}", keys)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+def server(served: Served) -> Server:
+    """The worker's shared server, with an approved organisation of this module's, unfunded."""
+    served.organisation("schemathesis", approved=True)
+    keys = {env: served.key("schemathesis", env)["Authorization"] for env in ("sandbox", "live")}
+    return Server(served.url, keys)
 
 
 # The document the server serves, built in process so each operation is a test of its own.
@@ -151,9 +106,33 @@ def test_every_operation_with_a_sandbox_key(case: Case, server: Server) -> None:
     )
 
 
-@schema.parametrize()
+BILLABLE = {(entry.method, entry.path) for entry in CATALOGUE.values() if entry.billable}
+
+
+def _billable(operation: APIOperation) -> bool:
+    return (operation.method.upper(), operation.path) in BILLABLE
+
+
+def test_every_billable_entry_is_an_operation_of_the_document() -> None:
+    found = [result.ok() for result in schema.get_all_operations() if isinstance(result, Ok)]
+    operations = {(operation.method.upper(), operation.path) for operation in found}
+    assert BILLABLE and operations >= BILLABLE
+
+
+@schema.exclude(lambda ctx: _billable(ctx.operation)).parametrize()
 @_SETTINGS
-def test_every_operation_with_a_live_key(case: Case, server: Server) -> None:
+def test_every_free_operation_with_a_live_key(case: Case, server: Server) -> None:
+    case.call_and_validate(
+        base_url=server.url,
+        headers={"Authorization": server.keys["live"]},
+        checks=CHECKS,
+        timeout=30,
+    )
+
+
+@schema.include(lambda ctx: _billable(ctx.operation)).parametrize()
+@settings(_SETTINGS, max_examples=LIVE_EXAMPLES_WHEN_BILLABLE, phases=[Phase.generate])
+def test_every_billable_operation_with_a_live_key(case: Case, server: Server) -> None:
     case.call_and_validate(
         base_url=server.url,
         headers={"Authorization": server.keys["live"]},

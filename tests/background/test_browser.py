@@ -1,6 +1,7 @@
 """A candidate fills the invitation form in a real headless Chromium (Playwright), against
-`hakiki serve` as a process: the page, the consent, a typed date, a file chosen from disk,
-the submit; the API then says the request is in progress with the document stored.
+`hakiki serve` as a process (the worker's shared server, tests/support/served.py): the page,
+the consent, a typed date, a file chosen from disk, the submit; the API then says the request
+is in progress with the document stored.
 
 Skipped only when Chromium is absent outside CI; under CI=true it must run (.ci/run installs
 Debian's chromium when it is missing)."""
@@ -9,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
-import subprocess
 import time
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import httpx
 import pytest
 
 from tests.background.helpers import PDF
-from tests.support.cli import HAKIKI, free_port
+from tests.support.served import Served
 
 CHROMIUM = Path("/usr/bin/chromium")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -33,29 +32,6 @@ CHROMIUM_ARGS = [
 
 if not CHROMIUM.exists() and not IN_CI:
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-
-def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], int, dict[str, str]]:
-    port = free_port()
-    process = subprocess.Popen(
-        [*HAKIKI, "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    output = ""
-    deadline = time.monotonic() + 60
-    while "Hakiki is answering on" not in output:
-        assert time.monotonic() < deadline, output
-        line = process.stdout.readline()
-        assert line or process.poll() is None, output
-        output += line
-    client_id = re.search(r"client_id: (\S+)", output)
-    secret = re.search(r"secret:\s+(\S+)", output)
-    assert client_id and secret, output
-    return process, port, {"Authorization": f"Bearer {client_id.group(1)}:{secret.group(1)}"}
 
 
 async def _fill_in_chromium(url: str, document: Path) -> str:
@@ -84,43 +60,40 @@ async def _fill_in_chromium(url: str, document: Path) -> str:
             await browser.close()
 
 
-def test_a_candidate_fills_the_form_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_a_candidate_fills_the_form_in_chromium(served: Served, tmp_path: Path) -> None:
     document = tmp_path / "good-conduct.pdf"
     document.write_bytes(PDF)
-    process, port, headers = _serve(cli_env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        made = httpx.post(
-            f"{base}/v3/background/candidates",
-            json={
-                "package_id": "spk_ke_driver",
-                "candidates": [
-                    {"first_name": "Wanjiru", "last_name": "Kamau", "email": "w@example.com"}
-                ],
-            },
+    served.organisation("Background browser test")
+    headers = served.key("Background browser test", "sandbox")
+    base = served.url
+    made = httpx.post(
+        f"{base}/v3/background/candidates",
+        json={
+            "package_id": "spk_ke_driver",
+            "candidates": [
+                {"first_name": "Wanjiru", "last_name": "Kamau", "email": "w@example.com"}
+            ],
+        },
+        headers=headers,
+        timeout=10,
+    )
+    assert made.status_code == 201, made.text
+    request = made.json()["data"][0]
+    assert request["invitation_url"].startswith(base + "/invitations/")
+    said = asyncio.run(_fill_in_chromium(request["invitation_url"], document))
+    assert "Your information has been sent" in said
+    deadline = time.monotonic() + 30
+    while True:
+        got = httpx.get(
+            f"{base}/v3/background/candidates/{request['reference']}",
             headers=headers,
             timeout=10,
-        )
-        assert made.status_code == 201, made.text
-        request = made.json()["data"][0]
-        assert request["invitation_url"].startswith(base + "/invitations/")
-        said = asyncio.run(_fill_in_chromium(request["invitation_url"], document))
-        assert "Your information has been sent" in said
-        deadline = time.monotonic() + 30
-        while True:
-            got = httpx.get(
-                f"{base}/v3/background/candidates/{request['reference']}",
-                headers=headers,
-                timeout=10,
-            ).json()
-            checks = {c["code"]: c for c in got["checks"]}
-            if checks["identity"]["status"] == "completed":
-                break
-            assert time.monotonic() < deadline, got
-            time.sleep(0.2)
-        assert got["status"] == "in_progress"
-        assert checks["identity"]["result"] == "clear"
-        assert checks["criminal_record"]["status"] == "awaiting_analyst"
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
+        ).json()
+        checks = {c["code"]: c for c in got["checks"]}
+        if checks["identity"]["status"] == "completed":
+            break
+        assert time.monotonic() < deadline, got
+        time.sleep(0.2)
+    assert got["status"] == "in_progress"
+    assert checks["identity"]["result"] == "clear"
+    assert checks["criminal_record"]["status"] == "awaiting_analyst"

@@ -1,6 +1,7 @@
-"""The console in a real headless Chromium (Playwright) against `hakiki serve` as a process:
-sign in, create a key, run the playground, review a screening hit, follow a bulk scan to
-completion, sign out; a screenshot of each page (docs/console/*.png, shown in
+"""The console in a real headless Chromium (Playwright) against `hakiki serve` as a process
+(the worker's shared server, tests/support/served.py, with an organisation and a console user
+of this test's): sign in, create a key, run the playground, review a screening hit, follow a
+bulk scan to completion, sign out; a screenshot of each page (docs/console/*.png, shown in
 docs/console.md) and the accessibility check on each.
 
 Skipped only when Chromium is absent outside CI; under CI=true it must run (.ci/run installs
@@ -11,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -25,42 +25,17 @@ from hakiki.core.test_values import all_entries
 from tests.background.helpers import PDF
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_in_chromium
 from tests.console.accessibility import unlabelled
-from tests.support.cli import HAKIKI, free_port, invoke
+from tests.support.served import Served
 
 if not CHROMIUM.exists() and not IN_CI:
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 SHOTS = Path(os.environ.get("HAKIKI_SCREENSHOTS", Path(__file__).parents[2] / "docs" / "console"))
 STATEMENT = Path(statements.__file__).parent / "sandbox_data" / "mpesa-tampered.pdf"
+# Names shown on the screenshots; this test alone uses them on the shared server.
+ORGANISATION = "Acme Lending"
 EMAIL = "ops@acme.example"
 PASSWORD = "a browser-tested password"
-
-
-def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
-    assert invoke(env, "migrate").exit_code == 0
-    assert invoke(env, "orgs", "create", "Acme Lending", "--approved").exit_code == 0
-    credited = invoke(env, "wallet", "credit", "--org", "Acme Lending", "--amount", "250000")
-    assert credited.exit_code == 0
-    owner = ["--org", "Acme Lending", "--email", EMAIL, "--role", "owner", "--password-stdin"]
-    made = invoke(env, "users", "create", *owner, stdin=PASSWORD + "\n")
-    assert made.exit_code == 0, made.stderr
-    port = free_port()
-    process = subprocess.Popen(
-        [*HAKIKI, "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    output = ""
-    deadline = time.monotonic() + 60
-    while "Application startup complete" not in output:
-        assert time.monotonic() < deadline, output
-        line = process.stdout.readline()
-        assert line or process.poll() is None, output
-        output += line
-    return process, f"http://127.0.0.1:{port}"
 
 
 def _bulk_file(directory: Path) -> Path:
@@ -246,16 +221,13 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
     return seen
 
 
-def test_the_console_in_chromium(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_the_console_in_chromium(served: Served, tmp_path: Path) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    process, base = _serve(cli_env)
-    try:
-        document = tmp_path / "good-conduct.pdf"
-        document.write_bytes(PDF)
-        seen = asyncio.run(_drive(base, _bulk_file(tmp_path), document))
-    finally:
-        process.terminate()
-        process.communicate(timeout=30)
+    org_id = served.organisation(ORGANISATION, credit=250000)
+    served.console_user(org_id, EMAIL, PASSWORD)
+    document = tmp_path / "good-conduct.pdf"
+    document.write_bytes(PDF)
+    seen = asyncio.run(_drive(served.url, _bulk_file(tmp_path), document))
     assert len(set(seen)) == 17
     for name in seen:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

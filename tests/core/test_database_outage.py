@@ -60,7 +60,7 @@ async def test_postgres_outage_is_503_then_recovers(tmp_path: Path) -> None:
                     again := await client.post(SCREEN, json=BODY, headers=headers)
                 ).status_code != 200:
                     assert time.monotonic() < deadline, again.text
-                    await asyncio.sleep(0.5)
+                    await asyncio.sleep(0.1)
             # The job worker kept polling through the outage and runs new work again.
             log = tmp_path / "log"
             async with transaction(runtime.db) as conn:

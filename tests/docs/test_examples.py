@@ -178,6 +178,10 @@ def _hakiki_json(env: dict[str, str], cwd: Path, *args: str) -> dict[str, object
     return result
 
 
+# Not the worker's shared server (tests/support/served.py): this server is the README's start
+# command run as a reader runs it (a fresh folder, default settings, the first start's banner and
+# its pasted curl), and the examples' `hakiki` commands work on its ./hakiki-data; the shared
+# server's settings (no rate limit, fake Prembly) would change what the examples show.
 @pytest.fixture(scope="module")
 def newcomer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Newcomer]:
     if shutil.which("curl") is None:

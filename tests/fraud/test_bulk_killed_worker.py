@@ -1,6 +1,8 @@
 """A worker killed in the middle of a live bulk scan: the next worker carries on from the last
 committed chunk. Every row is recorded once and debited once; the reservation ends at zero.
-Real processes, on both databases."""
+Real processes, on both databases. The first worker halts inside the transaction of its sixth
+chunk (tests.support.halt): the kill lands there every time, with five chunks committed and one
+claimed, recorded and charged but not committed."""
 
 from __future__ import annotations
 
@@ -25,9 +27,11 @@ from hakiki.core.wallet import service as wallet
 from hakiki.fraud.bulk.tables import bulk_scan_results
 from tests.fraud.bulk.conftest import URL, csv_bytes, upload
 from tests.support.databases import isolated_settings
+from tests.support.halt import HALTED
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
 
-ROWS, PRICE = 10_000, 500
+ROWS, PRICE, CHUNK = 1_000, 500, 100
+HALT_AFTER = 5 * CHUNK
 
 
 @asynccontextmanager
@@ -83,19 +87,20 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
         started = await upload(http, headers, csv_bytes(sheet), "id", channel="bvn")
         bulk_id = started["bulk_id"]
 
-        first = start(settings, "worker", HAKIKI_BULK_CHUNK_ROWS="100")
+        halting = f"from tests.support import halt; halt.bulk_id_scan_after({HALT_AFTER})"
+        first = start(settings, "worker", before=halting, HAKIKI_BULK_CHUNK_ROWS=str(CHUNK))
         try:
-            wait_for_line(first, "worker started")
-            await wait_until(http, headers, bulk_id, 1000, within=120)
+            # On a thread: this process's own writes must go on while the worker halts.
+            await asyncio.to_thread(wait_for_line, first, HALTED)
         finally:
             stop(first, signal.SIGKILL)
         at_kill = await progress(http, headers, bulk_id)
-        assert 0 < at_kill["processed_records"] < ROWS, at_kill  # killed midway
+        assert at_kill["processed_records"] == HALT_AFTER, at_kill  # killed midway
 
-        second = start(settings, "worker", HAKIKI_BULK_CHUNK_ROWS="100")
+        second = start(settings, "worker", HAKIKI_BULK_CHUNK_ROWS=str(CHUNK))
         try:
             wait_for_line(second, "worker started")
-            await wait_until(http, headers, bulk_id, ROWS, within=240)
+            await wait_until(http, headers, bulk_id, ROWS, within=120)
             [job] = await jobs.list_jobs(db, task="fraud.bulk_scan")
             await wait_for_status(settings, [job["id"]])
         finally:

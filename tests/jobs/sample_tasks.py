@@ -51,9 +51,12 @@ async def permanent_task(context: JobContext, payload: dict[str, Any]) -> None:
 
 @task("test.slow", max_attempts=3, backoff=(0,))
 async def slow_task(context: JobContext, payload: dict[str, Any]) -> None:
-    """Records its start, sleeps, then records its end: a kill in between leaves a start only."""
+    """Records its start, sleeps, then records its end: a kill in between leaves a start only.
+    ``first_attempt_seconds``, if given, is the first attempt's sleep (one that outlasts any
+    wait for its kill)."""
     record(context, payload, "started")
-    await asyncio.sleep(payload["seconds"])
+    first = payload.get("first_attempt_seconds", payload["seconds"])
+    await asyncio.sleep(first if context.attempt == 1 else payload["seconds"])
     record(context, payload, "done")
 
 

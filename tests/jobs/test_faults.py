@@ -60,7 +60,8 @@ async def test_a_job_of_a_killed_worker_completes_exactly_once(
     first = start(settings, "worker")
     try:
         wait_for_line(first, "worker started")
-        [job_id] = await queue(settings, "test.slow", [{"log": str(log), "seconds": 3}])
+        payload = {"log": str(log), "seconds": 0, "first_attempt_seconds": 600}
+        [job_id] = await queue(settings, "test.slow", [payload])
         await wait_for_log(log, "started")
     finally:
         stop(first, signal.SIGKILL)  # mid-job: no chance to give the job back

@@ -1,6 +1,8 @@
 """A worker killed in the middle of a live statement analysis: the next worker analyses the
 file again and ends it once. One analysis, one debit, the reservation ended, one webhook event.
-Real processes, on both databases (and procrastinate mode)."""
+Real processes, on both databases (and procrastinate mode). The first worker halts inside the
+analysis's final transaction, after it has ended, charged and announced it (tests.support.halt):
+the kill lands there every time, with none of it committed."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from hakiki.webhooks.tables import webhook_events
 from tests.statements import documents as d
 from tests.statements.conftest import URL, analyze
 from tests.support.databases import isolated_settings
+from tests.support.halt import HALTED
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
 
 PRICE = 5000
@@ -74,19 +77,20 @@ async def test_a_killed_worker_is_taken_over_and_the_analysis_charged_once(
     settings = await isolated_settings(
         backend, tmp_path / "data", "stmt_kill", jobs_backend=jobs_backend
     )
-    big = d.mpesa_pdf(d.mpesa_rows(4400, 12, seed=2))  # about 5,500 rows: seconds to read
+    statement = d.mpesa_pdf(d.mpesa_rows(120, 3, seed=2))
     async with api(settings) as (http, db):
         org = await accounts.create_org(db, "lender", approved=True, currency="KES")
         key = await accounts.create_key(db, "lender", "live", None)
         await wallet.credit(db, org.id, 2 * PRICE, "top-up")
         headers = {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
-        started = await analyze(http, headers, big, statement_type="mpesa")
+        started = await analyze(http, headers, statement, statement_type="mpesa")
         analysis_id = started["analysis_id"]
 
-        first = start(settings, "worker")
+        halting = "from tests.support import halt; halt.statement_completion()"
+        first = start(settings, "worker", before=halting)
         try:
-            wait_for_line(first, "worker started")
-            await wait_for(http, headers, analysis_id, "processing", within=60)
+            # On a thread: this process's own writes must go on while the worker halts.
+            await asyncio.to_thread(wait_for_line, first, HALTED)
         finally:
             stop(first, signal.SIGKILL)
         at_kill = await state(http, headers, analysis_id)
@@ -95,7 +99,7 @@ async def test_a_killed_worker_is_taken_over_and_the_analysis_charged_once(
         second = start(settings, "worker")
         try:
             wait_for_line(second, "worker started")
-            done = await wait_for(http, headers, analysis_id, "completed", within=180)
+            done = await wait_for(http, headers, analysis_id, "completed", within=120)
             [job] = await jobs.list_jobs(db, task="statements.analyse")
             await wait_for_status(settings, [job["id"]])
         finally:

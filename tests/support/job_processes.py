@@ -26,15 +26,25 @@ HAKIKI_WITH_TEST_TASKS = [
     "-c",
     "import sys; import tests.jobs.sample_tasks; from hakiki.cli import main; main()",
 ]
+
+
+def _with_test_tasks(before: str) -> list[str]:
+    """The command, with Python statements run before `hakiki` starts (tests.support.halt)."""
+    if not before:
+        return HAKIKI_WITH_TEST_TASKS
+    python, flag, program = HAKIKI_WITH_TEST_TASKS
+    return [python, flag, f"{before}; {program}"]
+
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 _OUTPUTS: weakref.WeakKeyDictionary[subprocess.Popen[str], Output] = weakref.WeakKeyDictionary()
 
 
-def start(settings: Settings, *args: str, **env: str) -> subprocess.Popen[str]:
+def start(settings: Settings, *args: str, before: str = "", **env: str) -> subprocess.Popen[str]:
     process = subprocess.Popen(
-        [*HAKIKI_WITH_TEST_TASKS, *args],
+        [*_with_test_tasks(before), *args],
         env=process_env(settings, HAKIKI_JOB_LEASE_SECONDS="2", **env),
         cwd=ROOT,
         stdout=subprocess.PIPE,
