@@ -13,6 +13,7 @@ from tests.conftest import POSTGRES_URL, require_postgres
 from tests.support.cli import free_port, invoke, run
 
 
+@pytest.mark.processes
 def test_orgs_create_as_a_real_process(cli_env: dict[str, str]) -> None:
     assert invoke(cli_env, "migrate").exit_code == 0
     created = run(cli_env, "orgs", "create", "Smoke Lending", "--approved", "--json")
@@ -74,6 +75,7 @@ def test_migrate_and_orgs_on_postgresql(cli_env: dict[str, str]) -> None:
     assert json.loads(credit.stdout)["balance_after"] == 700
 
 
+@pytest.mark.processes
 @pytest.mark.postgresql
 def test_serve_refuses_an_unmigrated_postgresql(cli_env: dict[str, str]) -> None:
     require_postgres()

@@ -22,6 +22,7 @@ def lines(output: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in output.splitlines() if line.strip()]
 
 
+@pytest.mark.processes
 def test_lists_status_and_update(cli_env: dict[str, str], list_server: ListServer) -> None:
     status = run(cli_env, "lists", "status", "--json")
     assert status.returncode == 0, status.stderr
@@ -61,6 +62,7 @@ def test_lists_status_and_update(cli_env: dict[str, str], list_server: ListServe
     assert un_hits and all(h["list_version"] == NEW_UN_DATE for h in un_hits)
 
 
+@pytest.mark.processes
 def test_screen_single_and_stdin(cli_env: dict[str, str]) -> None:
     single = run(
         cli_env, "screen", "Abubakar Shekau", "--birth-date", "1969", "--country", "NG",

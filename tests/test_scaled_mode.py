@@ -21,6 +21,8 @@ from tests.support.cli import free_port
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import queue, start, stop, wait_for_line, wait_for_status
 
+pytestmark = pytest.mark.processes
+
 PRICE = 1000  # a name screening
 CALLS = 40
 SCREEN = "/v3/screening/pep-and-sanction"

@@ -14,7 +14,8 @@ import pytest
 
 from tests.conftest import IN_CI, POSTGRES_URL, REDIS_URL, require_postgres, require_redis
 
-pytestmark = pytest.mark.alone  # network namespaces and a fixed-rate load: alone
+# Network namespaces and a fixed-rate load: alone.
+pytestmark = [pytest.mark.alone, pytest.mark.processes]
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,6 +19,8 @@ import pytest
 from tests.support.cli import free_port, hakiki_env, invoke, start_serve, stop_serve
 from tests.support.process_output import Output
 
+pytestmark = pytest.mark.processes
+
 IDENTITY_NUMBER = "31415926"
 
 

@@ -9,8 +9,11 @@ import sqlite3
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.support.cli import free_port, invoke, start_serve, stop_serve
+
+pytestmark = pytest.mark.processes
 
 PRICE = 1000  # the default price of a name screening
 CALLS = 60

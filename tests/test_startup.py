@@ -144,6 +144,7 @@ async def test_a_worker_never_loads_the_screening_engine(
     assert loads == []
 
 
+@pytest.mark.processes
 async def test_the_server_loads_the_screening_engine_at_start(app: FastAPI) -> None:
     runtime = app.state.runtime
     assert runtime.part(ScreeningEngines).live_loaded
@@ -159,6 +160,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.processes
 def test_the_banner_is_printed_once_the_server_answers(cli_env: dict[str, str]) -> None:
     port = _free_port()
     process = subprocess.Popen(

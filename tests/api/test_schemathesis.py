@@ -34,6 +34,8 @@ from hakiki.core.settings import Settings
 from tests.conftest import TEST_SECRET_KEY
 from tests.support.served import Served
 
+pytestmark = pytest.mark.processes
+
 EXAMPLES_PER_OPERATION = 25
 # A live key of an organisation with an empty wallet: once its request is valid, a billable
 # operation answers 402 (or the documented 503 of a channel with no provider), before anything

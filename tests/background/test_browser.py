@@ -19,6 +19,8 @@ import pytest
 from tests.background.helpers import PDF
 from tests.support.served import Served
 
+pytestmark = pytest.mark.processes
+
 CHROMIUM = Path("/usr/bin/chromium")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM_ARGS = [

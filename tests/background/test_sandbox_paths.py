@@ -38,7 +38,8 @@ async def test_complete_path_clears_every_check_and_sends_webhooks(
     assert all(c["status"] == "completed" for c in done["checks"])
     manual = next(c for c in done["checks"] if c["code"] == "criminal_record")
     assert manual["recorded_by"] == "sandbox analyst"
-    steps = [e["event"] for e in done["timeline"]]
+    # The invitation e-mail's note comes from a job of its own and may land at any point.
+    steps = [e["event"] for e in done["timeline"] if e["event"] != "email_not_sent"]
     assert steps[0] == "invited" and "submit" in steps and steps[-1] == "complete"
     assert [e["status"] for e in done["timeline"]][-1] == "completed"
     sent = await events(db, account.org_id, request["reference"])

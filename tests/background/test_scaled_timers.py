@@ -28,6 +28,8 @@ from tests.support.databases import isolated_settings
 from tests.support.job_processes import start, stop, wait_for_line
 from tests.webhooks.receiver import run_receiver
 
+pytestmark = pytest.mark.processes
+
 EXPIRES_IN = 8.0  # seconds
 REMIND_BEFORE = 4.0
 

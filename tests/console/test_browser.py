@@ -27,6 +27,8 @@ from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_
 from tests.console.accessibility import unlabelled
 from tests.support.served import Served
 
+pytestmark = pytest.mark.processes
+
 if not CHROMIUM.exists() and not IN_CI:
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.support.cli import invoke, run
 
 
@@ -12,6 +14,7 @@ def create(email: str, role: str, *more: str) -> list[str]:
     return ["users", "create", "--org", "acme", "--email", email, "--role", role, *more]
 
 
+@pytest.mark.processes
 def test_users_create_prints_a_generated_password_or_takes_one_from_stdin(
     cli_env: dict[str, str],
 ) -> None:

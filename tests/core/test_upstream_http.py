@@ -214,6 +214,7 @@ async def test_a_closed_client_refuses_work() -> None:
         await client.post_json("http://127.0.0.1:1/", {}, {})
 
 
+@pytest.mark.processes
 def test_under_uvloop_as_several_server_processes_run_it() -> None:
     async def main() -> list[object]:
         fake = Upstream()

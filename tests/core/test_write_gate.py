@@ -200,6 +200,7 @@ async def test_a_cancelled_wait_leaves_nothing_held(tmp_path: Path) -> None:
         await db.dispose()
 
 
+@pytest.mark.processes
 async def test_two_processes_writing_one_file_lose_no_update(tmp_path: Path) -> None:
     db = _database(tmp_path)
     try:

@@ -81,6 +81,8 @@ from tests.docs.examples import (
     shown_json,
 )
 
+pytestmark = pytest.mark.processes
+
 EXAMPLES, ORPHAN_OUTPUTS = examples()
 DOC_BASE_URL = "http://127.0.0.1:8000"
 SANDBOX_PLACEHOLDER = "hk_test_...:hks_..."

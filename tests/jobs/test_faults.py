@@ -24,7 +24,8 @@ from tests.support.job_processes import (
     wait_for_status,
 )
 
-pytestmark = pytest.mark.alone  # fault injection (processes killed mid-job)
+# Fault injection (processes killed mid-job): alone.
+pytestmark = [pytest.mark.alone, pytest.mark.processes]
 
 # (database, job backend)
 MODES = [

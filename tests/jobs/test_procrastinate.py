@@ -36,6 +36,8 @@ from tests.support.job_processes import (
     wait_for_status,
 )
 
+pytestmark = pytest.mark.processes
+
 
 @pytest_asyncio.fixture(scope="module")
 async def scaled(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Settings]:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from hakiki.core.database import Database
@@ -56,6 +57,7 @@ async def test_live_screening_finds_adverse_media_with_evidence(
     assert [h for h in clean["hits"] if h["check"] == "adverse_media"] == []
 
 
+@pytest.mark.processes
 def test_media_commands(cli_env: dict[str, str], tmp_path: Path) -> None:
     assert invoke(cli_env, "migrate").exit_code == 0
     first = run(cli_env, "media", "ingest", "--source", "test-wire", str(FEED), "--json")

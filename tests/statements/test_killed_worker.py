@@ -31,6 +31,8 @@ from tests.support.databases import isolated_settings
 from tests.support.halt import HALTED
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
 
+pytestmark = pytest.mark.processes
+
 PRICE = 5000
 
 
