@@ -2,8 +2,8 @@
 and `hakiki screen NAME`, each on a warm start (the venv and the database exist; the bundled
 lists), several runs, the median recorded.
 
-    uv run python bench/startup.py              # 5 runs each
-    uv run python bench/startup.py --runs 7 --label after
+    uv run --group dev python bench/startup.py              # 5 runs each
+    uv run --group dev python bench/startup.py --runs 7 --label after
 
 Python's bytecode caches are on, as on a user's machine after the first start (the warm-up run
 writes them), even where PYTHONDONTWRITEBYTECODE is set; `--no-bytecode-cache` measures with
