@@ -12,7 +12,8 @@ import asyncio
 import os
 import socket
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from dataclasses import dataclass
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -155,6 +156,14 @@ def fake_smile_id_server() -> Iterator[FakeSmileId]:
 SMILE_ID_TYPES = {"TZ:nida": "NATIONAL_ID"}
 
 
+#: Each backend's migrated settings, made once per session. pytest tears a parametrized
+#: session fixture down whenever the next test wants the other parameter, which under
+#: ``--dist loadfile`` is at nearly every file (a file's SQLite tests, then its PostgreSQL
+#: ones): each switch re-created a database, migrated it and started an app (5-10 s). Both
+#: backends' settings, apps and clients are therefore kept until the session ends.
+_SETTINGS: dict[str, Settings] = {}
+
+
 @pytest.fixture(scope="session", params=_backends())
 def settings(
     request: pytest.FixtureRequest,
@@ -167,6 +176,8 @@ def settings(
     """Migrated settings for one backend, with live identity lookups going to the fake Prembly
     (Nigeria) and the fake Smile ID (Kenya, Uganda, Tanzania's NIDA), live vehicle checks to the
     fake aggregator and live tax checks to the fake GavaConnect."""
+    if request.param in _SETTINGS:
+        return _SETTINGS[request.param]
     data_dir = tmp_path_factory.mktemp(f"hakiki-{request.param}")
     database_url = None
     if request.param == "postgresql":
@@ -196,21 +207,41 @@ def settings(
         webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1
     )
     upgrade(configured)
+    _SETTINGS[request.param] = configured
     return configured
 
 
-@pytest_asyncio.fixture(scope="session")
-async def app(settings: Settings) -> AsyncIterator[FastAPI]:
-    application = create_app(settings)
-    async with application.router.lifespan_context(application):
-        yield application
+@dataclass
+class _Running:
+    """The apps (by data folder) and their clients, open until the session ends."""
+
+    stack: AsyncExitStack
+    apps: dict[Path, FastAPI] = field(default_factory=dict)
+    clients: dict[Path, httpx.AsyncClient] = field(default_factory=dict)
 
 
 @pytest_asyncio.fixture(scope="session")
-async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
-        yield http
+async def _running() -> AsyncIterator[_Running]:
+    async with AsyncExitStack() as stack:
+        yield _Running(stack)
+
+
+@pytest_asyncio.fixture(scope="session")
+async def app(settings: Settings, _running: _Running) -> FastAPI:
+    if settings.data_dir not in _running.apps:
+        application = create_app(settings)
+        await _running.stack.enter_async_context(application.router.lifespan_context(application))
+        _running.apps[settings.data_dir] = application
+    return _running.apps[settings.data_dir]
+
+
+@pytest_asyncio.fixture(scope="session")
+async def client(settings: Settings, app: FastAPI, _running: _Running) -> httpx.AsyncClient:
+    if settings.data_dir not in _running.clients:
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        http = httpx.AsyncClient(transport=transport, base_url="http://hakiki.test")
+        _running.clients[settings.data_dir] = await _running.stack.enter_async_context(http)
+    return _running.clients[settings.data_dir]
 
 
 @pytest.fixture
