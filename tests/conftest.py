@@ -119,6 +119,19 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         asyncio.run(_create_worker_database())
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under pytest-xdist every test needs a node id of its own: xdist schedules by node id,
+    so tests that share one run once. (schemathesis names its items by operation but leaves
+    their node ids bare: in a worker 131 of its 135 tests were silently not run; they run in
+    the plain pytest part of scripts/check, marked ``alone``.)"""
+    if not WORKER:
+        return
+    seen: set[str] = set()
+    shared = {item.nodeid for item in session.items if item.nodeid in seen or seen.add(item.nodeid)}
+    if shared:
+        raise pytest.UsageError(f"tests share node ids, which xdist would run once: {shared}")
+
+
 async def _reset_postgres() -> None:
     engine = create_async_engine(POSTGRES_URL)
     async with engine.begin() as conn:

@@ -34,7 +34,9 @@ from hakiki.core.settings import Settings
 from tests.conftest import TEST_SECRET_KEY
 from tests.support.served import Served
 
-pytestmark = pytest.mark.processes
+# Not under pytest-xdist: schemathesis gives its items by operation one shared node id, which
+# xdist schedules once (tests/conftest.py, pytest_collection_finish).
+pytestmark = [pytest.mark.processes, pytest.mark.alone]
 
 EXAMPLES_PER_OPERATION = 25
 # A live key of an organisation with an empty wallet: once its request is valid, a billable
