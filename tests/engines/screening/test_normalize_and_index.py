@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from hakiki.engines.screening import ScreeningEngine
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.index import (
@@ -113,15 +111,14 @@ def test_candidates_include_y_for_i_spellings() -> None:
     assert token_similarity("iurii", "yuriy") == (0.95, "transliteration")
 
 
-def test_candidates_are_much_faster_than_brute_force(engine: ScreeningEngine) -> None:
+def test_candidates_are_a_short_list_not_the_whole_index(engine: ScreeningEngine) -> None:
+    """What makes the index fast: a common query reaches a few dozen names (through its tokens
+    and their spellings) instead of every name. (Its speed is measured by bench/screening_engine.py,
+    not asserted here: a timed assertion fails on a loaded machine.)"""
     index = engine.index
     query = normalize_name("Mohamed Abdullahi Hassan")
-    index.candidates(query)
-    started = time.perf_counter()
-    for _ in range(50):
-        index.candidates(query)
-    per_query = (time.perf_counter() - started) / 50
-    assert per_query < 0.005
+    found = index.candidates(query)
+    assert 0 < len(found) <= 40 and len(index.names) > 100 * 40
 
 
 def test_identifier_index() -> None:
