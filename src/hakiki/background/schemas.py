@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
 from hakiki.core.pagination import Pagination
+from hakiki.core.strict import FromCredentials
 from hakiki.engines.background.states import CheckResult, CheckStatus, RequestState
 
 CountryCode = Literal["KE", "UG", "TZ", "NG"]

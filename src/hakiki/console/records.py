@@ -10,12 +10,12 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.console.roles import SCOPES
+from hakiki.console.tables import console_users
 from hakiki.core.auth import new_credentials
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.crypto import hash_secret
 from hakiki.core.ids import new_id
-from hakiki.console.roles import SCOPES
-from hakiki.console.tables import console_users
 from hakiki.core.tables import api_keys, request_logs, wallet_transactions
 
 OVERVIEW_DAYS = 14

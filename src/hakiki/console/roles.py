@@ -23,6 +23,7 @@ def key_scopes(role: str) -> list[str]:
     role itself holds, never more (issue 30: a developer's key cannot review)."""
     return [scope for scope in DEFAULT_SCOPES if scope in SCOPES.get(role, frozenset())]
 
+
 # Actions beyond reading the organisation's pages.
 MANAGE_KEYS = "manage_keys"
 MANAGE_USERS = "manage_users"

@@ -49,9 +49,7 @@ FORMER_DEFAULTS = frozenset(
 )
 WEBHOOK_SCOPES = ("webhooks:read", "webhooks:write")
 
-api_keys = sa.table(
-    "api_keys", sa.column("id", sa.String), sa.column("scopes", sa.JSON)
-)
+api_keys = sa.table("api_keys", sa.column("id", sa.String), sa.column("scopes", sa.JSON))
 reviews = sa.table(
     "screening_reviews",
     sa.column("id", sa.String),
@@ -89,7 +87,7 @@ def upgrade() -> None:
     op.add_column("api_keys", sa.Column("created_by", sa.String(length=40)))
     for key_id, scopes in _rows(sa.select(api_keys.c.id, api_keys.c.scopes)):
         held = list(scopes)
-        if FORMER_DEFAULTS <= set(held):
+        if set(held) >= FORMER_DEFAULTS:
             added = held + [s for s in WEBHOOK_SCOPES if s not in held]
             op.execute(api_keys.update().where(api_keys.c.id == key_id).values(scopes=added))
 
