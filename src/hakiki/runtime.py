@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
+from hakiki.console.records import creator_scopes
 from hakiki.console.sessions import api_principal
 from hakiki.console.sessions import purge_expired as purge_console_sessions
 from hakiki.console.throttle import LoginThrottle
@@ -63,7 +64,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         settings=settings,
         db=db,
         vault=vault,
-        key_cache=KeyCache(db, settings.key_cache_seconds),
+        key_cache=KeyCache(db, settings.key_cache_seconds, creator_scopes=creator_scopes),
         rate_limiter=RateLimiter.from_settings(settings),
         request_log=RequestLogWriter(db),
         settlements=SettlementWriter(db, vault),

@@ -117,7 +117,7 @@ async def test_sla_stalls_then_reinitiate_restarts(
     # the analyst records references, not the police clearance; 72 h pass
     recorded = await client.post(
         f"{BASE}/{reference}/checks/references/result",
-        json={"result": "clear", "evidence": {"notes": "two referees"}, "analyst": "amina"},
+        json={"result": "clear", "evidence": {"notes": "two referees"}},
         headers=account.headers,
     )
     assert recorded.status_code == 200

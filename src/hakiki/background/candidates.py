@@ -90,7 +90,7 @@ def _check_rows(
             "transaction_id": None,
             "due_at": None,
             "completed_at": None,
-            "recorded_by": None,
+            "recorded_by_encrypted": None,
         }
         for code in snapshot["check_types"]
     ]
@@ -252,7 +252,7 @@ def check_out(vault: Vault, check: dict[str, Any], country: str) -> CheckOut:
         evidence=json.loads(vault.decrypt(evidence)) if evidence else None,
         due_at=check["due_at"],
         completed_at=check["completed_at"],
-        recorded_by=check["recorded_by"],
+        recorded_by=vault.decrypt(who) if (who := check["recorded_by_encrypted"]) else None,
         charged=check["transaction_id"] is not None,
     )
 
@@ -397,7 +397,7 @@ async def record_result(call: Call, reference: str, code: str, body: CheckResult
             evidence=dict(body.evidence),
             at=now,
             billable=True,
-            recorded_by=body.analyst,
+            recorded_by=principal.actor,
         )
         latest = await repository.get_request(conn, row["id"])
         assert latest is not None

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from hakiki.console import records, recovery, security, sessions, totp, users
-from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, ROLES
+from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, ROLES, key_scopes
 from hakiki.console.throttle import LoginThrottle
 from hakiki.console.web import (
     HEADERS,
@@ -178,8 +178,11 @@ async def create_key(request: Request) -> Response:
             "account_not_approved",
             "Live keys come once an operator approved the organisation.",
         )
+    scopes = key_scopes(session.role)
     async with transaction(runtime_of(request).db) as conn:
-        client_id, secret = await records.create_key(conn, session.org_id, environment)
+        client_id, secret = await records.create_key(
+            conn, session.org_id, environment, scopes=scopes, created_by=session.user_id
+        )
     # The secret is in this page only: it is not stored, and the page is not cached.
     return render(
         request,
@@ -188,6 +191,7 @@ async def create_key(request: Request) -> Response:
         client_id=client_id,
         secret=secret,
         environment=environment,
+        scopes=scopes,
     )
 
 
