@@ -45,6 +45,7 @@ _REL_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 Row = tuple[int, list[Any], int]
 # A row element that holds a cell, as the quick count before the parse finds it.
 _ROW_WITH_CELLS = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row\b[^>]*>\s*<(?:[A-Za-z_][\w.-]*:)?c\b")
+_ROW_NUMBER = re.compile(rb'\sr="(\d{1,7})"')
 _COUNT_OVERLAP = 1024
 
 
@@ -393,8 +394,11 @@ class SheetRows:
             for found in _ROW_WITH_CELLS.finditer(text):
                 counted += 1
                 end = found.end()
-            if counted > max_rows + header_rows:
-                raise XlsxRefused(f"more than {max_rows:,} rows; split the file", too_large=True)
+                if counted > max_rows + header_rows:
+                    number = _ROW_NUMBER.search(found.group())
+                    problem = f"more than {max_rows:,} rows; split the file"
+                    row = int(number.group(1)) if number else None
+                    raise XlsxRefused(problem, row, too_large=True)
             tail = text[max(end, len(text) - _COUNT_OVERLAP) :]
         package.inflated = inflated  # the parse inflates the same bytes again: count them once
 
