@@ -159,7 +159,7 @@ async def started(
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()
-        runtime.scoring.shutdown(wait=False)
+        runtime.shutdown_pools()
 
 
 async def work(settings: Settings, stop: asyncio.Event, on_ready: Callable[[], None]) -> None:
