@@ -71,6 +71,7 @@ def smtp(smtp_server: tuple[Sink, int], runtime: Runtime, monkeypatch: pytest.Mo
     monkeypatch.setattr(runtime.settings, "smtp_host", "127.0.0.1")
     monkeypatch.setattr(runtime.settings, "smtp_port", port)
     monkeypatch.setattr(runtime.settings, "smtp_starttls", False)
+    monkeypatch.setattr(runtime.settings, "public_base_url", "http://hakiki.test")
     return sink
 
 

@@ -54,4 +54,5 @@ def smtp(smtp_server: tuple[Sink, int], app: FastAPI, monkeypatch: pytest.Monkey
     monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
     monkeypatch.setattr(settings, "smtp_port", port)
     monkeypatch.setattr(settings, "smtp_starttls", False)
+    monkeypatch.setattr(settings, "console_base_url", "http://hakiki.test")
     return sink
