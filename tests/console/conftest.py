@@ -50,6 +50,7 @@ def smtp(smtp_server: tuple[Sink, int], app: FastAPI, monkeypatch: pytest.Monkey
     """The app sends through the local sink (no STARTTLS: it is on 127.0.0.1)."""
     sink, port = smtp_server
     sink.messages.clear()
+    sink.refused.clear()
     settings = app.state.runtime.settings
     monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
     monkeypatch.setattr(settings, "smtp_port", port)
