@@ -1,8 +1,8 @@
 """`hakiki serve`'s first start on a data directory, as one real process that the tests of this
 file share: it creates a demo organisation and prints a curl that works; its access log shows no
-query values (an identity number sent as `?identifier=`) nor the tokens of e-mailed links; and its data directory, found with
-wide modes, is tightened on start to 0700 with every file 0600 (the database, its WAL and shared
-memory, the secret key, the screening index cache)."""
+query values (an identity number sent as `?identifier=`) nor the tokens of e-mailed links; and
+its data directory, found with wide modes, is tightened on start to 0700 with every file 0600
+(the database, its WAL and shared memory, the secret key, the screening index cache)."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ locks anyone out. Links point at HAKIKI_CONSOLE_BASE_URL, never at the request's
 (core.mail_links).
 
 """
+
 from __future__ import annotations
 
 import logging
