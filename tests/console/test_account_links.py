@@ -18,6 +18,7 @@ import pyotp
 import pytest
 import redis.asyncio as redis
 from fastapi import FastAPI
+from sqlalchemy import func, literal_column, select, text
 
 from hakiki.console.throttle import LoginThrottle
 from hakiki.core.rate_limit import RateLimiter
@@ -278,7 +279,35 @@ async def test_a_session_alone_cannot_replace_the_second_factor(
         assert theirs_code.status_code == 401
 
 
-async def test_staff_addresses_stay_out_of_the_throttle_store_and_the_logs(
+async def _stored_in_clear(runtime: Runtime, value: str) -> list[str]:
+    """Where ``value`` is stored as it is: the SQLite files of the data folder, or every text
+    column of every PostgreSQL table."""
+    needle = value.lower()
+    if runtime.settings.is_sqlite:
+        files = [p for p in runtime.settings.data_dir.rglob("hakiki.db*") if p.is_file()]
+        assert files
+        return [p.name for p in files if needle.encode() in p.read_bytes().lower()]
+    found = []
+    async with runtime.db.reader.connect() as conn:
+        columns = await conn.execute(
+            text(
+                "SELECT table_name, column_name FROM information_schema.columns"
+                " WHERE table_schema = 'public' AND data_type IN"
+                " ('text', 'character varying', 'json', 'jsonb')"
+            )
+        )
+        for table, column in columns.all():
+            hit = (
+                select(literal_column("1"))
+                .select_from(text(f'"{table}"'))
+                .where(func.lower(literal_column(f'"{column}"::text')).contains(needle))
+            )
+            if (await conn.execute(hit.limit(1))).first():
+                found.append(f"{table}.{column}")
+    return found
+
+
+async def test_staff_addresses_are_stored_hashed_and_stay_out_of_the_logs(
     app: FastAPI,
     runtime: Runtime,
     settings: Settings,
@@ -292,15 +321,23 @@ async def test_staff_addresses_stay_out_of_the_throttle_store_and_the_logs(
     storage = RateLimiter.from_settings(shared).storage
     for kind in [k for k in runtime.parts if isinstance(k, type) and issubclass(k, LoginThrottle)]:
         monkeypatch.setitem(runtime.parts, kind, kind.from_settings(shared, storage))
-    user = await make_user("viewer")
+    user = await make_user("owner")
     bounced = await make_user("viewer", org=user)
+    invited = f"invited-{user.org_id}@lender.example"
     smtp.refused.add(bounced.email)
     caplog.set_level(logging.INFO)
     async with browser(app) as http:
         assert (await sign_in(http, user.email, "not the password at all")).status_code == 401
         assert (await _ask_reset(http, user.email)).status_code == 200
         assert (await _ask_reset(http, bounced.email)).status_code == 200
-    assert len(smtp.to(user.email)) == 1
+    async with browser(app) as http:
+        csrf = await signed_in(http, user)
+        data = {"csrf": csrf, "email": invited, "role": "analyst"}
+        assert (await http.post("/console/users", data=data)).status_code == 200
+    assert len(smtp.to(user.email)) == 1 and len(smtp.to(invited)) == 1
+    assert await _stored_in_clear(runtime, user.org_name)  # the scan sees what is in clear
+    for address in (user.email, bounced.email, invited):  # every table, the files too
+        assert await _stored_in_clear(runtime, address) == [], address
     ours = "\n".join(  # the app's records, tracebacks included (not the SMTP sink's)
         caplog.handler.format(r) for r in caplog.records if r.name.startswith("hakiki")
     )
