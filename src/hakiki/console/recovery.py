@@ -4,9 +4,7 @@ the same work, whether or not the address belongs to a user: the look-up and the
 after the answer is sent. Asks are throttled per address and per client apart from sign-ins
 (throttle.ResetThrottle), so the form neither reveals users, nor sends unbounded mail, nor
 locks anyone out. Links point at HAKIKI_CONSOLE_BASE_URL, never at the request's Host
-(core.mail_links).
-
-"""
+(core.mail_links)."""
 
 from __future__ import annotations
 
@@ -76,13 +74,11 @@ def log_no_base(request: Request) -> None:
     logger.error("console: %s", mail_links.missing(BASE_URL_SETTING, request))
 
 
-def unavailable(runtime: Runtime, request: Request) -> str | None:
-    """Why no link can be e-mailed in answer to ``request``, or None when one can."""
+def unavailable(runtime: Runtime, base: str | None) -> str | None:
+    """Why no link can be e-mailed to ``base`` (link_base's), or None when one can."""
     if not mail.configured(runtime.settings):
         return NO_SMTP
-    if link_base(runtime, request) is None:
-        return NO_BASE_URL
-    return None
+    return NO_BASE_URL if base is None else None
 
 
 async def send_link(runtime: Runtime, base: str, user_id: str, email: str, purpose: str) -> None:
@@ -128,7 +124,8 @@ async def _mail_reset(runtime: Runtime, base: str, email: str) -> None:
 
 @router.get("/reset")
 async def reset_form(request: Request) -> Response:
-    why = unavailable(runtime_of(request), request)
+    runtime = runtime_of(request)
+    why = unavailable(runtime, link_base(runtime, request))
     return _form(request, "reset_request.html", unavailable=why, sent=None)
 
 
@@ -136,13 +133,12 @@ async def reset_form(request: Request) -> Response:
 async def reset_request(request: Request) -> Response:
     form = await _checked_form(request)
     runtime = runtime_of(request)
-    why = unavailable(runtime, request)
-    if why is not None:
+    base = link_base(runtime, request)
+    why = unavailable(runtime, base)
+    if why is not None or base is None:
         if why == NO_BASE_URL:
             log_no_base(request)
         return _form(request, "reset_request.html", 503, unavailable=why, sent=None)
-    base = link_base(runtime, request)
-    assert base is not None  # unavailable() said so
     email = form.get("email", "").strip().lower()[:254]
     client = request.client.host if request.client else "unknown"
     throttle = runtime.part(ResetThrottle)
