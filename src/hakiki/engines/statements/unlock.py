@@ -11,6 +11,7 @@ from pypdf import PasswordType, PdfReader
 from pypdf._crypt_providers import rc4_decrypt
 from pypdf._encryption import AlgV4
 from pypdf.errors import PdfReadError
+from pypdf.generic import ByteStringObject, DictionaryObject, TextStringObject
 
 _PADDING = bytes.fromhex("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a")
 
@@ -26,11 +27,16 @@ def user_password(data: bytes) -> str | None:
         if not reader.is_encrypted or not opens_without_password(reader):
             return None
         encrypt = reader.trailer["/Encrypt"].get_object()
-        revision = int(encrypt["/R"])
+        if not isinstance(encrypt, DictionaryObject):
+            return None
+        revision = int(str(encrypt["/R"]))
         if revision > 4:  # AES-256: no user password to recover; PDFium opens those itself
             return None
-        owner_entry = encrypt["/O"].original_bytes
-        key = AlgV4.compute_O_value_key(b"", revision, int(encrypt.get("/Length", 40)))
+        owner = encrypt["/O"]
+        if not isinstance(owner, (ByteStringObject, TextStringObject)):
+            return None
+        owner_entry = owner.original_bytes
+        key = AlgV4.compute_O_value_key(b"", revision, int(str(encrypt.get("/Length", 40))))
         if revision == 2:
             padded = rc4_decrypt(key, owner_entry)
         else:
