@@ -385,10 +385,7 @@ class BankTable:
                 anchors.append(row)
             elif cells and set(cells) == {"details"} and len(cells["details"]) == len(line):
                 wraps.append((line[0].y, joined))
-        for y, text in wraps:
-            nearest = min(anchors, key=lambda r: abs(r.y - y), default=None)
-            if nearest is not None and abs(nearest.y - y) <= WRAP_GAP:
-                nearest.wrapped.append((y, text))
+        _attach(anchors, wraps)
         self.rows.extend(anchors)
 
     def transactions(self) -> list[Transaction]:
@@ -506,6 +503,44 @@ class _Event:
     page: int
     amount: int  # signed: paid in minus withdrawn
     balance: int | None
+
+
+def _attach(anchors: list[_Row], wraps: list[tuple[float, str]]) -> None:
+    """Gives each wrapped narration line to its row: the lines between two rows are split
+    where they lie furthest apart (a bank prints a narration below its row, or centred on
+    it), and a line further than WRAP_GAP from the lines of any row (a footer) to none."""
+    rows = sorted(anchors, key=lambda r: r.y)
+    for index in range(len(rows) + 1):
+        before = rows[index - 1] if index else None
+        after = rows[index] if index < len(rows) else None
+        low = before.y if before else float("-inf")
+        high = after.y if after else float("inf")
+        between = sorted(w for w in wraps if low < w[0] < high)
+        up, down = _split(
+            before.y if before else None, [y for y, _ in between], after.y if after else None
+        )
+        if before is not None:
+            before.wrapped.extend(between[:up])
+        if after is not None and down:
+            after.wrapped.extend(between[len(between) - down :])
+
+
+def _split(before: float | None, ys: list[float], after: float | None) -> tuple[int, int]:
+    """How many of the lines ``ys`` (top to bottom) go to the row above, how many to the row
+    below: each side takes the lines chained to it by gaps of at most WRAP_GAP; where both
+    could take a line, the widest gap decides (a tie to the row above)."""
+    count = len(ys)
+    up, last = 0, before
+    while up < count and last is not None and ys[up] - last <= WRAP_GAP:
+        last, up = ys[up], up + 1
+    down, last = 0, after
+    while down < count and last is not None and last - ys[count - 1 - down] <= WRAP_GAP:
+        last, down = ys[count - 1 - down], down + 1
+    if up + down <= count or before is None or after is None:
+        return up, down
+    edges = [before, *ys, after]
+    split = max(range(count + 1), key=lambda i: (edges[i + 1] - edges[i], i))
+    return split, count - split
 
 
 def _kind(row: _Row) -> str:
