@@ -214,6 +214,11 @@ class Columns:
     def field_of(self, cell: Cell) -> str | None:
         amounts = [c for c in self.columns if c.field in AMOUNT_FIELDS]
         if money(cell.text) is not None and cell.x1 >= min(c.x0 for c in amounts) - 30:
+            # Right-aligned, an amount ends inside its column: after its title starts and
+            # before the next title does, whether the title is left-aligned, centred or not.
+            under = [c for c in self.columns if c.x0 <= cell.x1 - 1]
+            if under and under[-1].field in AMOUNT_FIELDS:
+                return under[-1].field
             return min(amounts, key=lambda c: _distance(cell, c)).field
         is_date = dates.looks_like_date(cell.text)
         texts = [
