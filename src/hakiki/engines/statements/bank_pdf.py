@@ -294,13 +294,19 @@ def _name_twice_once(titles: list[Column]) -> None:
             seen.add(title.field)
 
 
+_ACCOUNT = re.compile(r"\baccount\s*(no\b|number|name|type|overview|summary|statement)", re.I)
+
+
 def looks_like_statement(page: Page) -> bool:
-    """Page 1 of a bank statement: its table's header, or the words of an account statement
-    (a first page that is an overview, the table starting on page 2)."""
+    """Page 1 of a bank statement: its table's header, or the words of a bank account's
+    statement (Heritage Bank's page 1 is an overview, the table starts on page 2)."""
     if find_header(page.lines) is not None:
         return True
     text = " ".join(c.text for line in page.lines for c in line)
-    return bool(re.search(r"statement", text, re.I) and re.search(r"balance", text, re.I))
+    return all(
+        pattern.search(text)
+        for pattern in (_ACCOUNT, re.compile(r"statement", re.I), re.compile(r"balance", re.I))
+    )
 
 
 @dataclass
