@@ -195,8 +195,11 @@ class _Page:
         self.y = top + 6.0 * depth + 12
 
 
-def statement_pdf(look: BankLook, listed: list[BankRow] | None = None) -> bytes:
-    """The statement as the bank's generator prints it."""
+def statement_pdf(
+    look: BankLook, listed: list[BankRow] | None = None, compress: bool = True
+) -> bytes:
+    """The statement as the bank's generator prints it (``compress=False``: page streams
+    left readable, for tests that edit the file's bytes as an editor would)."""
     listed = rows() if listed is None else listed
     out = io.BytesIO()
     encrypt = None
@@ -204,7 +207,9 @@ def statement_pdf(look: BankLook, listed: list[BankRow] | None = None) -> bytes:
         encrypt = pdfencrypt.StandardEncryption(
             look.user_password, look.owner_password or None, strength=128
         )
-    canvas = Canvas(out, pagesize=A4, encrypt=encrypt, invariant=1)
+    canvas = Canvas(
+        out, pagesize=A4, encrypt=encrypt, invariant=1, pageCompression=1 if compress else 0
+    )
     canvas.setProducer(look.producer)
     if look.creator:
         canvas.setCreator(look.creator)
