@@ -148,7 +148,7 @@ _OPENING = re.compile(
 _CLOSING = re.compile(
     r"closing\s+bal|bal(ance)?\s+c/?f|carried\s+f(orwar)?d|c/fwd|new\s+balance|^c/f\b", re.I
 )
-_TOTAL = re.compile(r"^\s*(grand\s+)?totals?\b|turnover", re.I)
+_TOTAL = re.compile(r"^\s*(grand\s+)?totals?\b", re.I)
 _FOOTER = re.compile(
     r"^\s*page\s*:?\s*\d+(\s*(of|/)\s*\d+)?\s*$|end\s+of\s+statement|^\W*page\s+\d+\s+of\s+\d+",
     re.I,
