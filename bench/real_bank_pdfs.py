@@ -12,6 +12,7 @@ and nothing personal (names, numbers, narrations) is printed."""
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import os
 import re
@@ -50,7 +51,7 @@ def _reader(data: bytes, password: str | None) -> pypdf.PdfReader | None:
             reader.decrypt(password or "")
         _ = len(reader.pages)
         return reader
-    except Exception:  # noqa: BLE001 - an "invalid" fixture may be no PDF at all
+    except Exception:  # an "invalid" fixture may be no PDF at all
         return None
 
 
@@ -74,7 +75,7 @@ def proof(rows: list[Transaction]) -> str:
     closes = opening + credits - debits == rows[-1].balance
     links = [
         a.balance + b.paid_in - b.withdrawn == b.balance
-        for a, b in zip(rows, rows[1:], strict=False)
+        for a, b in itertools.pairwise(rows)
         if a.balance is not None and b.balance is not None
     ]
     return f"{'yes' if closes else 'NO'} ({sum(links)}/{len(links)} links)"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.real_bank_pdfs import bank_pdf_part, folder  # noqa: E402
+from bench.real_bank_pdfs import bank_pdf_part, folder
 
 
 def main() -> None:
