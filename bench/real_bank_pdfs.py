@@ -115,6 +115,7 @@ def bank_pdf_part(path: Path) -> None:
         )
     print()
     look_alike_facts(path)
+    speed()
 
 
 def look_alike_facts(path: Path) -> None:
@@ -153,6 +154,28 @@ def look_alike_facts(path: Path) -> None:
         real = str(reader.metadata.producer) if reader and reader.metadata else "-"
         same = "same" if real == look.producer else f"{real} / {look.producer}"
         print(f"| {look.bank} | {same} | {titles[0]} / {titles[1]} |")
+    print()
+
+
+def speed() -> None:
+    """CPU seconds for a 117-page bank statement look-alike (3,276 rows), one core."""
+    try:
+        from tests.statements import bank_documents as looks
+    except ImportError:
+        return
+    import time
+
+    print("## A 117-page bank statement\n")
+    print("| look-alike | pages | rows read | CPU s |")
+    print("|---|---|---|---|")
+    for look in (looks.UBA, looks.ECOBANK, looks.EQUITY):
+        data = looks.statement_pdf(look, looks.rows(117 * 28, seed=2))
+        started = time.process_time()
+        try:
+            read = str(len(analyse(data).statement.transactions))
+        except Refused as refused:
+            read = f"refused `{refused.code}`"
+        print(f"| {look.bank} | 117 | {read} | {time.process_time() - started:.2f} |")
     print()
 
 

@@ -255,7 +255,7 @@ def _draw(canvas: Canvas, look: BankLook, printed: list[BankRow], opening: int) 
         _balance_line(page, look.brought_forward, opening)
     balance = opening
     for index, row in enumerate(printed):
-        if index and index % look.rows_per_page == 0:
+        if index and (index % look.rows_per_page == 0 or page.y > 760):
             if look.carried_forward:
                 _balance_line(page, look.carried_forward, balance)
             page.text(280, 800, look.footer.format(page=number))

@@ -160,3 +160,10 @@ def test_locks_an_empty_owner_password_opens_and_a_user_password_is_asked_for() 
         analyse(pdf_of("firstbank"))
     assert refused.value.code == "password_required"
     assert len(analyse(pdf_of("firstbank"), password="97531").statement.transactions) == 45
+
+
+def test_amounts_printed_into_one_another_are_read_apart() -> None:
+    rich = [replace(r, balance=r.balance + 12_000_000_00) for r in listed()]
+    statement = analyse(b.statement_pdf(b.ECOBANK, rich)).statement  # narrow cells, big sums
+    assert [t.balance for t in statement.transactions] == [r.balance for r in rich]
+    assert [t.paid_in for t in statement.transactions] == [r.credit for r in rich]

@@ -386,7 +386,7 @@ class BankTable:
             if _FOOTER.search(joined):
                 continue
             cells: dict[str, list[Cell]] = {}
-            for cell in line:
+            for cell in (part for printed in line for part in _amounts_apart(printed)):
                 name = columns.field_of(cell)
                 if name is not None:
                     cells.setdefault(name, []).append(cell)
@@ -514,6 +514,30 @@ class _Event:
     page: int
     amount: int  # signed: paid in minus withdrawn
     balance: int | None
+
+
+_JOINED = re.compile(r"(?<=\.\d\d)(?:\s+|(?=[\d(\-\u2212]))")
+
+
+def _amounts_apart(cell: Cell) -> list[Cell]:
+    """Two amounts printed so close that they came as one cell ("77,776.83 2,009,081.28",
+    even "44,111.1512,613,526.05": an amount has two decimals), split where each ends, each
+    with its share of the cell's width."""
+    if "." not in cell.text or money(cell.text) is not None:
+        return [cell]
+    parts = [part for part in _JOINED.split(cell.text) if part]
+    if len(parts) < 2 or any(money(part) is None for part in parts):
+        return [cell]
+    width = (cell.x1 - cell.x0) / max(len(cell.text), 1)
+    split: list[Cell] = []
+    start = 0
+    for part in parts:
+        start = cell.text.index(part, start)
+        end = start + len(part)
+        x0, x1 = cell.x0 + start * width, cell.x0 + end * width
+        split.append(Cell(x0, x1, part, set(cell.fonts), cell.y))
+        start = end
+    return split
 
 
 def _attach(anchors: list[_Row], wraps: list[tuple[float, str]]) -> None:
