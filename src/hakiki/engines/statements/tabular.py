@@ -26,7 +26,7 @@ from hakiki.engines.statements.model import Header, Refused, Statement, Transact
 from hakiki.engines.statements.money import to_minor
 from hakiki.engines.xlsx import SheetRows, XlsxRefused
 
-VERSION = "1"
+VERSION = "2"
 HEADER_SEARCH_ROWS = 20
 MAX_CELL_CHARS = 1000
 
