@@ -38,6 +38,7 @@ LIST = declare(
         scope="statements:write",
         summary="Your statement analyses, newest first",
         errors=(400,),
+        sandbox=sandbox.LIST,
     )
 )
 READ = declare(
