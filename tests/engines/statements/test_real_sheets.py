@@ -235,3 +235,43 @@ def test_savings_moves_are_not_loans_and_lenders_are_matched_as_names() -> None:
     assert lender_of("Pay Bill to 998608 - Branch International") == "Branch"
     assert lender_of("Funds received from - NATALIA WANJIRU") is None
     assert lender_of("Business Payment from 303030 - Tala via API") == "Tala"
+
+
+def test_a_row_dated_out_of_order_or_centuries_away_is_no_crash() -> None:
+    plain_titles = b"Date,Narration,Debit,Credit,Balance"
+    out_of_order = dated_csv(["2024-02-01", "2024-01-02", "2024-03-05", "2024-04-01"]).replace(
+        b"Txn_Date,Narration,Money_Out,MoneyIn,Balance", plain_titles
+    )
+    analysis = analyse(out_of_order)
+    assert sorted(m["month"] for m in analysis.metrics["monthly"]) == [
+        "2024-01",
+        "2024-02",
+        "2024-03",
+        "2024-04",
+    ]
+    with pytest.raises(Refused) as refused:
+        analyse(dated_csv(["0001-01-01", "9999-12-31"]))
+    assert refused.value.code == "too_large" and "at most 10 years" in refused.value.message
+
+
+def _damaged(how: str) -> bytes:
+    opening, lines = sheets.bank_lines()
+    data = bytearray(sheets.gtb_xlsx(opening, lines))
+    import zipfile
+
+    info = zipfile.ZipFile(io.BytesIO(bytes(data))).getinfo("xl/workbook.xml")
+    name_at = info.header_offset + 30
+    if how == "name":
+        data[name_at + 3] ^= 0x20  # the local header's name differs from the directory's
+    else:  # the compressed bytes: a broken deflate stream or a bad CRC
+        start = name_at + len(info.filename) + len(info.extra)
+        for offset in range(start + 2, start + 12):
+            data[offset] ^= 0x5A
+    return bytes(data)
+
+
+@pytest.mark.parametrize("how", ["name", "deflate"])
+def test_a_damaged_xlsx_is_refused_not_a_crash(how: str) -> None:
+    with pytest.raises(Refused) as refused:
+        analyse(_damaged(how))
+    assert refused.value.code == "unreadable"

@@ -15,6 +15,7 @@ import csv
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ from hakiki.engines.xlsx import SheetRows, XlsxRefused
 
 VERSION = "2"
 HEADER_SEARCH_ROWS = 20
+MAX_SPAN_DAYS = 3660  # ten years: the metrics walk every day between the first and last row
 MAX_CELL_CHARS = 1000
 
 
@@ -168,13 +170,30 @@ def _too_many(limits: Limits) -> Refused:
     return Refused("too_large", f"file: more than {limits.max_rows:,} rows.")
 
 
+# What the zip module raises on a damaged archive: a bad header, CRC or deflate stream, an
+# unsupported version or method, an encrypted member
+BROKEN_ZIP = (
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+    EOFError,
+    OSError,
+    ValueError,
+)
+
+
 def check_xlsx(data: bytes, limits: Limits) -> str:
     """Refuse a zip bomb before anything is inflated; return the first sheet's part name."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
+        return _check_xlsx(data, limits)
+    except BROKEN_ZIP:
         raise Refused("unreadable", "file: not a readable XLSX (a broken zip).") from None
+
+
+def _check_xlsx(data: bytes, limits: Limits) -> str:
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    infos = archive.infolist()
     total = sum(info.file_size for info in infos)
     if total > limits.max_uncompressed:
         raise Refused(
@@ -357,6 +376,7 @@ def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limit
             transactions.append(transaction)
     if not transactions:
         raise Refused("no_transactions", "file: no transaction rows under the header.")
+    _check_span(transactions)
     if len(transactions) > 1 and transactions[0].time > transactions[-1].time:
         transactions.reverse()  # newest first in the file
     issuer = "bank" if statement_type == "auto" else statement_type
@@ -370,6 +390,17 @@ def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limit
         formula_cells=facts.formulas[:50],
         dimension_rows=_dimension_rows(facts),
     )
+
+
+def _check_span(transactions: list[Transaction]) -> None:
+    first = min(t.time for t in transactions)
+    last = max(t.time for t in transactions)
+    if (last - first).days > MAX_SPAN_DAYS:
+        raise Refused(
+            "too_large",
+            f"file: the rows are dated from {first.date()} to {last.date()}; a statement covers "
+            f"at most {MAX_SPAN_DAYS // 366} years.",
+        )
 
 
 def _dimension_rows(facts: SheetFacts) -> tuple[int, int] | None:
