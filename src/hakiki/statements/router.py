@@ -27,8 +27,9 @@ async def analyze(
     call: Call,
     file: UploadFile = File(
         description="The statement: a PDF as issued (M-Pesa full statement, Airtel Money), or "
-        "a CSV (UTF-8) or XLSX export of a bank or mobile-money statement (columns found by "
-        "their names; docs/api.md). At most HAKIKI_STATEMENT_MAX_BYTES (20 MB)."
+        "a CSV (UTF-8), XLSX, legacy XLS or HTML-table '.xls' export of a bank or mobile-money "
+        "statement (columns found by their names; docs/api.md). At most "
+        "HAKIKI_STATEMENT_MAX_BYTES (20 MB)."
     ),
     statement_type: StatementType = Form(
         "auto", description="mpesa, airtel_money, mtn_momo, bank or auto.", examples=["mpesa"]
