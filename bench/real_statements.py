@@ -224,31 +224,19 @@ def _mpesa_facts(data: bytes) -> dict[str, object]:
     rows = [r for r in records if len(r) > 1 and _DATE.match(r[1])]
     times = [r[1] for r in rows]
     shape = (
-        "2023-05-15 20:19:22"
+        "YYYY-MM-DD HH:MM:SS"
         if re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$", times[0])
-        else (
-            "09-01-24 13:51"
-            if re.match(r"\d\d-\d\d-\d\d \d\d:\d\d$", times[0])
-            else times[0][:4] + "?"
-        )
+        else ("DD-MM-YY HH:MM" if re.match(r"\d\d-\d\d-\d\d \d\d?:\d\d$", times[0]) else "other")
     )
     return {
         "titles": titles[:7] == sheets.MPESA_TITLES,
         "trailing empty column": len(titles) == 8 and titles[7] == "",
         "date shape": shape,
-        "newest first": times[0] > times[-1] if shape.startswith("2023") else None,
+        "newest first": times[0] > times[-1] if shape.startswith("YYYY") else None,
         "titles repeated per page": sum(1 for r in records if r and r[0] == "Receipt No.") > 1,
         "details wrapped in cells": any("\n" in r[2] for r in rows if len(r) > 2),
         "continuation rows": any(len(r) > 2 and not r[0] and not r[1] and r[2] for r in records),
-        "records split unquoted": any(
-            0 < len(r) < 7
-            and r[0]
-            and not _DATE.match(r[0])
-            and r[0] != "KZ3FXNRZ"
-            and "Verification" not in r[0]
-            and r[0] != ""
-            for r in records
-        ),
+        "records split unquoted": any(2 < len(r) < 7 and _DATE.match(r[1]) for r in records),
         "withdrawals negative": any(len(r) > 5 and r[5].startswith("-") for r in rows),
         "Cancelled rows": any(len(r) > 3 and r[3] == "Cancelled" for r in rows),
         "overdraft credits": any(len(r) > 2 and r[2] == "OverDraft of Credit Party" for r in rows),

@@ -5,8 +5,8 @@ the facts measured on real files (bench/real_statements.py compares them):
   on a row of its own (every other cell empty), a Pay Bill row split by an unquoted line break,
   the column titles repeated with the verification code on every page, withdrawals printed
   negative, Cancelled rows, the rows of one second in any order, Fuliza overdraft credits
-  (alone when the payment they funded is not printed), dates as 2023-05-15 20:19:22 or, in the
-  spreadsheet-saved exports, 09-01-24 13:51 (day first, two-digit year);
+  (alone when the payment they funded is not printed), dates as YYYY-MM-DD HH:MM:SS or, in the
+  spreadsheet-saved exports, DD-MM-YY HH:MM (day first, two-digit year);
 - GTBank's "Excel" export: an ASP.NET HTML page named .xls with nested layout tables, the
   statement table's titles Trans Date, Reference, Value Date, Debit, Credit, Balance, Remarks,
   dates as 05-Jan-2015, &nbsp; in empty amount cells, "0" as the reference of most rows; and its
@@ -250,7 +250,7 @@ def mpesa_csv(lines: list[Line], *, day_first_short: bool = False, seed: int = 1
         if not day_first_short and number % 40 == 0:
             writer.writerow(["Statement Verification Code", "To verify the validity", ""])
             writer.writerow(["", ""])
-            writer.writerow(["KZ3FXNRZ", "", ""])
+            writer.writerow(["AB1CDEFG", "", ""])
             writer.writerow(MPESA_TITLES + trailing)
     return out.getvalue().encode()
 
@@ -269,7 +269,7 @@ def bank_lines(count: int = 40, seed: int = 5) -> tuple[int, list[BankLine]]:
     """(opening balance, oldest-first rows): GTBank's "0" reference on transfers, airtime and
     commissions, ATM withdrawals at branches named "... Branch"."""
     rng = random.Random(seed)
-    balance = opening = 69_117_51
+    balance = opening = 50_000_00
     day = datetime(2015, 1, 5)
     lines: list[BankLine] = []
     for index in range(count):
@@ -285,7 +285,7 @@ def bank_lines(count: int = 40, seed: int = 5) -> tuple[int, list[BankLine]]:
                     amount,
                     balance,
                     "TRANSFER BETWEEN CUSTOMERS via Internet Banking from "
-                    "OLADAPO, SEGUN to CUSTOMER",
+                    "ADEYEMI, BOLA to CUSTOMER",
                 )
             )
         elif index % 4 == 1:
@@ -293,11 +293,11 @@ def bank_lines(count: int = 40, seed: int = 5) -> tuple[int, list[BankLine]]:
             lines.append(
                 BankLine(
                     day,
-                    str(2190003494 + index),
+                    str(3100000000 + index),
                     10_000_00,
                     0,
                     balance,
-                    "CASH WITHDRAWAL FROM OUR ATM  -006341- -GTBank OAU Branch",
+                    "CASH WITHDRAWAL FROM OUR ATM  -000001- -GTBank OAU Branch",
                 )
             )
         elif index % 4 == 2:
@@ -309,7 +309,7 @@ def bank_lines(count: int = 40, seed: int = 5) -> tuple[int, list[BankLine]]:
                     500_00,
                     0,
                     balance,
-                    "Airtime Purchase USSD-101CT0000000000028348776_USSD",
+                    "Airtime Purchase USSD-101CT0000000000012345678_USSD",
                 )
             )
         else:
@@ -329,7 +329,7 @@ def gtb_html(opening: int, lines: list[BankLine]) -> bytes:
         '<td colspan="3">GUARANTY TRUST BANK PLC<br /><br />CUSTOMER STATEMENT<br /></td>'
         '<td><img id="Image1" src="Images/glogo.gif" border="0" /></td></tr></table>'
         '<table width="500"><tr><td colspan="2">Print Date: <span id="lblDate">'
-        '28/Jul/2015</span></td></tr><tr><td colspan="2">Opening Balance: '
+        '31/Jul/2015</span></td></tr><tr><td colspan="2">Opening Balance: '
         f'<span id="lblOpenBal">{money(opening)}</span></td></tr></table></td></tr>\r\n'
         '<tr><td><table cellspacing="0" rules="all" border="1" id="dgtrans">\r\n<tr>'
     )

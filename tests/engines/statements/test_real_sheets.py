@@ -122,10 +122,10 @@ def statement(rows: list[Transaction], **kwargs: object) -> Statement:
 
 def test_a_gap_beside_fuliza_rows_is_information_not_tampering() -> None:
     rows = [
-        row("QHD161GEBD", 43, "Merchant Payment Fuliza M-Pesa to 7950932", 0, 20_00, -20_00),
-        row("QHD161GEBD", 43, "OverDraft of Credit Party", 20_00, 0, 0),
+        row("SC21FUL0ZA", 43, "Merchant Payment Fuliza M-Pesa to 7000001", 0, 20_00, -20_00),
+        row("SC21FUL0ZA", 43, "OverDraft of Credit Party", 20_00, 0, 0),
         # the statement prints no row for the money that came in before the next payment
-        row("QHO0PMTEM8", 58, "Merchant Payment to 7950932 - SHOP", 0, 20_00, 994_89),
+        row("SC29NEXT01", 58, "Merchant Payment to 7000001 - SHOP", 0, 20_00, 980_00),
     ]
     found = signals.all_signals(statement(rows), Declared())
     assert [s.code for s in found] == ["overdraft_balance_gap"]
@@ -133,20 +133,20 @@ def test_a_gap_beside_fuliza_rows_is_information_not_tampering() -> None:
     assert found[0].evidence["breaks"][0]["expected_balance"] == "-20.00"
     plain = [
         row("A1", 1, "Funds received from JOHN", 100_00, 0, 100_00),
-        row("A2", 2, "Merchant Payment to SHOP", 0, 20_00, 994_89),
+        row("A2", 2, "Merchant Payment to SHOP", 0, 20_00, 980_00),
     ]
     assert [s.code for s in signals.all_signals(statement(plain), Declared())] == ["balance_break"]
 
 
 def test_the_summary_counts_cancelled_rows_as_the_issuer_does() -> None:
     rows = [
-        row("QF15YMV9Y5", 1, "M-Shwari Lock Deposit", 0, 18_626_00, 18_626_34),
-        row("QF3630VL8S", 2, "Funds received from JOHN", 500_00, 0, 500_00),
+        row("SF15LOCK01", 1, "M-Shwari Lock Deposit", 0, 5_000_00, 5_000_34),
+        row("SF36RCVD02", 2, "Funds received from JOHN", 500_00, 0, 500_00),
     ]
     rows[0].status = "Cancelled"
-    genuine = statement(rows, summary={"TOTAL": (500_00, 18_626_00)})
+    genuine = statement(rows, summary={"TOTAL": (500_00, 5_000_00)})
     assert signals.summary_mismatch(genuine) is None
-    doctored = statement(rows, summary={"TOTAL": (900_00, 18_626_00)})
+    doctored = statement(rows, summary={"TOTAL": (900_00, 5_000_00)})
     assert signals.summary_mismatch(doctored) is not None
 
 
@@ -168,15 +168,15 @@ def test_gtbank_html_xls_and_xlsx_are_read_and_placeholder_references_ignored() 
 
 def test_a_receipt_repeated_on_the_same_day_is_still_a_duplicate() -> None:
     rows = [
-        row("RBK744K0C7", 1, "Funds received from JOHN", 100_00, 0, 100_00),
-        row("RBK744K0C7", 9, "Funds received from JOHN", 100_00, 0, 200_00),
+        row("SB74DUPL01", 1, "Funds received from JOHN", 100_00, 0, 100_00),
+        row("SB74DUPL01", 9, "Funds received from JOHN", 100_00, 0, 200_00),
         row("0", 10, "COMMISSION", 0, 5_00, 195_00),
         row("0", 11, "COMMISSION", 0, 5_00, 190_00),
     ]
     [signal] = [s for s in signals.all_signals(statement(rows), Declared())]
-    assert signal.code == "duplicate_receipt" and signal.evidence["receipts"] == ["RBK744K0C7"]
+    assert signal.code == "duplicate_receipt" and signal.evidence["receipts"] == ["SB74DUPL01"]
     assert signal.evidence["rows"] == [
-        {"receipt": "RBK744K0C7", "date": "2022-08-13", "pages": [0, 0]}
+        {"receipt": "SB74DUPL01", "date": "2022-08-13", "pages": [0, 0]}
     ]
 
 

@@ -21,10 +21,9 @@ LENDERS: dict[str, tuple[str, ...]] = {
     "Airtel Wewole": ("wewole",),
     "MoKash": ("mokash",),
 }
-_LENDER_NAMES = {
-    lender: re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
-    for lender, words in LENDERS.items()
-}
+_LENDER_OF = {word: lender for lender, words in LENDERS.items() for word in words}
+_LENDER_ORDER = {lender: rank for rank, lender in enumerate(LENDERS)}
+_LENDER_NAMES = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in _LENDER_OF) + r")\b")
 # Moves between M-Pesa and the savings accounts beside it (M-Shwari, M-Shwari Lock, KCB M-PESA):
 # the customer's own money, neither income nor a loan ("M-Shwari Withdraw", "KCB M-PESA
 # Deposit"); their loans say "Loan".
@@ -95,10 +94,8 @@ def lender_of(details: str) -> str | None:
     text = details.lower()
     if _SAVINGS.search(text):
         return None
-    for lender, names in _LENDER_NAMES.items():
-        if names.search(text):
-            return lender
-    return None
+    found = {_LENDER_OF[match.group(0)] for match in _LENDER_NAMES.finditer(text)}
+    return min(found, key=_LENDER_ORDER.__getitem__) if found else None
 
 
 def categorise(details: str, inflow: bool) -> str:
