@@ -160,7 +160,8 @@ async def behind(http: httpx.AsyncClient, keys: list[dict], timeout: float) -> N
     answered, took = await upload(http, keys[1], small)
     done = await wait_done(http, keys[0], analysis_id)
     print(
-        f"behind: {len(big) / 1e6:.2f} MB, {len(rows):,} rows analysis {done['status']}; "
+        f"behind: {len(big) / 1e6:.2f} MB, {len(rows):,} rows analysis {done['status']} "
+        f"{done['failure_code'] or ''}; "
         f"another organisation's {len(small) / 1e3:.0f} KB upload answered "
         f"{answered.status_code} in {took:.2f} s"
     )

@@ -84,12 +84,6 @@ def xref_bomb(entries: int = 10**8) -> bytes:
     return head + obj + b"startxref\n%d\n%%%%EOF\n" % len(head)
 
 
-def _encrypt(dictionary: bytes) -> bytes:
-    return one_page(stream(b""), trailer_extra=b"/Encrypt 5 0 R /ID [<00><00>]").replace(
-        b"trailer", b"5 0 obj\n" + dictionary + b"\nendobj\ntrailer"
-    )
-
-
 def malformed() -> dict[str, bytes]:
     """Files whose structure is broken in the ways a parser trips over (each unreadable)."""
     page = stream(b"")
@@ -106,6 +100,11 @@ def malformed() -> dict[str, bytes]:
             page, trailer_extra=b"/Encrypt 42 /ID [<00><00>]"
         ),
         "encryption a name": one_page(page, trailer_extra=b"/Encrypt /Standard"),
+        "unknown crypt method": one_page(
+            page,
+            trailer_extra=b"/Encrypt << /Filter /Standard /V 4 /R 4 /Length 128 /O <00> /U <00> "
+            b"/P -4 /CF << /StdCF << /CFM /Foo >> >> /StmF /StdCF /StrF /StdCF >> /ID [<00><00>]",
+        ),
         "root not a dictionary": document([b"42"], b"/Root 1 0 R"),
         "root a name": document([b"<< >>"], b"/Root /Catalog"),
         "creation date garbage": one_page(
@@ -114,8 +113,8 @@ def malformed() -> dict[str, bytes]:
         "modification date garbage": one_page(
             page, trailer_extra=b"/Info << /ModDate (D:2024134099+99'99') >>"
         ),
-        "dates not strings": one_page(
-            page, trailer_extra=b"/Info << /CreationDate 12 /ModDate [1 2] >>"
+        "time zone garbage": one_page(
+            page, trailer_extra=b"/Info << /CreationDate (D:20240101120000+25'00') >>"
         ),
     }
 

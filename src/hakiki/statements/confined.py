@@ -1,0 +1,223 @@
+"""Statement files read in a process of their own, under limits the file cannot skip.
+
+A PDF is parsed by pypdf and PDFium, which trust the file's own account of itself: an inflate
+bomb behind encryption or a filter chain, or an xref stream claiming 10^8 entries, once took
+the server's memory or a worker thread for hours. So the upload check and the analysis each
+run in a child process (forked from a ``forkserver`` that has the statement engine imported,
+so a child starts in milliseconds) with:
+
+- an address-space limit (``RLIMIT_AS``, ``HAKIKI_STATEMENT_PDF_MEMORY_MB``): an allocation
+  past it fails in the child, never in the server;
+- a wall-clock limit (``HAKIKI_STATEMENT_PDF_CHECK_SECONDS`` for the upload check,
+  ``HAKIKI_STATEMENT_PDF_ANALYSIS_SECONDS`` for the job) after which the child is killed, and
+  ``RLIMIT_CPU`` a second past it as a backstop should the server die first;
+- a bounded number of children per kind of work (``HAKIKI_STATEMENT_PDF_WORKERS``): upload
+  checks and analyses each have a pool of their own, so neither can starve the other or the
+  server's shared thread pool.
+
+Each child has its own PDFium, so no lock is shared by two organisations' files. A child past
+a limit ends the work as ``Refused("too_large")`` naming the limit; pages read are reported to
+the parent as they are read."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import resource
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from multiprocessing.connection import Connection
+from typing import Any
+
+from hakiki.core.settings import Settings
+from hakiki.engines.statements import Analysis, Declared, Refused, analyse, precheck
+from hakiki.engines.statements.analyse import Progress
+from hakiki.engines.statements.tabular import Limits
+
+logger = logging.getLogger("hakiki.statements")
+
+_CONTEXT = multiprocessing.get_context("forkserver")
+# The main module too (the hakiki command, pytest): a child whose forkserver has not imported
+# it imports it itself, a fifth of a second each; pypdf, imported by the engine when first
+# needed, likewise.
+_CONTEXT.set_forkserver_preload(["__main__", "hakiki.statements.confined", "pypdf"])
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """The limits of one child: its address space and its wall-clock time."""
+
+    memory_bytes: int
+    seconds: float
+
+    def too_much_memory(self) -> Refused:
+        return Refused(
+            "too_large",
+            f"file: reading it needs more than the {self.memory_bytes // 2**20:,} MB a "
+            "statement may take; refused.",
+        )
+
+    def too_slow(self) -> Refused:
+        return Refused(
+            "too_large",
+            f"file: reading it takes longer than the {self.seconds:g} s a statement may take; "
+            "refused.",
+        )
+
+
+def check_limits(settings: Settings) -> Confinement:
+    return Confinement(
+        settings.statement_pdf_memory_mb * 2**20, settings.statement_pdf_check_seconds
+    )
+
+
+def analysis_limits(settings: Settings) -> Confinement:
+    return Confinement(
+        settings.statement_pdf_memory_mb * 2**20, settings.statement_pdf_analysis_seconds
+    )
+
+
+async def check(
+    settings: Settings, data: bytes, statement_type: str, password: str | None, limits: Limits
+) -> str:
+    """``precheck`` of the statement engine, confined: the file format, or Refused."""
+    work = partial(_check, data, statement_type, password, limits)
+    result: str = await _run("check", settings, work, check_limits(settings), None)
+    return result
+
+
+async def analysis(
+    settings: Settings,
+    data: bytes,
+    *,
+    statement_type: str,
+    password: str | None,
+    declared: Declared,
+    limits: Limits,
+    progress: Progress | None,
+) -> Analysis:
+    """``analyse`` of the statement engine, confined; ``progress`` is called in a thread of
+    the pool as pages are read."""
+    work = partial(
+        analyse,
+        data,
+        statement_type=statement_type,
+        password=password,
+        declared=declared,
+        limits=limits,
+    )
+    found: Analysis = await _run("analysis", settings, work, analysis_limits(settings), progress)
+    return found
+
+
+def _check(
+    data: bytes,
+    statement_type: str,
+    password: str | None,
+    limits: Limits,
+    progress: Progress,  # noqa: ARG001  (the check reads a few pages: nothing to report)
+) -> str:
+    return precheck(data, statement_type, password, limits)
+
+
+_POOLS: dict[tuple[str, int], ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(kind: str, workers: int) -> ThreadPoolExecutor:
+    """The threads that watch the children of one kind of work: as many as may run at once."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get((kind, workers))
+        if pool is None:
+            pool = ThreadPoolExecutor(workers, thread_name_prefix=f"statement-{kind}")
+            _POOLS[(kind, workers)] = pool
+        return pool
+
+
+async def _run(
+    kind: str,
+    settings: Settings,
+    work: Callable[..., Any],
+    limits: Confinement,
+    progress: Progress | None,
+) -> Any:
+    pool = _pool(kind, settings.statement_pdf_workers)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(pool, _supervise, work, limits, progress)
+
+
+def _supervise(work: Callable[..., Any], limits: Confinement, progress: Progress | None) -> Any:
+    """Run ``work`` in a child under ``limits``; its answer, or the Refused it ends with."""
+    receiver, sender = _CONTEXT.Pipe(duplex=False)
+    child = _CONTEXT.Process(target=_child, args=(sender, work, limits), daemon=True)
+    child.start()
+    sender.close()
+    deadline = time.monotonic() + limits.seconds
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not receiver.poll(left):
+                raise limits.too_slow()
+            try:
+                message = receiver.recv()
+            except EOFError:  # the child died without an answer: killed by a limit
+                child.join()
+                raise _death(child.exitcode, limits) from None
+            kind, *values = message
+            if kind == "progress":
+                if progress is not None:
+                    progress(*values)
+                continue
+            return _answer(kind, values, limits)
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiver.close()
+        child.close()
+
+
+def _answer(kind: str, values: list[Any], limits: Confinement) -> Any:
+    if kind == "done":
+        return values[0]
+    if kind == "refused":
+        raise Refused(*values)
+    if kind == "memory":
+        raise limits.too_much_memory()
+    logger.error("statement reader failed: %s", values[0])
+    raise Refused("unreadable", "file: not a readable PDF (the reader failed on it).")
+
+
+def _death(exitcode: int | None, limits: Confinement) -> Refused:
+    if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return limits.too_slow()
+    # PDFium ends the process when an allocation fails (SIGSEGV or SIGTRAP by design).
+    logger.warning("statement reader ended by exit code %s", exitcode)
+    return limits.too_much_memory()
+
+
+def _child(conn: Connection, work: Callable[..., Any], limits: Confinement) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+    cpu = int(limits.seconds) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+    def report(pages: int, total: int) -> None:
+        conn.send(("progress", pages, total))
+
+    try:
+        conn.send(("done", work(progress=report)))
+    except Refused as refused:
+        conn.send(("refused", refused.code, refused.message, refused.field))
+    except MemoryError:
+        conn.send(("memory",))
+    except Exception as error:  # noqa: BLE001  told to the parent, which logs it
+        conn.send(("failed", f"{type(error).__name__}: {error}"))
+    finally:
+        conn.close()
