@@ -48,11 +48,19 @@ def one_page(contents: bytes, catalog_extra: bytes = b"", trailer_extra: bytes =
 
 
 def zeros(inflated: int) -> bytes:
-    """Flate data that inflates to ``inflated`` bytes of blanks (about 1,000 to 1)."""
+    """Flate data that inflates to ``inflated`` bytes (a whole number of MiB) of blanks,
+    about 1,000 to 1. Each MiB is compressed once: after a full flush the compressor forgets
+    what came before, so every MiB's block is the same bytes; the checksum is counted apart."""
+    chunk = b" " * 2**20
     squeezer = zlib.compressobj(9)
-    chunk = b" " * (1024 * 1024)
-    parts = [squeezer.compress(chunk) for _ in range(inflated // len(chunk))]
-    return b"".join(parts) + squeezer.flush()
+    head = squeezer.compress(b"") + squeezer.flush(zlib.Z_SYNC_FLUSH)  # the zlib header
+    block = squeezer.compress(chunk) + squeezer.flush(zlib.Z_FULL_FLUSH)
+    count = inflated // len(chunk)
+    checksum = 1
+    for _ in range(count):
+        checksum = zlib.adler32(chunk, checksum)
+    end = zlib.compressobj(9, zlib.DEFLATED, -15).flush()  # an empty final block
+    return head + block * count + end + checksum.to_bytes(4, "big")
 
 
 def chained_bomb(inflated: int) -> bytes:
