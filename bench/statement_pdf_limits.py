@@ -25,19 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
+from tests.statements import documents as d  # noqa: E402
+from tests.statements import hostile  # noqa: E402
 
 from hakiki.account import service as accounts  # noqa: E402
 from hakiki.app import create_app  # noqa: E402
 from hakiki.core.migrate import upgrade_async  # noqa: E402
 from hakiki.core.settings import Settings  # noqa: E402
-from tests.statements import documents as d  # noqa: E402
-from tests.statements import hostile  # noqa: E402
 
 PASSWORD = "12345678"
 
 
-def tree_rss() -> int:
-    """Resident bytes of this process and its descendants (from /proc)."""
+def tree_rss() -> tuple[int, int]:
+    """Resident bytes of this process, and of it with its descendants (from /proc)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -58,22 +58,23 @@ def tree_rss() -> int:
             if parent in mine and pid not in mine:
                 mine.add(pid)
                 grew = True
-    return sum(rss.get(pid, 0) for pid in mine)
+    return rss.get(os.getpid(), 0), sum(rss.get(pid, 0) for pid in mine)
 
 
 class Peak:
     def __init__(self) -> None:
-        self.value = tree_rss()
-        self.start = self.value
+        self.start = tree_rss()
+        self.value = self.start
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
     def _watch(self) -> None:
         while not self._stop.wait(0.02):
-            self.value = max(self.value, tree_rss())
+            now = tree_rss()
+            self.value = (max(self.value[0], now[0]), max(self.value[1], now[1]))
 
-    def stop(self) -> int:
+    def stop(self) -> tuple[int, int]:
         self._stop.set()
         self._thread.join()
         return self.value
@@ -98,7 +99,7 @@ async def wait_done(http: httpx.AsyncClient, headers: dict, analysis_id: str) ->
         await asyncio.sleep(0.2)
 
 
-async def run(case: str, timeout: float) -> None:
+async def run(case: str, limit: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), secret_key="b" * 64)
         await upgrade_async(settings)
@@ -112,11 +113,11 @@ async def run(case: str, timeout: float) -> None:
                 keys.append({"Authorization": f"Bearer {key.client_id}:{key.secret}"})
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(
-                transport=transport, base_url="http://hakiki.test", timeout=timeout
+                transport=transport, base_url="http://hakiki.test", timeout=limit
             ) as http:
                 await upload(http, keys[0], d.mpesa_pdf(d.mpesa_rows(10)))  # warm up
                 if case == "behind":
-                    await behind(http, keys, timeout)
+                    await behind(http, keys)
                     return
                 data = {
                     "chained": lambda: hostile.chained_bomb(600 * 2**20),
@@ -127,34 +128,34 @@ async def run(case: str, timeout: float) -> None:
                 peak = Peak()
                 started = time.perf_counter()
                 try:
-                    response, _ = await asyncio.wait_for(
-                        upload(http, keys[0], data, **form), timeout
-                    )
+                    response, _ = await asyncio.wait_for(upload(http, keys[0], data, **form), limit)
                     answer = f"{response.status_code} {response.text[:160]}"
                     if response.status_code == 202:
                         done = await wait_done(http, keys[0], response.json()["analysis_id"])
                         answer += f" -> job {done['status']} {done['failure_code']}"
                 except TimeoutError:
-                    answer = f"no answer within {timeout:.0f} s"
+                    answer = f"no answer within {limit:.0f} s"
                 took = time.perf_counter() - started
                 top = peak.stop()
                 print(
                     f"{case}: {len(data):,} bytes; answered in {took:.2f} s: {answer}\n"
-                    f"  peak RSS of the process tree {top / 2**20:,.0f} MB "
-                    f"(from {peak.start / 2**20:,.0f} MB)"
+                    f"  peak RSS: the server process {top[0] / 2**20:,.0f} MB (from "
+                    f"{peak.start[0] / 2**20:,.0f} MB); with its children "
+                    f"{top[1] / 2**20:,.0f} MB (from {peak.start[1] / 2**20:,.0f} MB)"
                 )
 
 
-async def behind(http: httpx.AsyncClient, keys: list[dict], timeout: float) -> None:
+async def behind(http: httpx.AsyncClient, keys: list[dict]) -> None:
     rows = d.mpesa_rows(40_000, 12, seed=1)  # about 836 pages with their charge rows
     big = d.mpesa_pdf(rows)
     small = d.mpesa_pdf(d.mpesa_rows(20))
     response, _ = await upload(http, keys[0], big)
     assert response.status_code == 202, response.text
     analysis_id = response.json()["analysis_id"]
-    while (await http.get(f"/v3/statements/{analysis_id}", headers=keys[0])).json()[
-        "status"
-    ] != "processing":
+    for _ in range(2000):  # until the job runs
+        state = await http.get(f"/v3/statements/{analysis_id}", headers=keys[0])
+        if state.json()["status"] == "processing":
+            break
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)
     answered, took = await upload(http, keys[1], small)

@@ -84,12 +84,11 @@ def encrypted_bomb(inflated: int, password: str) -> bytes:
 
 
 def xref_bomb(entries: int = 10**8) -> bytes:
-    """A cross-reference stream that claims ``entries`` entries and holds none (149 bytes)."""
+    """A cross-reference stream that claims ``entries`` entries and holds none (117 bytes)."""
     head = b"%PDF-1.5\n"
-    obj = b"1 0 obj<</Type/XRef/Size %d/W[1 1 1]/Root 1 0 R/Length 0>>stream\n\nendstream\nendobj\n" % (
-        entries
-    )
-    return head + obj + b"startxref\n%d\n%%%%EOF\n" % len(head)
+    xref = b"/Type/XRef/Size %d/W[1 1 1]/Root 1 0 R/Length 0" % entries
+    body = b"1 0 obj<<%s>>stream\n\nendstream\nendobj\n" % xref
+    return head + body + b"startxref\n%d\n%%%%EOF\n" % len(head)
 
 
 def malformed() -> dict[str, bytes]:
@@ -104,9 +103,7 @@ def malformed() -> dict[str, bytes]:
             trailer_extra=b"/Encrypt << /Filter /Standard /V 9 /R 9 /O <00> /U <00> /P -4 >> "
             b"/ID [<00><00>]",
         ),
-        "encryption not a dictionary": one_page(
-            page, trailer_extra=b"/Encrypt 42 /ID [<00><00>]"
-        ),
+        "encryption not a dictionary": one_page(page, trailer_extra=b"/Encrypt 42 /ID [<00><00>]"),
         "encryption a name": one_page(page, trailer_extra=b"/Encrypt /Standard"),
         "unknown crypt method": one_page(
             page,
@@ -142,5 +139,3 @@ def with_active_content(statement: bytes, javascript: bool, attachment: bool) ->
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
-
-

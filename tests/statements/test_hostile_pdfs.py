@@ -149,9 +149,7 @@ async def test_a_malformed_pdf_is_a_clear_400(
     account = await make_account("sandbox")
     for password in (None, PASSWORD):
         form = {"password": password} if password else {}
-        response = await post_statement(
-            client, account.headers, hostile.malformed()[name], **form
-        )
+        response = await post_statement(client, account.headers, hostile.malformed()[name], **form)
         assert response.status_code == 400, response.text
         detail = response.json()["details"][0]
         assert detail["field"] == "file" and detail["problem"] in ("unreadable", "scanned")
@@ -206,8 +204,7 @@ async def test_undecodable_bytes_in_a_form_field_are_a_400_naming_it(
     account = await make_account("sandbox")
     boundary = "hakikiboundary"
     body = (
-        f"--{boundary}\r\n"
-        f'Content-Disposition: form-data; name="{field}"\r\n\r\n'.encode()
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"\r\n\r\n'.encode()
         + b"caf\xe9\xff"
         + f"\r\n--{boundary}\r\n"
         'Content-Disposition: form-data; name="file"; filename="s.csv"\r\n'

@@ -4,7 +4,7 @@ A PDF is parsed by pypdf and PDFium, which trust the file's own account of itsel
 bomb behind encryption or a filter chain, or an xref stream claiming 10^8 entries, once took
 the server's memory or a worker thread for hours. So the upload check and the analysis each
 run in a child process (forked from a ``forkserver`` that has the statement engine imported,
-so a child starts in milliseconds) with:
+so a child starts in about 10 ms) with:
 
 - an address-space limit (``RLIMIT_AS``, ``HAKIKI_STATEMENT_PDF_MEMORY_MB``): an allocation
   past it fails in the child, never in the server;
@@ -26,6 +26,7 @@ import logging
 import multiprocessing
 import resource
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing.connection import Connection
+from types import ModuleType
 from typing import Any
 
 from hakiki.core.settings import Settings
@@ -43,10 +45,30 @@ from hakiki.engines.statements.tabular import Limits
 logger = logging.getLogger("hakiki.statements")
 
 _CONTEXT = multiprocessing.get_context("forkserver")
-# The main module too (the hakiki command, pytest): a child whose forkserver has not imported
-# it imports it itself, a fifth of a second each; pypdf, imported by the engine when first
-# needed, likewise.
-_CONTEXT.set_forkserver_preload(["__main__", "hakiki.statements.confined", "pypdf"])
+_PRELOADED = threading.Lock()
+_preloaded = False
+
+
+def _preload() -> None:
+    """Before the forkserver starts: what it imports once for every child. Each child runs
+    the main module again (the forkserver's own preloading of ``__main__`` does nothing on
+    Python 3.11: it looks for a key the preparation data does not have), so what the main
+    module imports (the hakiki command: ``hakiki.cli``) is imported here, and re-running it
+    costs nothing; the statement engine and pypdf (which the engine imports when first used)
+    likewise. Run at the first file, not at import: the main module is whole by then."""
+    global _preloaded
+    with _PRELOADED:
+        if _preloaded:
+            return
+        main = vars(sys.modules["__main__"]).values()
+        names = {
+            value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", "")
+            for value in main
+        }
+        names = {name for name in names if isinstance(name, str) and name}
+        names -= {"__main__", "__mp_main__"}
+        _CONTEXT.set_forkserver_preload([*sorted(names), "hakiki.statements.confined", "pypdf"])
+        _preloaded = True
 
 
 @dataclass(frozen=True)
@@ -121,7 +143,7 @@ def _check(
     statement_type: str,
     password: str | None,
     limits: Limits,
-    progress: Progress,  # noqa: ARG001  (the check reads a few pages: nothing to report)
+    progress: Progress,
 ) -> str:
     return precheck(data, statement_type, password, limits)
 
@@ -154,6 +176,7 @@ async def _run(
 
 def _supervise(work: Callable[..., Any], limits: Confinement, progress: Progress | None) -> Any:
     """Run ``work`` in a child under ``limits``; its answer, or the Refused it ends with."""
+    _preload()
     receiver, sender = _CONTEXT.Pipe(duplex=False)
     child = _CONTEXT.Process(target=_child, args=(sender, work, limits), daemon=True)
     child.start()
@@ -217,7 +240,7 @@ def _child(conn: Connection, work: Callable[..., Any], limits: Confinement) -> N
         conn.send(("refused", refused.code, refused.message, refused.field))
     except MemoryError:
         conn.send(("memory",))
-    except Exception as error:  # noqa: BLE001  told to the parent, which logs it
+    except Exception as error:
         conn.send(("failed", f"{type(error).__name__}: {error}"))
     finally:
         conn.close()

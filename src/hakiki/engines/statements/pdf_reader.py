@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ctypes
 import io
-import logging
 import re
 import threading
 import zlib
@@ -82,7 +81,6 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
         raise Refused(
             "too_large", f"file: declares {objects:,} objects, over the {MAX_OBJECTS:,} limit."
         )
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # a warning per broken xref entry
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         encrypted = reader.is_encrypted
@@ -101,11 +99,11 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
         info = reader.metadata
         pages = len(reader.pages)
         producer, creator = _text_of(info, "/Producer"), _text_of(info, "/Creator")
-        created, modified = _date(info, "/CreationDate"), _date(info, "/ModDate")
+        created, modified = _date(info, "creation_date"), _date(info, "modification_date")
         active = active_content(reader)
     except Refused:
         raise
-    except Exception as error:  # noqa: BLE001  any failure of the parser on this file
+    except Exception as error:
         # pypdf meets a broken file with whatever its code trips on (NotImplementedError for
         # an unknown /Encrypt filter, AttributeError for a /Root that is not a dictionary,
         # ValueError for a bad date...): all of them say the same to the sender.
@@ -137,21 +135,14 @@ def _text_of(info: Any, key: str) -> str | None:
     return str(value) if value else None
 
 
-def _date(info: Any, key: str) -> datetime | None:
+def _date(info: Any, attribute: str) -> datetime | None:
     """A metadata date, or None when it is missing or not a date (a broken date is not a
     reason to refuse the file)."""
-    from pypdf.generic import TextStringObject
-
-    value = info.get(key) if info else None
-    if not isinstance(value, str | TextStringObject):
-        return None
-    from pypdf._utils import parse_iso8824_date
-
     try:
-        parsed = parse_iso8824_date(str(value))
-    except ValueError:
+        value = getattr(info, attribute) if info else None
+    except (ValueError, TypeError, AttributeError):
         return None
-    return parsed if isinstance(parsed, datetime) else None
+    return value if isinstance(value, datetime) else None
 
 
 def active_content(reader: Any) -> list[str]:

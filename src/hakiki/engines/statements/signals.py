@@ -163,8 +163,7 @@ def file_signals(statement: Statement) -> list[Signal]:
             _signal(
                 "active_content",
                 "medium",
-                "The file carries JavaScript or an embedded file; an issued statement has "
-                "neither.",
+                "The file carries JavaScript or an embedded file; an issued statement has neither.",
                 kinds=pdf.active_content,
             )
         )
