@@ -160,7 +160,8 @@ def active_content(reader: Any) -> list[str]:
     for page in reader.pages:
         actions.append(page.get("/AA"))
         annotations = page.get("/Annots")
-        for annotation in annotations.get_object() if annotations else ():
+        annotations = annotations.get_object() if annotations is not None else None
+        for annotation in annotations if isinstance(annotations, list) else ():
             annotation = _dict(annotation)
             if annotation.get("/Subtype") == "/FileAttachment":
                 found.add("embedded_file")
