@@ -65,7 +65,9 @@ def _preload() -> None:
             value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", "")
             for value in main
         }
-        names = {name for name in names if isinstance(name, str) and name}
+        # Only what this process imported without trouble: the forkserver stops at any error
+        # but an ImportError.
+        names = {name for name in names if isinstance(name, str) and name in sys.modules}
         names -= {"__main__", "__mp_main__"}
         _CONTEXT.set_forkserver_preload([*sorted(names), "hakiki.statements.confined", "pypdf"])
         _preloaded = True
