@@ -51,9 +51,10 @@ def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> N
         assert resident_peak(log.process.pid) < before + 100 * 2**20  # not the 400 MB
         analysis_id = started.json()["analysis_id"]
         deadline = time.monotonic() + 60
-        while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json())[
-            "status"
-        ] not in ("completed", "failed"):
+        while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json())["status"] not in (
+            "completed",
+            "failed",
+        ):
             assert time.monotonic() < deadline, done
             time.sleep(0.1)
         assert done["status"] == "completed" and done["progress"] == 100, done
