@@ -14,9 +14,10 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
+from hakiki.console.records import creator_scopes
 from hakiki.console.sessions import api_principal
 from hakiki.console.sessions import purge_expired as purge_console_sessions
-from hakiki.console.throttle import LoginThrottle
+from hakiki.console.throttle import LoginThrottle, ResetThrottle
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.data_dir import secure_data_dir
@@ -63,7 +64,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         settings=settings,
         db=db,
         vault=vault,
-        key_cache=KeyCache(db, settings.key_cache_seconds),
+        key_cache=KeyCache(db, settings.key_cache_seconds, creator_scopes=creator_scopes),
         rate_limiter=RateLimiter.from_settings(settings),
         request_log=RequestLogWriter(db),
         settlements=SettlementWriter(db, vault),
@@ -84,6 +85,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     sources.statements = StatementCashFlows(runtime)
     runtime.add_part(sources)
     runtime.add_part(LoginThrottle.from_settings(settings, runtime.rate_limiter.storage))
+    runtime.add_part(ResetThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
 
@@ -158,7 +160,7 @@ async def started(
         await runtime.rate_limiter.aclose()
         await runtime.aclose_outbound()
         await runtime.db.dispose()
-        runtime.scoring.shutdown(wait=False)
+        runtime.shutdown_pools()
 
 
 async def work(settings: Settings, stop: asyncio.Event, on_ready: Callable[[], None]) -> None:

@@ -3,6 +3,7 @@ submission (checks run, documents sealed), the analyst's results, refused transi
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
@@ -165,7 +166,7 @@ async def test_submission_runs_checks_and_the_analyst_finishes_them(
     assert unsealed.endswith(PDF)
 
     record = f"{BASE}/{reference}/checks"
-    verdict = {"result": "clear", "evidence": {"certificate": "DCI-1"}, "analyst": "amina"}
+    verdict = {"result": "clear", "evidence": {"certificate": "DCI-1"}}
     automated = await client.post(
         f"{record}/identity/result", json=verdict, headers=account.headers
     )
@@ -176,7 +177,7 @@ async def test_submission_runs_checks_and_the_analyst_finishes_them(
         {**verdict, "result": "fine"},
         {**verdict, "evidence": {}},
         {**verdict, "evidence": {"n": 5}},
-        {**verdict, "analyst": ""},
+        {**verdict, "analyst": "amina"},  # who records is the key, never the body
     ):
         refused = await client.post(
             f"{record}/criminal_record/result", json=body, headers=account.headers
@@ -187,7 +188,7 @@ async def test_submission_runs_checks_and_the_analyst_finishes_them(
     )
     assert recorded.status_code == 200, recorded.text
     cr = next(c for c in recorded.json()["checks"] if c["code"] == "criminal_record")
-    assert cr["result"] == "clear" and cr["recorded_by"] == "amina"
+    assert cr["result"] == "clear" and cr["recorded_by"] == account.client_id
     assert cr["evidence"] == {"certificate": "DCI-1"}
     twice = await client.post(
         f"{record}/criminal_record/result", json=verdict, headers=account.headers
@@ -219,7 +220,7 @@ async def test_recording_before_submission_is_refused(
     request = await _invited(client, account.headers)
     refused = await client.post(
         f"{BASE}/{request['reference']}/checks/criminal_record/result",
-        json={"result": "clear", "evidence": {"a": "b"}, "analyst": "amina"},
+        json={"result": "clear", "evidence": {"a": "b"}},
         headers=account.headers,
     )
     assert refused.status_code == 409 and "pending" in refused.json()["message"]
@@ -247,3 +248,19 @@ async def test_a_streamed_body_over_the_limit_is_413(
     )
     assert streamed.status_code == 413
     assert streamed.json()["error"] == "payload_too_large"
+
+
+async def test_racing_submissions_of_one_invitation_one_wins_the_rest_are_409(
+    client: httpx.AsyncClient, visitor: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account()
+    url = (await _invited(client, account.headers))["invitation_url"]
+    _page, csrf = await open_form(visitor, url)
+    answers = await asyncio.gather(
+        *(post_form(visitor, url, csrf, DRIVER_FORM, POLICE) for _ in range(4))
+    )
+    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409], [
+        a.text[-300:] for a in answers
+    ]
+    assert sum("id=done" in a.text for a in answers) == 1
+    assert all("already been submitted" in a.text for a in answers if a.status_code == 409)

@@ -93,7 +93,7 @@ async def test_checks_charged_once_and_reservation_closed(
     assert await debit_count(db, account.org_id) == 1
     recorded = await client.post(
         f"{BASE}/candidates/{request['reference']}/checks/criminal_record/result",
-        json={"result": "clear", "evidence": {"certificate": "DCI-9"}, "analyst": "amina"},
+        json={"result": "clear", "evidence": {"certificate": "DCI-9"}},
         headers=account.headers,
     )
     assert recorded.status_code == 200

@@ -32,7 +32,7 @@ from tests.conftest import AccountFactory
 
 BASE = "/v3/background/candidates"
 POLICE = {"police_clearance": ("pcc.pdf", PDF, "application/pdf")}
-VERDICT = {"result": "clear", "evidence": {"notes": "seen"}, "analyst": "amina"}
+VERDICT = {"result": "clear", "evidence": {"notes": "seen"}}
 
 
 def moves(request: dict[str, Any]) -> list[str]:

@@ -114,7 +114,6 @@ async def test_a_developer_cannot_review_hits_an_analyst_can(
         "entity_fingerprint": "sandbox",
         "decision": "false_positive",
         "reason": "Different date of birth",
-        "reviewer": "analyst@lender.example",
     }
     developer = await make_user("developer")
     analyst = await make_user("analyst", org=developer)

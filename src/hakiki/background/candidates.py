@@ -4,6 +4,7 @@ with checks and timeline, reinitiate, and the analyst's recording of a manual ch
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,7 +28,7 @@ from hakiki.background.schemas import (
     TimelineEntry,
 )
 from hakiki.background.system_packages import SYSTEM_PACKAGES
-from hakiki.core import billing, clock
+from hakiki.core import billing, clock, mail, mail_links
 from hakiki.core.calls import Call, finish_write
 from hakiki.core.clock import as_utc
 from hakiki.core.crypto import Vault
@@ -40,6 +41,9 @@ from hakiki.engines.background.states import RefusedTransition, next_state
 from hakiki.webhooks.service import add_callback
 from hakiki.webhooks.signing import new_secret
 from hakiki.webhooks.urls import UrlRefused, check_url
+
+logger = logging.getLogger(__name__)
+BASE_URL_SETTING = "HAKIKI_PUBLIC_BASE_URL"
 
 # What a request's callback_url receives: the events of that request.
 CALLBACK_EVENTS = ("background_check.updated", "background_check.completed")
@@ -55,8 +59,23 @@ def new_token(vault: Vault) -> tuple[str, str]:
 
 
 def base_url(call: Call) -> str:
+    """The base of the link in the API answer: the caller's own to use."""
     configured = call.runtime.settings.public_base_url
     return (configured or str(call.request.base_url)).rstrip("/")
+
+
+def mail_base(call: Call) -> str | None:
+    """The base of the link e-mailed to the candidate: configured (core.mail_links), or None,
+    and the mail job notes that no e-mail was sent and why."""
+    settings = call.runtime.settings
+    base = mail_links.link_base(settings.public_base_url, call.request)
+    if base is None and mail.configured(settings):
+        logger.error("background: %s", mail_links.missing(BASE_URL_SETTING, call.request))
+    return base
+
+
+def mailed_url(base: str | None, token: str) -> str | None:
+    return f"{base}/invitations/{token}" if base is not None else None
 
 
 async def _package_snapshot(call: Call, package_id: str) -> dict[str, Any]:
@@ -90,7 +109,7 @@ def _check_rows(
             "transaction_id": None,
             "due_at": None,
             "completed_at": None,
-            "recorded_by": None,
+            "recorded_by_encrypted": None,
         }
         for code in snapshot["check_types"]
     ]
@@ -155,7 +174,7 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
     settings = runtime.settings
     now = clock.utcnow()
     expires_at = now + timedelta(days=settings.background_invitation_days)
-    base = base_url(call)
+    base, mailed = base_url(call), mail_base(call)
     callback_secret = new_secret() if body.callback_url else None
     made: list[tuple[dict[str, Any], list[dict[str, Any]], str]] = []
     for candidate in body.candidates:
@@ -212,7 +231,7 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
                 )
             await repository.append(conn, created, now, "invited", "pending", "invitation created")
             await lifecycle.announce(conn, created, "background_check.updated")
-            await timers.schedule_invitation(conn, runtime, row, f"{base}/invitations/{token}")
+            await timers.schedule_invitation(conn, runtime, row, mailed_url(mailed, token))
 
     def render() -> bytes:
         data = [
@@ -252,7 +271,7 @@ def check_out(vault: Vault, check: dict[str, Any], country: str) -> CheckOut:
         evidence=json.loads(vault.decrypt(evidence)) if evidence else None,
         due_at=check["due_at"],
         completed_at=check["completed_at"],
-        recorded_by=check["recorded_by"],
+        recorded_by=vault.decrypt(who) if (who := check["recorded_by_encrypted"]) else None,
         charged=check["transaction_id"] is not None,
     )
 
@@ -312,6 +331,7 @@ async def reinitiate(call: Call, reference: str) -> bytes:
         raise _refused(found, "only a stalled or expired request can be reinitiated") from None
     token, hashed = new_token(runtime.vault)
     url = f"{base_url(call)}/invitations/{token}"
+    mailed = mailed_url(mail_base(call), token)
     now = clock.utcnow()
     answer: dict[str, Any] = {}
 
@@ -353,7 +373,7 @@ async def reinitiate(call: Call, reference: str) -> bytes:
             values,
         )
         assert moved is not None  # locked above
-        await timers.schedule_invitation(conn, runtime, moved, url)
+        await timers.schedule_invitation(conn, runtime, moved, mailed)
         answer["row"] = moved
 
     def render() -> bytes:
@@ -397,7 +417,7 @@ async def record_result(call: Call, reference: str, code: str, body: CheckResult
             evidence=dict(body.evidence),
             at=now,
             billable=True,
-            recorded_by=body.analyst,
+            recorded_by=principal.actor,
         )
         latest = await repository.get_request(conn, row["id"])
         assert latest is not None

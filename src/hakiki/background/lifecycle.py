@@ -132,7 +132,7 @@ async def finish_check(
             "result": result,
             "evidence_encrypted": vault.encrypt(json.dumps(evidence)),
             "completed_at": at,
-            "recorded_by": recorded_by,
+            "recorded_by_encrypted": vault.encrypt(recorded_by) if recorded_by else None,
             "transaction_id": charge.transaction_id if charge else None,
         },
         unless_status="completed",
@@ -142,8 +142,8 @@ async def finish_check(
     if charge is not None:
         row = LockedRequest(row | {"charged_amount": int(row["charged_amount"]) + charge.amount})
         await repository.update_request(conn, row, {"charged_amount": row["charged_amount"]})
-    by = f" by {recorded_by}" if recorded_by else ""
-    await note(conn, row, at, "check_completed", f"{check['code']}: {result}{by}")
+    # Who recorded it stays on the check, encrypted: the timeline is stored in clear.
+    await note(conn, row, at, "check_completed", f"{check['code']}: {result}")
     await announce(conn, row, "background_check.updated")
     return await complete_if_done(conn, row, at)
 

@@ -131,7 +131,9 @@ async def _screen(runtime: Runtime, who: Candidate, checks: list[str]) -> CheckO
         countries=(who.country,),
     )
     threshold = runtime.settings.aml_threshold
-    result = await runtime.screen(engine, subject, checks=checks, threshold=threshold, limit=10)
+    result = await runtime.screen(
+        engine, subject, tenant=who.org_id, checks=checks, threshold=threshold, limit=10
+    )
     aml = aml_result(result, checks=checks, threshold=threshold, screened_name=subject.full_name)
     if not aml.lists:
         reasons = " ".join(u.reason for u in aml.unavailable)

@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
 from hakiki.core.pagination import Pagination
+from hakiki.core.strict import FromCredentials
 from hakiki.engines.background.states import CheckResult, CheckStatus, RequestState
 
 CountryCode = Literal["KE", "UG", "TZ", "NG"]
@@ -282,7 +283,6 @@ class CheckResultRequest(BaseModel):
                 {
                     "result": "clear",
                     "evidence": {"certificate_number": "DCI-2026-001234", "notes": "Genuine."},
-                    "analyst": "amina@lender.example",
                 }
             ]
         },
@@ -292,4 +292,5 @@ class CheckResultRequest(BaseModel):
     evidence: dict[str, Annotated[StrictStr, StringConstraints(max_length=2000)]] = Field(
         min_length=1, max_length=20, description="What the analyst saw: text fields."
     )
-    analyst: Name = Field(description="Who recorded the result (kept on the check).")
+    # Who recorded it is the caller (recorded_by); a body naming someone is a 400.
+    analyst: FromCredentials = None

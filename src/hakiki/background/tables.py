@@ -80,7 +80,8 @@ background_checks = Table(
     Column("transaction_id", String(40)),
     Column("due_at", UtcDateTime()),
     Column("completed_at", UtcDateTime()),
-    Column("recorded_by", String(120)),
+    # Who recorded a manual result: the caller (a user's e-mail or a key's client id), encrypted.
+    Column("recorded_by_encrypted", Text),
 )
 
 background_timeline = Table(

@@ -10,11 +10,12 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.console.roles import SCOPES
+from hakiki.console.tables import console_users
 from hakiki.core.auth import new_credentials
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.crypto import hash_secret
 from hakiki.core.ids import new_id
-from hakiki.core.scopes import DEFAULT_SCOPES
 from hakiki.core.tables import api_keys, request_logs, wallet_transactions
 
 OVERVIEW_DAYS = 14
@@ -37,8 +38,11 @@ async def keys_of(conn: AsyncConnection, org_id: str) -> list[dict[str, Any]]:
     return [dict(r._mapping) for r in await conn.execute(query)]
 
 
-async def create_key(conn: AsyncConnection, org_id: str, environment: str) -> tuple[str, str]:
-    """A new keypair with the default scopes; (client_id, secret): the secret is never stored."""
+async def create_key(
+    conn: AsyncConnection, org_id: str, environment: str, *, scopes: list[str], created_by: str
+) -> tuple[str, str]:
+    """A new keypair of ``created_by`` (a user id) with ``scopes``; (client_id, secret): the
+    secret is never stored."""
     client_id, secret = new_credentials(environment)
     await conn.execute(
         insert(api_keys).values(
@@ -47,11 +51,25 @@ async def create_key(conn: AsyncConnection, org_id: str, environment: str) -> tu
             client_id=client_id,
             secret_hash=hash_secret(secret),
             environment=environment,
-            scopes=list(DEFAULT_SCOPES),
+            scopes=scopes,
             created_at=utcnow(),
+            created_by=created_by,
         )
     )
     return client_id, secret
+
+
+async def creator_scopes(conn: AsyncConnection, user_id: str) -> frozenset[str] | None:
+    """What a key made by ``user_id`` may do now: the user's role's scopes, or None when the
+    user was removed or disabled (their keys stop working). core.auth.KeyCache asks it."""
+    row = (
+        await conn.execute(
+            select(console_users.c.role).where(
+                console_users.c.id == user_id, console_users.c.disabled_at.is_(None)
+            )
+        )
+    ).first()
+    return SCOPES.get(row.role, frozenset()) if row is not None else None
 
 
 async def revoke_key(conn: AsyncConnection, org_id: str, key_id: str) -> bool:

@@ -14,8 +14,15 @@ SCOPES: dict[str, frozenset[str]] = {
     # Reviewing hits and recording manual checks' results are an analyst's decisions; a
     # developer keeps background:write (creating requests while integrating).
     "developer": frozenset(DEFAULT_SCOPES) - {"screening:write", "background:review"},
-    "viewer": frozenset(),  # reads the account surface; runs no billable call
+    "viewer": frozenset({"webhooks:read"}),  # reads the account surface; runs no billable call
 }
+
+
+def key_scopes(role: str) -> list[str]:
+    """The scopes of a key a user of ``role`` makes on the Keys page: the default scopes the
+    role itself holds, never more (issue 30: a developer's key cannot review)."""
+    return [scope for scope in DEFAULT_SCOPES if scope in SCOPES.get(role, frozenset())]
+
 
 # Actions beyond reading the organisation's pages.
 MANAGE_KEYS = "manage_keys"

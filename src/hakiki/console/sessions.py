@@ -160,6 +160,7 @@ async def api_principal(request: Request, token: str) -> Principal:
         org_name=session.org_name,
         approved=session.approved,
         currency=session.currency,
+        user_email=session.email,
     )
 
 

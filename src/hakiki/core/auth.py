@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core import request_body
 from hakiki.core.auth_repository import find_key_with_org
@@ -27,6 +28,7 @@ from hakiki.core.cache import MissCache, RefreshingCache
 from hakiki.core.crypto import secret_matches
 from hakiki.core.database import Database, read
 from hakiki.core.errors import ApiError, rate_limited, unauthorized
+from hakiki.core.scopes import ACCOUNT_SCOPES
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,13 @@ class Principal:
     org_name: str
     approved: bool
     currency: str
+    user_email: str | None = None  # a console session's signed-in user
+
+    @property
+    def actor(self) -> str:
+        """Who acts, for audit trails: the signed-in user's e-mail address (personal data:
+        store it encrypted), else the key's client id. Never what a request body says."""
+        return self.user_email or self.client_id
 
     @property
     def live(self) -> bool:
@@ -63,6 +72,9 @@ MISS_CACHE_BYTES = 1 << 20  # unknown client ids remembered: about 5,000 ids in 
 # the composition root registers the check (Runtime.session_check) that turns it into a caller.
 SESSION_COOKIE = "hakiki_session"
 SessionCheck = Callable[[Request, str], Awaitable["Principal"]]
+# The scopes a key's creator (a console user id) holds now; None when the user is gone or
+# disabled. Registered by the composition root, like the session check: core knows no users.
+CreatorScopes = Callable[[AsyncConnection, str], Awaitable[frozenset[str] | None]]
 
 
 def new_credentials(environment: str) -> tuple[str, str]:
@@ -73,22 +85,31 @@ def new_credentials(environment: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class StoredKey:
-    """A key as its row has it: the secret's hash, whether it was revoked, and who it is."""
+    """A key as its row has it: the secret's hash, whether it was revoked or its creator
+    removed, and who it is. ``cap`` (its creator's role's scopes now; None: no creator) bounds
+    the key's own scopes."""
 
     secret_hash: str
     revoked: bool
     principal: Principal
+    creator_gone: bool = False
 
     @classmethod
-    def of(cls, row: dict[str, Any]) -> StoredKey:
+    def of(
+        cls, row: dict[str, Any], cap: frozenset[str] | None = None, *, creator_gone: bool = False
+    ) -> StoredKey:
+        scopes = frozenset(row["scopes"])
+        if cap is not None:
+            scopes &= cap
         return cls(
             secret_hash=row["secret_hash"],
             revoked=row["revoked_at"] is not None,
+            creator_gone=creator_gone,
             principal=Principal(
                 key_id=row["key_id"],
                 client_id=row["client_id"],
                 environment=row["environment"],
-                scopes=frozenset(row["scopes"]),
+                scopes=scopes,
                 org_id=row["org_id"],
                 org_name=row["org_name"],
                 approved=bool(row["approved"]),
@@ -103,9 +124,15 @@ class KeyCache:
     holds); ids not found go in a miss cache bounded in bytes."""
 
     def __init__(
-        self, db: Database, ttl_seconds: float, *, miss_cache_bytes: int = MISS_CACHE_BYTES
+        self,
+        db: Database,
+        ttl_seconds: float,
+        *,
+        miss_cache_bytes: int = MISS_CACHE_BYTES,
+        creator_scopes: CreatorScopes | None = None,
     ) -> None:
         self._db = db
+        self._creator_scopes = creator_scopes
         self._found: RefreshingCache[str, StoredKey | None] = RefreshingCache(
             self._load, ttl_seconds, keep=lambda key: key is not None
         )
@@ -114,7 +141,13 @@ class KeyCache:
     async def _load(self, client_id: str) -> StoredKey | None:
         async with read(self._db) as conn:
             row = await find_key_with_org(conn, client_id)
-        return StoredKey.of(row) if row is not None else None
+            if row is None:
+                return None
+            creator = row.get("created_by")
+            if creator is None or self._creator_scopes is None:
+                return StoredKey.of(row)
+            cap = await self._creator_scopes(conn, creator)
+            return StoredKey.of(row, cap, creator_gone=cap is None)
 
     async def get(self, client_id: str) -> StoredKey | None:
         if client_id in self.misses:
@@ -162,6 +195,11 @@ async def authenticate(cache: KeyCache, header: str | None) -> Principal:
         raise unauthorized("The client_id or secret is not valid.")
     if key.revoked:
         raise unauthorized("This key has been revoked.")
+    if key.creator_gone:
+        raise unauthorized(
+            "This key's creator no longer belongs to the organisation, so the key stopped "
+            "working; an owner or admin can create a new one."
+        )
     return key.principal
 
 
@@ -191,14 +229,14 @@ async def authenticate_request(request: Request) -> Principal:
 def authorise(principal: Principal, scope: str | None) -> None:
     """403 unless the caller may call an endpoint of ``scope``: it must hold the scope, and a
     live key's organisation must be approved. ``None`` (the account surface): any key of the
-    organisation, approved or not."""
+    organisation, approved or not; so do the account surface's own scopes (ACCOUNT_SCOPES)."""
     if scope is None:
         return
     if scope not in principal.scopes:
         raise ApiError(
             403, "insufficient_scope", f"This key lacks the scope {scope!r} this call needs."
         )
-    if principal.live and not principal.approved:
+    if principal.live and not principal.approved and scope not in ACCOUNT_SCOPES:
         raise ApiError(
             403,
             "account_not_approved",

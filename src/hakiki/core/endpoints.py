@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from hakiki.core.scopes import ALL_SCOPES
+from hakiki.core.scopes import ACCOUNT_SCOPES, ALL_SCOPES
 
 if TYPE_CHECKING:  # settings read the catalogue's prices: no import cycle at run time
     from hakiki.core.settings import Settings
@@ -102,7 +102,9 @@ class Endpoint:
 
     @property
     def account_surface(self) -> bool:
-        return self.scope is None
+        """The organisation's own settings and records: any key (no scope) or an account
+        scope (webhooks:*, account:admin)."""
+        return self.scope is None or self.scope in ACCOUNT_SCOPES
 
     @property
     def idempotent(self) -> bool:

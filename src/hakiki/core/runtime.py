@@ -7,9 +7,7 @@ imports a domain."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -18,6 +16,7 @@ import httpx
 from hakiki.core.auth import KeyCache, SessionCheck
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database
+from hakiki.core.pools import WorkPool
 from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.settings import Settings
@@ -50,11 +49,15 @@ class Runtime:
     _outbound: httpx.AsyncClient | None = None
     _embedder: FaceEmbedder | None = None
 
-    # Screenings over the full lists run here, off the event loop, so a heavy query delays
-    # only other screenings, never the server's I/O. One worker: the GIL allows no more.
-    scoring: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="scoring")
-    )
+    # CPU-heavy work runs off the event loop in a pool of its own kind, so that one kind never
+    # waits behind another: a live screening is never queued behind a document's images. Each
+    # organisation has one turn at a time in each pool (docs/decisions.md, issue 30).
+    # Screenings (and their adverse-media pass) over the full lists: one thread, as the GIL
+    # allows no more for pure-Python scoring.
+    scoring: WorkPool = field(default_factory=lambda: WorkPool("scoring", workers=1, per_tenant=1))
+    # Image decoding, document analysis and face embedding (documents, face scans, fraud
+    # reports, bulk face scans): Pillow and dlib release the GIL while they decode and detect.
+    images: WorkPool = field(default_factory=lambda: WorkPool("images", workers=2, per_tenant=1))
 
     def add_part(self, part: object) -> None:
         self.parts[type(part)] = part
@@ -71,22 +74,23 @@ class Runtime:
         engine: ScreeningEngine,
         subject: Subject,
         *,
+        tenant: str,
         checks: Collection[str],
         threshold: float,
         limit: int = 10,
     ) -> ScreeningResult:
-        """Screen with ``engine``: small engines (the sandbox's) inline, large ones in the
-        scoring thread."""
+        """Screen with ``engine`` for the organisation ``tenant``: small engines (the
+        sandbox's) inline, large ones in the scoring pool."""
         work: Callable[[], ScreeningResult] = lambda: engine.screen(  # noqa: E731
             subject, checks=checks, threshold=threshold, limit=limit
         )
         if engine.entity_count < SMALL_ENGINE:
             return work()
-        return await self.offload(work)
+        return await self.scoring.run(work, tenant=tenant)
 
-    async def offload(self, work: Callable[[], T]) -> T:
-        """Run CPU-heavy work in the scoring thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.scoring, work)
+    def shutdown_pools(self) -> None:
+        self.scoring.shutdown()
+        self.images.shutdown()
 
     def face_embedder(self) -> FaceEmbedder:
         """dlib's models, loaded on first use (about 0.5 s), then shared."""

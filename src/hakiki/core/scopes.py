@@ -1,4 +1,4 @@
-"""The scopes a key can hold (docs/api.md#authentication)."""
+"""The scopes a key can hold (docs/api.md#authentication, the model in docs/decisions.md)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,14 @@ ALL_SCOPES: tuple[str, ...] = (
     "credit:read",
     "statements:write",
     "evaluation:read",
+    "webhooks:read",  # the account surface's webhook endpoints and deliveries (issue 30)
+    "webhooks:write",  # adding, removing, rotating the secret of, resending (issue 30)
     "account:admin",
 )
+
+# The account surface's own scopes: they move no money and run no check, so a live key of an
+# organisation not yet approved may use them (its integration registers its receiver early).
+ACCOUNT_SCOPES: frozenset[str] = frozenset({"webhooks:read", "webhooks:write", "account:admin"})
 
 # A new key gets every scope but account:admin unless scopes are named.
 DEFAULT_SCOPES: tuple[str, ...] = tuple(s for s in ALL_SCOPES if s != "account:admin")

@@ -12,7 +12,8 @@ import re
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, Field
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -28,3 +29,19 @@ def _iso_date(value: Any) -> Any:
 
 IsoDate = Annotated[date, BeforeValidator(_iso_date)]
 """A calendar date sent as ``"YYYY-MM-DD"``: no number, boolean or timestamp."""
+
+
+def _from_credentials(value: object) -> None:
+    raise PydanticCustomError(
+        "identity_from_credentials",
+        "is not accepted: who acts is recorded from the credentials (the signed-in console "
+        "user, or the API key's client id), never from the body; leave this field out",
+    )
+
+
+# A field a client might send to name who acted (a reviewer, an analyst): refused with a 400
+# naming it, left out of the schema and of model_dump (issue 30: audit identities come from the
+# authenticated caller).
+FromCredentials = Annotated[
+    SkipJsonSchema[None], BeforeValidator(_from_credentials), Field(exclude=True)
+]

@@ -56,6 +56,9 @@ api_keys = Table(
     Column("scopes", JSON, nullable=False),
     Column("created_at", UtcDateTime(), nullable=False),
     Column("revoked_at", UtcDateTime()),
+    # The console user who made the key (None: the operator's command line). The key never
+    # does more than that user's role does now (core.auth.KeyCache, docs/decisions.md).
+    Column("created_by", String(40)),
 )
 
 wallets = Table(

@@ -36,7 +36,9 @@ async def embed(call: Call, image: bytes, field: str = "image") -> FaceEmbedding
     """The image's one face, embedded off the event loop; a 400 naming ``field`` otherwise."""
     runtime = call.runtime
     try:
-        return await runtime.offload(lambda: runtime.face_embedder().embed_bytes(image))
+        return await runtime.images.run(
+            lambda: runtime.face_embedder().embed_bytes(image), tenant=call.principal.org_id
+        )
     except FaceImageError as error:
         raise ApiError(
             400,

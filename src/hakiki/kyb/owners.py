@@ -54,7 +54,9 @@ async def screen_owners(
             birth_date=party.birth_date if person else None,
             countries=tuple(c for c in (party.nationality or party.country,) if c),
         )
-        result = await runtime.screen(engine, subject, checks=party_checks, threshold=threshold)
+        result = await runtime.screen(
+            engine, subject, tenant=principal.org_id, checks=party_checks, threshold=threshold
+        )
         aml = aml_result(result, checks=party_checks, threshold=threshold, screened_name=party.name)
         aml.subject_key = name_subject_key(runtime.vault, subject)
         screened[party_key(party)] = await apply_reviews(runtime, principal, aml)

@@ -83,7 +83,12 @@ async def screen(call: Call, screening: Screening) -> bytes:
     threshold = screening.threshold or runtime.settings.aml_threshold
     subject = screening.subject
     result = await runtime.screen(
-        engine, subject, checks=screening.checks, threshold=threshold, limit=screening.limit
+        engine,
+        subject,
+        tenant=call.principal.org_id,
+        checks=screening.checks,
+        threshold=threshold,
+        limit=screening.limit,
     )
     aml = aml_result(
         result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name
@@ -92,8 +97,9 @@ async def screen(call: Call, screening: Screening) -> bytes:
     media = runtime.part(MediaLibrary)
     if call.principal.live and media_wanted(media, aml):
         aml_so_far = aml
-        aml = await runtime.offload(
-            lambda: with_media(media, aml_so_far, subject, threshold, screening.limit)
+        aml = await runtime.scoring.run(
+            lambda: with_media(media, aml_so_far, subject, threshold, screening.limit),
+            tenant=call.principal.org_id,
         )
     if not aml.lists:
         # Nothing could be screened: an empty result would read as "clear", so refuse instead.

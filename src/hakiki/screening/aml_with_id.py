@@ -121,12 +121,17 @@ async def _screen(
     )
     runtime = call.runtime
     engine = await runtime.part(ScreeningEngines).load_live()
-    result = await runtime.screen(engine, subject, checks=checks, threshold=threshold)
+    tenant = call.principal.org_id
+    result = await runtime.screen(
+        engine, subject, tenant=tenant, checks=checks, threshold=threshold
+    )
     aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name)
     media = runtime.part(MediaLibrary)
     if not media_wanted(media, aml):
         return aml
-    return await runtime.offload(lambda: with_media(media, aml, subject, threshold, 10))
+    return await runtime.scoring.run(
+        lambda: with_media(media, aml, subject, threshold, 10), tenant=tenant
+    )
 
 
 async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:

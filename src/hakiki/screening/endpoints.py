@@ -78,7 +78,7 @@ REVIEW = declare(
         status_code=201,
         errors=(400, 409),
         sandbox=sandbox.REVIEW,
-        # reason and reviewer (an analyst's name or e-mail) are masked
+        # the reason (free text) is masked; the reviewer is the caller, never in the body
         logged_fields=("subject_key", "list_code", "entity_id", "entity_fingerprint", "decision"),
     )
 )

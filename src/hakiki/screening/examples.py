@@ -247,7 +247,6 @@ REVIEW_REQUEST: dict[str, Any] = {
     "entity_fingerprint": "f90f23613b34e1732bff",
     "decision": "false_positive",
     "reason": "Different person: customer born 1994 in Kano, listed person 1970.",
-    "reviewer": "amina.k@lender.example",
 }
 
 # The answer to REVIEW_REQUEST.
@@ -259,7 +258,7 @@ REVIEW: dict[str, Any] = {
     "entity_fingerprint": "f90f23613b34e1732bff",
     "decision": "false_positive",
     "reason": "Different person: customer born 1994 in Kano, listed person 1970.",
-    "reviewer": "amina.k@lender.example",
+    "reviewer": "hk_test_5f0c2a9e81d34b7a6c1e0f92",
     "created_at": "2026-11-24T01:16:38.005432Z",
 }
 

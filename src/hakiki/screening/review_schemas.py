@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from hakiki.core.pagination import Pagination
+from hakiki.core.strict import FromCredentials
 from hakiki.screening import examples
 
 Decision = Literal["false_positive", "true_match"]
@@ -31,9 +32,8 @@ class ReviewRequest(BaseModel):
     )
     decision: Decision
     reason: StrictStr = Field(min_length=3, max_length=2000, description="Why: for the audit.")
-    reviewer: StrictStr = Field(
-        min_length=1, max_length=200, description="Who decided (name or e-mail of the analyst)."
-    )
+    # Who decided is the caller (Review.reviewer); a body naming someone is a 400.
+    reviewer: FromCredentials = None
 
 
 class Review(BaseModel):
@@ -46,7 +46,10 @@ class Review(BaseModel):
     entity_fingerprint: str
     decision: Decision
     reason: str
-    reviewer: str
+    reviewer: str = Field(
+        description="Who decided: the signed-in console user's e-mail address, or the API "
+        "key's client id; taken from the credentials, never from the body."
+    )
     created_at: datetime
 
 

@@ -56,12 +56,22 @@ def id_subject_key(vault: Vault, country: str, channel: str, number: str) -> str
     return vault.lookup_hash("subject", "id", country, channel, number)
 
 
-def _hit_review(row: dict[str, Any], fingerprint: str) -> HitReview:
+def _opened(vault: Vault, row: dict[str, Any]) -> dict[str, Any]:
+    """A stored review with its reason and reviewer decrypted (both are personal data)."""
+    return {
+        **row,
+        "reason": vault.decrypt(row["reason_encrypted"]),
+        "reviewer": vault.decrypt(row["reviewer_encrypted"]),
+    }
+
+
+def _hit_review(vault: Vault, row: dict[str, Any], fingerprint: str) -> HitReview:
+    opened = _opened(vault, row)
     return HitReview(
         id=row["id"],
         decision=row["decision"],
-        reviewer=row["reviewer"],
-        reason=row["reason"],
+        reviewer=opened["reviewer"],
+        reason=opened["reason"],
         created_at=row["created_at"],
         applies=row["entity_fingerprint"] == fingerprint,
     )
@@ -107,7 +117,7 @@ async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) 
         if row is None:
             kept.append(hit)
             continue
-        review = _hit_review(row, hit.entity_fingerprint)
+        review = _hit_review(runtime.vault, row, hit.entity_fingerprint)
         if review.decision == "false_positive" and review.applies:
             suppressed.append(
                 SuppressedHit(
@@ -124,13 +134,19 @@ async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) 
 
 
 async def create_review(call: Call, body: ReviewRequest) -> bytes:
-    review = Review(id=new_id("rev"), created_at=utcnow(), **body.model_dump())
+    # Who reviewed is the caller, never the body (issue 30).
+    review = Review(
+        id=new_id("rev"), created_at=utcnow(), reviewer=call.principal.actor, **body.model_dump()
+    )
+    vault = call.runtime.vault
 
     async def write(conn: Any) -> None:
         await repository.insert_review(
             conn,
             {
-                **review.model_dump(),
+                **review.model_dump(exclude={"reason", "reviewer"}),
+                "reason_encrypted": vault.encrypt(review.reason),
+                "reviewer_encrypted": vault.encrypt(review.reviewer),
                 "org_id": call.principal.org_id,
                 "environment": call.principal.environment,
                 "api_key_id": call.principal.key_id,
@@ -163,4 +179,7 @@ async def list_reviews(
             offset=page.offset,
             limit=page.page_size,
         )
-    return ReviewList(data=[Review(**row) for row in rows], pagination=page.describe(total))
+    return ReviewList(
+        data=[Review(**_opened(runtime.vault, row)) for row in rows],
+        pagination=page.describe(total),
+    )

@@ -190,7 +190,6 @@ _REVIEW = {
     "entity_fingerprint": "sandbox",
     "decision": "false_positive",
     "reason": "Different person: born 1994, the listed person 1970.",
-    "reviewer": "analyst@lender.example",
 }
 REVIEW = Examples(
     (
@@ -207,6 +206,12 @@ REVIEW = Examples(
             description="subject_key must be data.aml.subject_key (64 hex characters): 400",
             body={**_REVIEW, "subject_key": "not-a-key"},
             expect={**INVALID, "details.0.field": "subject_key"},
+        ),
+        TestValue(
+            description="reviewer in the body: 400 (who reviews is the caller: the key or the "
+            "signed-in user)",
+            body={**_REVIEW, "reviewer": "someone.else@lender.example"},
+            expect={**INVALID, "details.0.field": "reviewer"},
         ),
     )
 )

@@ -20,9 +20,10 @@ screening_reviews = Table(
     Column("entity_id", String(120), nullable=False),
     Column("entity_fingerprint", String(40), nullable=False),
     Column("decision", String(20), nullable=False),  # false_positive | true_match
-    Column("reason", Text, nullable=False),
-    Column("reviewer", String(200), nullable=False),
-    Column("api_key_id", String(40), nullable=False),
+    # Personal data (free text; an e-mail address): encrypted with the Vault (issue 30).
+    Column("reason_encrypted", Text, nullable=False),
+    Column("reviewer_encrypted", Text, nullable=False),  # the caller: user e-mail or client id
+    Column("api_key_id", String(40), nullable=False),  # the key's id, or the session's user id
     Column("created_at", UtcDateTime(), nullable=False),
     Index("ix_screening_reviews_subject", "org_id", "environment", "subject_key"),
 )

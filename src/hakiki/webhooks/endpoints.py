@@ -1,5 +1,6 @@
 """The account surface's webhook entries in the endpoint catalogue (docs/api.md). The POSTs
-take an Idempotency-Key like every other POST."""
+take an Idempotency-Key like every other POST. Reading needs ``webhooks:read``; every change
+(and the rotation, whose answer holds the signing secret) ``webhooks:write``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ def _webhooks(
     path: str,
     summary: str,
     *,
+    scope: str = "webhooks:read",
     status_code: int = 200,
     errors: tuple[int, ...] = (),
     logged_fields: tuple[str, ...] = (),
@@ -23,7 +25,7 @@ def _webhooks(
             key=f"webhooks.{key}",
             method=method,
             path=_BASE + path,
-            scope=None,
+            scope=scope,
             summary=summary,
             status_code=status_code,
             errors=errors,
@@ -37,6 +39,7 @@ CREATE = _webhooks(
     "POST",
     "",
     "Add a webhook endpoint; its signing secret is shown only now",
+    scope="webhooks:write",
     status_code=201,
     errors=(400, 409),
     logged_fields=("events",),  # the url may carry a token, the description anything
@@ -56,6 +59,7 @@ RESEND = _webhooks(
     "POST",
     "/deliveries/{delivery_id}/resend",
     "Send a delivered or failed delivery again now",
+    scope="webhooks:write",
     status_code=202,
     errors=(404, 409),
     logged_fields=("delivery_id",),
@@ -66,6 +70,7 @@ DELETE = _webhooks(
     "DELETE",
     "/{endpoint_id}",
     "Remove a webhook endpoint",
+    scope="webhooks:write",
     status_code=204,
     errors=(404,),
 )
@@ -74,6 +79,7 @@ ROTATE = _webhooks(
     "POST",
     "/{endpoint_id}/rotate-secret",
     "Replace the signing secret; the old one also signs during the grace period",
+    scope="webhooks:write",
     errors=(404, 409),
     logged_fields=("endpoint_id",),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 import zipfile
 
@@ -107,3 +108,90 @@ def test_nul_and_lone_surrogates_are_refused() -> None:
     with pytest.raises(Refused) as refused:
         analyse(surrogate)
     assert refused.value.code == "unreadable"
+
+
+def with_dimension(xlsx: bytes, ref: str) -> bytes:
+    """The same XLSX with its first sheet's <dimension> rewritten to ``ref``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(xlsx)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(rb'<dimension ref="[^"]*"', f'<dimension ref="{ref}"'.encode(), data)
+            target.writestr(info, data)
+    return out.getvalue()
+
+
+def betting_statement() -> list[list[object]]:
+    """Salary in the first half; the second half bets 270,000.00 away."""
+    rows: list[list[object]] = [["Transaction Date", "Narration", "Debit", "Credit", "Balance"]]
+    balance = 0
+    for month in range(1, 7):
+        balance += 100_000
+        rows.append(
+            [f"2024-{month:02d}-25", "SALARY ACME LTD", "", "100,000.00", f"{balance:,}.00"]
+        )
+    for month in range(1, 7):
+        balance -= 45_000
+        rows.append([f"2024-{month:02d}-28", "SportPesa bet", "45,000.00", "", f"{balance:,}.00"])
+    rows[7:] = sorted(rows[7:], key=lambda r: str(r[0]))
+    return rows
+
+
+def test_an_xlsx_whose_dimension_leaves_rows_out_is_read_whole_and_named() -> None:
+    honest = xlsx_bytes(betting_statement())
+    sheet = zipfile.ZipFile(io.BytesIO(honest)).read("xl/worksheets/sheet1.xml")
+    assert b'<dimension ref="A1:E13"' in sheet
+    hiding = with_dimension(honest, "A1:E7")  # the header and the six salaries
+    whole, tampered = analyse(honest), analyse(hiding)
+    assert len(tampered.statement.transactions) == len(whole.statement.transactions) == 12
+    assert (
+        tampered.metrics["betting"]["outflow"] == whole.metrics["betting"]["outflow"] == 27_000_000
+    )
+    assert tampered.score == whole.score
+    signal = next(s for s in tampered.signals if s.code == "dimension_mismatch")
+    assert signal.severity == "high"
+    assert signal.evidence == {"declared_last_row": 7, "last_row": 13}
+    assert tampered.verdict == "tampered"
+    assert "dimension_mismatch" not in {s.code for s in whole.signals}
+
+
+HEADER = ("Date", "Details & notes", "Amount")
+
+
+def rows_xml(count: int) -> str:
+    cells = (
+        '<c t="inlineStr"><is><t>2024-01-02</t></is></c><c t="inlineStr"><is><t>x</t></is></c>'
+        "<c><v>100</v></c>"
+    )
+    return "".join(f'<row r="{n}">{cells}</row>' for n in range(2, count + 2))
+
+
+def sheet_package(sheet: str) -> bytes:
+    book = xlsx_bytes([["Date", "Details", "Amount"]])
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(book)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = (
+                sheet.encode() if info.filename == "xl/worksheets/sheet1.xml" else source.read(info)
+            )
+            target.writestr(info, data)
+    return out.getvalue()
+
+
+def test_a_sheet_over_the_row_limit_is_refused_from_a_count_before_it_is_parsed() -> None:
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    # The first row is not even well-formed XML (a bare &): a reader that parsed before it
+    # counted would call the file unreadable; the count refuses it as too large first.
+    header = "".join(f'<c t="inlineStr"><is><t>{name}</t></is></c>' for name in HEADER)
+    broken = f'<row r="1">{header}</row>'
+    sheet = f'<worksheet xmlns="{main}"><sheetData>{broken}{rows_xml(150)}</sheetData></worksheet>'
+    with pytest.raises(Refused) as refused:
+        analyse(sheet_package(sheet), limits=Limits(max_rows=100))
+    assert refused.value.code == "too_large"
+    assert refused.value.message == "file: more than 100 rows; split the file."
+    within = sheet.replace(rows_xml(150), rows_xml(99)).replace(" & notes", "")
+    assert (
+        len(analyse(sheet_package(within), limits=Limits(max_rows=100)).statement.transactions)
+        == 99
+    )

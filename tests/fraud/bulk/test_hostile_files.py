@@ -316,3 +316,17 @@ async def test_an_unsupported_country_is_refused_before_anything_is_reserved(
     assert response.status_code == 202, response.text
     done = await finished(client, lender.headers, response.json()["bulk_id"])
     assert done["status"] == "completed" and done["success_count"] == 1
+
+
+async def test_a_sheet_over_the_row_limit_is_refused_from_a_count_before_it_is_parsed(
+    client: httpx.AsyncClient, make_account: AccountFactory, app: FastAPI
+) -> None:
+    # The header is not well-formed XML (a bare &): a reader that parsed before it counted would
+    # answer "bad XML"; the count of row tags refuses the file as too long first.
+    account = await make_account("sandbox")
+    many = "".join(f'<row r="{n}">{cell(f"A{n}", "0712345678")}</row>' for n in range(2, 40))
+    evil = package(sheet_xml(f'<row r="1">{cell("A1", "phone & more")}</row>{many}'))
+    with changed(app.state.runtime.settings, bulk_max_rows=30):
+        [found] = problems(await post_file(client, account.headers, evil, "phone", "long.xlsx"))
+    assert found == {"field": "file", "row": 32, "problem": "more than 30 rows; split the file"}
+    await nothing_stored(client, account.headers)

@@ -125,7 +125,6 @@ function cell(row, text) {
   const root = document.getElementById("screening");
   if (!root) return;
   const csrf = root.dataset.csrf;
-  const reviewer = root.dataset.reviewer;
   const canReview = root.dataset.canReview === "yes";
   const hits = document.querySelector("#hits tbody");
   const status = document.getElementById("screen-status");
@@ -163,7 +162,6 @@ function cell(row, text) {
         entity_fingerprint: hit.entity_fingerprint,
         decision: form.querySelector("select").value,
         reason: form.querySelector("input").value,
-        reviewer: reviewer,
       });
       status.textContent = answer.status === 201
         ? "Review recorded for " + hit.entity_name + " (" + hit.list_code + ")."
@@ -257,7 +255,6 @@ function cell(row, text) {
   const root = document.getElementById("background");
   if (!root) return;
   const csrf = root.dataset.csrf;
-  const analyst = root.dataset.analyst;
   const canReview = root.dataset.canReview === "yes";
   const list = document.querySelector("#candidates tbody");
   const detail = document.getElementById("candidate-detail");
@@ -279,7 +276,6 @@ function cell(row, text) {
       const answer = await hakikiApi(csrf, "POST", url, {
         result: form.querySelector("select").value,
         evidence: { notes: form.querySelector("textarea").value },
-        analyst: analyst,
       });
       status.textContent = answer.status < 300
         ? "Recorded " + check.code + "."

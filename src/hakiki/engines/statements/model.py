@@ -74,6 +74,8 @@ class Statement:
     summary: dict[str, tuple[int, int]] = field(default_factory=dict)  # type -> (in, out)
     pdf: PdfFacts | None = None
     formula_cells: list[str] = field(default_factory=list)  # sheet cells like "B7"
+    # an XLSX's declared last row and its real one, when rows lie outside the declaration
+    dimension_rows: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -248,6 +248,20 @@ def formula_signal(statement: Statement) -> Signal | None:
     )
 
 
+def dimension_signal(statement: Statement) -> Signal | None:
+    if statement.dimension_rows is None:
+        return None
+    declared, last = statement.dimension_rows
+    return _signal(
+        "dimension_mismatch",
+        "high",
+        f"The sheet declares rows up to {declared:,} but holds rows up to {last:,}: a reader "
+        "that trusts the declaration sees only part of the statement. Every row was read.",
+        declared_last_row=declared,
+        last_row=last,
+    )
+
+
 def all_signals(statement: Statement, declared: Declared) -> list[Signal]:
     found = [
         s
@@ -257,6 +271,7 @@ def all_signals(statement: Statement, declared: Declared) -> list[Signal]:
             duplicate_receipts(statement),
             period_signal(statement),
             formula_signal(statement),
+            dimension_signal(statement),
         )
         if s is not None
     ]

@@ -3,8 +3,11 @@ first rows, its columns recognised by their names, each row read as a transactio
 
 Cells are data, never code: a formula in an XLSX cell is read as its text (never evaluated)
 and noted, a CSV cell that looks like a formula is text like any other. An XLSX is checked
-before openpyxl loads it: the zip's declared uncompressed sizes and compression ratios, no
-DOCTYPE in its XML, the first sheet's declared dimension, then the rows are counted as read."""
+before it is read: the zip's declared uncompressed sizes and compression ratios, no DOCTYPE in
+its XML, a declared dimension over the limits; then its first sheet is read as a stream
+(``engines/xlsx``, the bulk scans' reader): every row whatever the dimension declares (a
+dimension that leaves rows out is reported, ``dimension_rows``), the rows counted cheaply
+before the parse and again as read."""
 
 from __future__ import annotations
 
@@ -13,12 +16,13 @@ import io
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from hakiki.engines.statements.model import Header, Refused, Statement, Transaction
 from hakiki.engines.statements.money import to_minor
+from hakiki.engines.xlsx import SheetRows, XlsxRefused
 
 VERSION = "1"
 HEADER_SEARCH_ROWS = 20
@@ -142,7 +146,19 @@ def _amount(value: Any) -> int | None:
     return to_minor(_clean(value))
 
 
-def _csv_rows(data: bytes, limits: Limits) -> Iterator[list[Any]]:
+Rows = Iterator[tuple[int, list[Any]]]  # (the sheet's row or the CSV's record number, cells)
+
+
+@dataclass
+class SheetFacts:
+    """What reading a sheet found besides its rows."""
+
+    formulas: list[str] = field(default_factory=list)
+    declared_rows: int | None = None  # the last row of the XLSX's <dimension>
+    last_row: int = 0  # the last row holding a value
+
+
+def _csv_rows(data: bytes, limits: Limits) -> Rows:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -156,7 +172,7 @@ def _csv_rows(data: bytes, limits: Limits) -> Iterator[list[Any]]:
         for count, row in enumerate(reader, start=1):
             if count > limits.max_rows:
                 raise _too_many(limits)
-            yield row[: limits.max_columns]
+            yield count, row[: limits.max_columns]
     except csv.Error as error:
         raise Refused("unreadable", f"file: not a readable CSV ({error}).") from None
 
@@ -214,36 +230,30 @@ def check_xlsx(data: bytes, limits: Limits) -> str:
     return sheet
 
 
-def _xlsx_rows(data: bytes, limits: Limits, formulas: list[str]) -> Iterator[list[Any]]:
-    import openpyxl  # only for XLSX uploads
-
+def _xlsx_rows(data: bytes, limits: Limits, facts: SheetFacts) -> Rows:
     check_xlsx(data, limits)
+    sheet = SheetRows(
+        io.BytesIO(data),
+        limits.max_columns,
+        max_unpacked=limits.max_uncompressed,
+        max_rows=limits.max_rows,
+        formulas_as_text=True,
+    )
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
-    except Exception as error:  # openpyxl raises many kinds on a broken file
-        raise Refused(
-            "unreadable", f"file: not a readable XLSX ({type(error).__name__})."
-        ) from None
-    try:
-        sheet = book.worksheets[0]
-        for count, row in enumerate(
-            sheet.iter_rows(max_col=limits.max_columns, values_only=False), start=1
-        ):
+        for count, (number, cells, _width) in enumerate(sheet, start=1):
             if count > limits.max_rows:
                 raise _too_many(limits)
-            values = []
-            for cell in row:
-                value = getattr(cell, "value", None)
-                if isinstance(value, str) and value.startswith("="):
-                    formulas.append(f"{getattr(cell, 'coordinate', '?')}")
-                values.append(value)
-            yield values
-    finally:
-        book.close()
+            facts.last_row = number
+            yield number, cells
+    except XlsxRefused as error:
+        code = "too_large" if error.too_large else "unreadable"
+        raise Refused(code, f"file: {error.problem}.") from None
+    facts.formulas = sheet.formulas
+    facts.declared_rows = sheet.declared_rows
 
 
-def _header(rows: list[list[Any]]) -> tuple[int, dict[str, int]] | None:
-    for index, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
+def _header(rows: list[tuple[int, list[Any]]]) -> tuple[int, dict[str, int]] | None:
+    for index, (_number, row) in enumerate(rows[:HEADER_SEARCH_ROWS]):
         found: dict[str, int] = {}
         for position, value in enumerate(row):
             field = _LOOKUP.get(_clean(value).lower().rstrip(":"))
@@ -256,8 +266,8 @@ def _header(rows: list[list[Any]]) -> tuple[int, dict[str, int]] | None:
 
 
 def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limits) -> Statement:
-    formulas: list[str] = []
-    source = _csv_rows(data, limits) if file_format == "csv" else _xlsx_rows(data, limits, formulas)
+    facts = SheetFacts()
+    source = _csv_rows(data, limits) if file_format == "csv" else _xlsx_rows(data, limits, facts)
     rows = list(source)
     found = _header(rows)
     if found is None:
@@ -268,7 +278,7 @@ def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limit
         )
     start, columns = found
     transactions: list[Transaction] = []
-    for number, row in enumerate(rows[start + 1 :], start=start + 2):
+    for number, row in rows[start + 1 :]:
 
         def cell(field: str, row: list[Any] = row) -> Any:
             position = columns.get(field)
@@ -306,5 +316,16 @@ def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limit
         file_format=file_format,
         header=Header(),
         transactions=transactions,
-        formula_cells=formulas[:50],
+        formula_cells=facts.formulas[:50],
+        dimension_rows=_dimension_rows(facts),
     )
+
+
+def _dimension_rows(facts: SheetFacts) -> tuple[int, int] | None:
+    """(declared last row, real last row) when the XLSX declares fewer rows than it holds: a
+    reader that trusts the declaration (openpyxl's read-only mode, some viewers) sees only part
+    of the statement."""
+    declared = facts.declared_rows
+    if declared is None or facts.last_row <= declared:
+        return None
+    return declared, facts.last_row

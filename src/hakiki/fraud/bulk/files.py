@@ -100,15 +100,33 @@ def read_sheet(data: bytes, *, max_rows: int, seconds: float = 20.0) -> Sheet:
     if not data.strip():
         raise SheetError([Problem(None, None, None, "the file is empty")])
     if data.startswith(XLSX_MAGIC):
-        from hakiki.fraud.bulk.xlsx import SheetRows  # on demand: most uploads are CSV
+        from hakiki.engines.xlsx import SheetRows  # on demand: most uploads are CSV
 
-        sheet_rows = SheetRows(io.BytesIO(data), deadline, MAX_COLUMNS + 1)
+        sheet_rows = SheetRows(
+            io.BytesIO(data),
+            MAX_COLUMNS + 1,
+            deadline=deadline.check,
+            max_rows=max_rows,
+            header_rows=1,
+        )
 
         def narrow(width: int) -> None:
             sheet_rows.columns = width
 
-        return _limited("xlsx", sheet_rows, max_rows, deadline, narrow)
+        return _limited("xlsx", _xlsx_text(sheet_rows), max_rows, deadline, narrow)
     return _limited("csv", _csv_rows(data), max_rows, deadline, None)
+
+
+def _xlsx_text(rows: Iterable[tuple[int, list[Any], int]]) -> Iterator[Row]:
+    """The XLSX reader's rows as text, its refusals as a SheetError with the place."""
+    from hakiki.engines.xlsx import XlsxRefused
+
+    try:
+        for number, cells, width in rows:
+            yield number, [cell_text(value) for value in cells], width
+    except XlsxRefused as error:
+        letter = column_letter(error.column - 1) if error.column else None
+        raise SheetError([Problem(error.row, None, letter, error.problem)]) from error
 
 
 def _character_problem(text: str) -> str | None:

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.database import read
 from hakiki.core.runtime import Runtime
-from hakiki.engines.face import FaceImageError
+from hakiki.engines.face import FaceEmbedding, FaceImageError
 from hakiki.engines.fraud.risk import Risk, assess, face_signals, id_signals
 from hakiki.fraud import face_scan, id_scan, observations, phone_scan, sandbox
 from hakiki.fraud.bulk.fetch import FetchFailed, fetch_image
@@ -138,6 +138,10 @@ async def _face_bytes(runtime: Runtime, url: str, gate: asyncio.Semaphore) -> by
         return await fetch_image(runtime.outbound_http(), url, runtime.settings)
 
 
+def _embed(runtime: Runtime, image: bytes) -> FaceEmbedding:
+    return runtime.face_embedder().embed_bytes(image)  # in the images pool: models load there
+
+
 async def scan_faces(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, Any]]) -> ChunkScan:
     gate = asyncio.Semaphore(FACE_FETCHES_AT_ONCE)
     fetched = await asyncio.gather(
@@ -155,7 +159,7 @@ async def scan_faces(runtime: Runtime, owner: BulkOwner, rows: list[dict[str, An
         if isinstance(image, BaseException):
             raise image
         try:
-            face = await runtime.offload(partial(runtime.face_embedder().embed_bytes, image))
+            face = await runtime.images.run(partial(_embed, runtime, image), tenant=owner.org_id)
         except FaceImageError as error:
             code = getattr(error, "code", "invalid_image")
             results.append(RowResult(row["row"], echo | {"error": f"image: {error}"}, None, code))
