@@ -6,7 +6,7 @@ behind a large analysis of another organisation.
     uv run --group dev python bench/statement_pdf_limits.py chained     # 1.2 MB [/ASCIIHex /Flate]
     uv run --group dev python bench/statement_pdf_limits.py encrypted   # 1.5 MB, RC4, password sent
     uv run --group dev python bench/statement_pdf_limits.py xref        # 117 bytes, 10^8 entries
-    uv run --group dev python bench/statement_pdf_limits.py behind      # 16 KB behind 836 pages
+    uv run --group dev python bench/statement_pdf_limits.py behind      # 5 KB behind 836 pages
 
 Each case is one run of the script (a fresh process: the peak is its own)."""
 

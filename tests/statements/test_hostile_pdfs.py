@@ -55,7 +55,7 @@ async def test_an_inflate_bomb_behind_a_filter_chain_or_encryption_is_refused_to
         bomb, form = hostile.chained_bomb(400 * 2**20), {}
     else:
         bomb, form = hostile.encrypted_bomb(400 * 2**20, PASSWORD), {"password": PASSWORD}
-    with changed(settings_of(client), statement_pdf_memory_mb=SMALL_MEMORY_MB):
+    with changed(settings_of(client), statement_reader_memory_mb=SMALL_MEMORY_MB):
         response = await post_statement(client, account.headers, bomb, **form)
     message = refused(response, "file", "too_large")
     assert f"more than the {SMALL_MEMORY_MB} MB" in message
@@ -77,7 +77,7 @@ async def test_a_bomb_past_the_pages_the_upload_looks_at_fails_the_job_uncharged
     page[NameObject("/Contents")] = writer._add_object(content)
     out = io.BytesIO()
     writer.write(out)
-    with changed(settings_of(client), statement_pdf_memory_mb=SMALL_MEMORY_MB):
+    with changed(settings_of(client), statement_reader_memory_mb=SMALL_MEMORY_MB):
         started = await analyze(client, account.headers, out.getvalue())
         done = await finished(client, account.headers, started["analysis_id"])
     assert (done["status"], done["failure_code"], done["charged_amount"]) == (
@@ -105,7 +105,7 @@ async def test_a_file_slower_to_read_than_the_time_limit_is_refused_and_its_read
 ) -> None:
     """Under the object limit but slow to walk: the child is killed at the time limit."""
     account = await make_account("sandbox")
-    with changed(settings_of(client), statement_pdf_check_seconds=0.3):
+    with changed(settings_of(client), statement_reader_check_seconds=0.3):
         response = await post_statement(client, account.headers, hostile.xref_bomb(150_000))
     assert "longer than the 0.3 s" in refused(response, "file", "too_large")
 

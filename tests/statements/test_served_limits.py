@@ -26,7 +26,7 @@ def resident_peak(pid: int) -> int:
 
 
 def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> None:
-    env = {**hakiki_env(tmp_path / "data"), "HAKIKI_STATEMENT_PDF_MEMORY_MB": "256"}
+    env = {**hakiki_env(tmp_path / "data"), "HAKIKI_STATEMENT_READER_MEMORY_MB": "256"}
     port = free_port()
     log = start_serve(env, "--port", str(port))
     try:

@@ -6,12 +6,12 @@ the server's memory or a worker thread for hours. So the upload check and the an
 run in a child process (forked from a ``forkserver`` that has the statement engine imported,
 so a child starts in about 10 ms) with:
 
-- an address-space limit (``RLIMIT_AS``, ``HAKIKI_STATEMENT_PDF_MEMORY_MB``): an allocation
+- an address-space limit (``RLIMIT_AS``, ``HAKIKI_STATEMENT_READER_MEMORY_MB``): an allocation
   past it fails in the child, never in the server;
-- a wall-clock limit (``HAKIKI_STATEMENT_PDF_CHECK_SECONDS`` for the upload check,
-  ``HAKIKI_STATEMENT_PDF_ANALYSIS_SECONDS`` for the job) after which the child is killed, and
+- a wall-clock limit (``HAKIKI_STATEMENT_READER_CHECK_SECONDS`` for the upload check,
+  ``HAKIKI_STATEMENT_READER_ANALYSIS_SECONDS`` for the job) after which the child is killed, and
   ``RLIMIT_CPU`` a second past it as a backstop should the server die first;
-- a bounded number of children per kind of work (``HAKIKI_STATEMENT_PDF_WORKERS``): upload
+- a bounded number of children per kind of work (``HAKIKI_STATEMENT_READER_WORKERS``): upload
   checks and analyses each have a pool of their own, so neither can starve the other or the
   server's shared thread pool.
 
@@ -97,13 +97,13 @@ class Confinement:
 
 def check_limits(settings: Settings) -> Confinement:
     return Confinement(
-        settings.statement_pdf_memory_mb * 2**20, settings.statement_pdf_check_seconds
+        settings.statement_reader_memory_mb * 2**20, settings.statement_reader_check_seconds
     )
 
 
 def analysis_limits(settings: Settings) -> Confinement:
     return Confinement(
-        settings.statement_pdf_memory_mb * 2**20, settings.statement_pdf_analysis_seconds
+        settings.statement_reader_memory_mb * 2**20, settings.statement_reader_analysis_seconds
     )
 
 
@@ -171,7 +171,7 @@ async def _run(
     limits: Confinement,
     progress: Progress | None,
 ) -> Any:
-    pool = _pool(kind, settings.statement_pdf_workers)
+    pool = _pool(kind, settings.statement_reader_workers)
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(pool, _supervise, work, limits, progress)
 
