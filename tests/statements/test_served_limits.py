@@ -1,6 +1,7 @@
 """The reading limits in a real ``hakiki serve`` process (its job worker in it): files are read
 in children of the server's forkserver, a bomb is refused naming the limit and the server does
-not take the memory, and a statement is still analysed to the end."""
+not take the memory, a file that keeps the parser busy is cut off at the time limit without
+pypdf's warning per entry in the server's log, and a statement is still analysed to the end."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ def resident_peak(pid: int) -> int:
 
 
 def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> None:
-    env = {**hakiki_env(tmp_path / "data"), "HAKIKI_STATEMENT_READER_MEMORY_MB": "256"}
+    env = {
+        **hakiki_env(tmp_path / "data"),
+        "HAKIKI_STATEMENT_READER_MEMORY_MB": "256",
+        "HAKIKI_STATEMENT_READER_CHECK_SECONDS": "3",
+    }
     port = free_port()
     log = start_serve(env, "--port", str(port))
     try:
@@ -49,6 +54,9 @@ def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> N
             assert refused.status_code == 400, refused.text
             assert refused.json()["details"][0] == {"field": "file", "problem": "too_large"}
         assert resident_peak(log.process.pid) < before + 100 * 2**20  # not the 400 MB
+        slow = upload(hostile.xref_bomb(150_000))  # under the object limit, walked for 6 s
+        assert "longer than the 3 s" in slow.json()["message"], slow.text
+        assert "not defined" not in log.text  # pypdf's warning per entry, 877k lines in 7 min
         analysis_id = started.json()["analysis_id"]
         deadline = time.monotonic() + 60
         while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json())["status"] not in (
