@@ -181,10 +181,10 @@ def _supervise(work: Callable[..., Any], limits: Confinement, progress: Progress
     _preload()
     receiver, sender = _CONTEXT.Pipe(duplex=False)
     child = _CONTEXT.Process(target=_child, args=(sender, work, limits), daemon=True)
-    child.start()
-    sender.close()
-    deadline = time.monotonic() + limits.seconds
     try:
+        child.start()
+        sender.close()  # the child's end: EOF here once the child is gone
+        deadline = time.monotonic() + limits.seconds
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not receiver.poll(left):
@@ -201,11 +201,13 @@ def _supervise(work: Callable[..., Any], limits: Confinement, progress: Progress
                 continue
             return _answer(kind, values, limits)
     finally:
+        sender.close()
         if child.is_alive():
             child.kill()
-        child.join()
         receiver.close()
-        child.close()
+        if child.pid is not None:  # started
+            child.join()
+            child.close()
 
 
 def _answer(kind: str, values: list[Any], limits: Confinement) -> Any:
