@@ -173,11 +173,22 @@ async def _run(
 ) -> Any:
     pool = _pool(kind, settings.statement_reader_workers)
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(pool, _supervise, work, limits, progress)
+    abandoned = threading.Event()
+    try:
+        return await loop.run_in_executor(pool, _supervise, work, limits, progress, abandoned)
+    except asyncio.CancelledError:  # a job given back at shutdown: its child is killed
+        abandoned.set()
+        raise
 
 
-def _supervise(work: Callable[..., Any], limits: Confinement, progress: Progress | None) -> Any:
-    """Run ``work`` in a child under ``limits``; its answer, or the Refused it ends with."""
+def _supervise(
+    work: Callable[..., Any],
+    limits: Confinement,
+    progress: Progress | None,
+    abandoned: threading.Event,
+) -> Any:
+    """Run ``work`` in a child under ``limits``; its answer, or the Refused it ends with (the
+    child killed within half a second once ``abandoned`` is set)."""
     _preload()
     receiver, sender = _CONTEXT.Pipe(duplex=False)
     child = _CONTEXT.Process(target=_child, args=(sender, work, limits), daemon=True)
@@ -187,8 +198,12 @@ def _supervise(work: Callable[..., Any], limits: Confinement, progress: Progress
         deadline = time.monotonic() + limits.seconds
         while True:
             left = deadline - time.monotonic()
-            if left <= 0 or not receiver.poll(left):
+            if left <= 0:
                 raise limits.too_slow()
+            if abandoned.is_set():
+                raise Refused("unreadable", "file: the reading was abandoned.")
+            if not receiver.poll(min(left, 0.5)):
+                continue
             try:
                 message = receiver.recv()
             except EOFError:  # the child died without an answer: killed by a limit
