@@ -1,8 +1,8 @@
 """`hakiki serve`'s first start on a data directory, as one real process that the tests of this
 file share: it creates a demo organisation and prints a curl that works; its access log shows no
-query values (an identity number sent as `?identifier=`); and its data directory, found with
-wide modes, is tightened on start to 0700 with every file 0600 (the database, its WAL and shared
-memory, the secret key, the screening index cache)."""
+query values (an identity number sent as `?identifier=`) nor the tokens of e-mailed links; and
+its data directory, found with wide modes, is tightened on start to 0700 with every file 0600
+(the database, its WAL and shared memory, the secret key, the screening index cache)."""
 
 from __future__ import annotations
 
@@ -83,6 +83,16 @@ def test_serve_masks_query_values_and_keeps_its_data_private(first_start: FirstS
     output = first_start.log.wait_for('"GET /v3/fraud/reports?identifier=*&page=* HTTP/1.1" 200')
     assert IDENTITY_NUMBER not in output, output
     assert "tightened the permissions of 2 path(s)" in output, output
+
+
+def test_serve_masks_the_tokens_of_emailed_links(first_start: FirstStart) -> None:
+    token = "Zk3-_" * 8 + "q7w"  # what secrets.token_urlsafe(32) gives: 43 characters
+    for path in (f"/console/reset/{token}", f"/invitations/{token}"):
+        answer = httpx.get(f"{first_start.url}{path}", timeout=10)
+        assert answer.status_code in (404, 410), answer.text
+    output = first_start.log.wait_for('"GET /invitations/* HTTP/1.1"')
+    assert '"GET /console/reset/* HTTP/1.1" 404' in output, output
+    assert token not in output, output
 
 
 def test_serve_first_start_prints_a_working_demo_curl(first_start: FirstStart) -> None:

@@ -17,7 +17,7 @@ from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
 from hakiki.console.records import creator_scopes
 from hakiki.console.sessions import api_principal
 from hakiki.console.sessions import purge_expired as purge_console_sessions
-from hakiki.console.throttle import LoginThrottle
+from hakiki.console.throttle import LoginThrottle, ResetThrottle
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.data_dir import secure_data_dir
@@ -85,6 +85,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     sources.statements = StatementCashFlows(runtime)
     runtime.add_part(sources)
     runtime.add_part(LoginThrottle.from_settings(settings, runtime.rate_limiter.storage))
+    runtime.add_part(ResetThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
 

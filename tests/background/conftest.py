@@ -36,6 +36,15 @@ def runtime(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> Runtime:
 @dataclass
 class Sink:
     messages: list[Message] = field(default_factory=list)
+    refused: set[str] = field(default_factory=set)  # recipients it answers 550 for
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if address in self.refused:
+            return f"550 5.1.1 <{address}>: Recipient address rejected"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append(message_from_bytes(envelope.content))
@@ -68,9 +77,11 @@ def smtp(smtp_server: tuple[Sink, int], runtime: Runtime, monkeypatch: pytest.Mo
     """The app sends through the local sink (no STARTTLS: it is on 127.0.0.1)."""
     sink, port = smtp_server
     sink.messages.clear()
+    sink.refused.clear()
     monkeypatch.setattr(runtime.settings, "smtp_host", "127.0.0.1")
     monkeypatch.setattr(runtime.settings, "smtp_port", port)
     monkeypatch.setattr(runtime.settings, "smtp_starttls", False)
+    monkeypatch.setattr(runtime.settings, "public_base_url", "http://hakiki.test")
     return sink
 
 

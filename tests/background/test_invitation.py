@@ -3,6 +3,7 @@ submission (checks run, documents sealed), the analyst's results, refused transi
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
@@ -247,3 +248,19 @@ async def test_a_streamed_body_over_the_limit_is_413(
     )
     assert streamed.status_code == 413
     assert streamed.json()["error"] == "payload_too_large"
+
+
+async def test_racing_submissions_of_one_invitation_one_wins_the_rest_are_409(
+    client: httpx.AsyncClient, visitor: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account()
+    url = (await _invited(client, account.headers))["invitation_url"]
+    _page, csrf = await open_form(visitor, url)
+    answers = await asyncio.gather(
+        *(post_form(visitor, url, csrf, DRIVER_FORM, POLICE) for _ in range(4))
+    )
+    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409], [
+        a.text[-300:] for a in answers
+    ]
+    assert sum("id=done" in a.text for a in answers) == 1
+    assert all("already been submitted" in a.text for a in answers if a.status_code == 409)

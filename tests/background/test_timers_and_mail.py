@@ -159,3 +159,39 @@ async def test_checks_that_cannot_run_stall_the_request_at_once(
     assert stalled["timeline"][-1]["detail"] == "the automated checks could not run; reinitiate"
     identity = next(c for c in stalled["checks"] if c["code"] == "identity")
     assert identity["status"] == "running" and identity["due_at"] is not None
+
+
+@pytest.mark.parametrize(
+    ("host", "mailed"), [("evil.example", None), ("127.0.0.1:8080", "http://127.0.0.1:8080")]
+)
+async def test_without_a_public_base_url_only_a_loopback_host_gets_its_link_mailed(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    runtime: Runtime,
+    smtp: Sink,
+    monkeypatch: pytest.MonkeyPatch,
+    host: str,
+    mailed: str | None,
+) -> None:
+    monkeypatch.setattr(runtime.settings, "public_base_url", None)
+    account = await make_account()
+    address = f"forged-{host.split('.')[0].split(':')[0]}@example.com"
+    made = await invite(
+        client, {**account.headers, "Host": host}, "spk_ke_basic_identity", candidate(address)
+    )
+    assert made.status_code == 201, made.text
+    reference = made.json()["data"][0]["reference"]
+
+    async def mail_job_ran() -> list[dict[str, str]]:
+        got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+        done = ("invitation_sent", "email_not_sent")
+        return [e for e in got["timeline"] if e["event"] in done]
+
+    [event] = await until(mail_job_ran, what="the invitation e-mail job")
+    if mailed is None:
+        assert smtp.to(address) == []
+        assert event["event"] == "email_not_sent"
+        assert "HAKIKI_PUBLIC_BASE_URL" in event["detail"], event
+    else:
+        [message] = smtp.to(address)
+        assert f"{mailed}/invitations/" in Sink.text(message)

@@ -50,8 +50,10 @@ def smtp(smtp_server: tuple[Sink, int], app: FastAPI, monkeypatch: pytest.Monkey
     """The app sends through the local sink (no STARTTLS: it is on 127.0.0.1)."""
     sink, port = smtp_server
     sink.messages.clear()
+    sink.refused.clear()
     settings = app.state.runtime.settings
     monkeypatch.setattr(settings, "smtp_host", "127.0.0.1")
     monkeypatch.setattr(settings, "smtp_port", port)
     monkeypatch.setattr(settings, "smtp_starttls", False)
+    monkeypatch.setattr(settings, "console_base_url", "http://hakiki.test")
     return sink

@@ -23,16 +23,16 @@ class _RecordingHasher:
         return bool(HASHER.verify(stored, password))
 
 
-def test_an_unknown_email_verifies_against_the_dummy_and_fails(
+async def test_an_unknown_email_verifies_against_the_dummy_and_fails(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     recording = _RecordingHasher()
     monkeypatch.setattr(passwords, "_HASHER", recording)
-    assert passwords.verify(None, "correct horse battery staple") is False
+    assert await passwords.verify(None, "correct horse battery staple") is False
     assert recording.verified == [passwords._DUMMY]
 
 
-def test_a_real_hash_still_verifies() -> None:
-    stored = passwords.hash_password("correct horse battery staple")
-    assert passwords.verify(stored, "correct horse battery staple")
-    assert not passwords.verify(stored, "wrong horse battery staple")
+async def test_a_real_hash_still_verifies() -> None:
+    stored = await passwords.hash_password("correct horse battery staple")
+    assert await passwords.verify(stored, "correct horse battery staple")
+    assert not await passwords.verify(stored, "wrong horse battery staple")

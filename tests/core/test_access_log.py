@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hakiki.core.access_log import ACCESS_LOGGER, QueryValueFilter, mask_query
+from hakiki.core.access_log import ACCESS_LOGGER, QueryValueFilter, mask_query, mask_target
 from hakiki.core.settings import Settings
 
 
@@ -25,6 +25,20 @@ from hakiki.core.settings import Settings
 )
 def test_query_values_are_masked(target: str, logged: str) -> None:
     assert mask_query(target) == logged
+
+
+@pytest.mark.parametrize(
+    ("target", "logged"),
+    [
+        ("/console/reset/" + "Ab-_9" * 8 + "xyz", "/console/reset/*"),
+        ("/invitations/" + "Q" * 43 + "?lang=sw", "/invitations/*?lang=*"),
+        ("/hakiki/console/reset/" + "t" * 43, "/hakiki/console/reset/*"),
+        ("/console/reset", "/console/reset"),
+        ("/v3/background/candidates/bgc_01", "/v3/background/candidates/bgc_01"),
+    ],
+)
+def test_link_tokens_in_paths_are_masked(target: str, logged: str) -> None:
+    assert mask_target(target) == logged
 
 
 def test_uvicorns_access_records_are_masked_once_the_app_exists(

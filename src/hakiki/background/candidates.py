@@ -4,6 +4,7 @@ with checks and timeline, reinitiate, and the analyst's recording of a manual ch
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -27,7 +28,7 @@ from hakiki.background.schemas import (
     TimelineEntry,
 )
 from hakiki.background.system_packages import SYSTEM_PACKAGES
-from hakiki.core import billing, clock
+from hakiki.core import billing, clock, mail, mail_links
 from hakiki.core.calls import Call, finish_write
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
@@ -39,6 +40,9 @@ from hakiki.engines.background.states import RefusedTransition, next_state
 from hakiki.webhooks.service import add_callback
 from hakiki.webhooks.signing import new_secret
 from hakiki.webhooks.urls import UrlRefused, check_url
+
+logger = logging.getLogger(__name__)
+BASE_URL_SETTING = "HAKIKI_PUBLIC_BASE_URL"
 
 # What a request's callback_url receives: the events of that request.
 CALLBACK_EVENTS = ("background_check.updated", "background_check.completed")
@@ -54,8 +58,23 @@ def new_token(vault: Vault) -> tuple[str, str]:
 
 
 def base_url(call: Call) -> str:
+    """The base of the link in the API answer: the caller's own to use."""
     configured = call.runtime.settings.public_base_url
     return (configured or str(call.request.base_url)).rstrip("/")
+
+
+def mail_base(call: Call) -> str | None:
+    """The base of the link e-mailed to the candidate: configured (core.mail_links), or None,
+    and the mail job notes that no e-mail was sent and why."""
+    settings = call.runtime.settings
+    base = mail_links.link_base(settings.public_base_url, call.request)
+    if base is None and mail.configured(settings):
+        logger.error("background: %s", mail_links.missing(BASE_URL_SETTING, call.request))
+    return base
+
+
+def mailed_url(base: str | None, token: str) -> str | None:
+    return f"{base}/invitations/{token}" if base is not None else None
 
 
 async def _package_snapshot(call: Call, package_id: str) -> dict[str, Any]:
@@ -154,7 +173,7 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
     settings = runtime.settings
     now = clock.utcnow()
     expires_at = now + timedelta(days=settings.background_invitation_days)
-    base = base_url(call)
+    base, mailed = base_url(call), mail_base(call)
     callback_secret = new_secret() if body.callback_url else None
     made: list[tuple[dict[str, Any], list[dict[str, Any]], str]] = []
     for candidate in body.candidates:
@@ -211,7 +230,7 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
                 )
             await repository.append(conn, created, now, "invited", "pending", "invitation created")
             await lifecycle.announce(conn, created, "background_check.updated")
-            await timers.schedule_invitation(conn, runtime, row, f"{base}/invitations/{token}")
+            await timers.schedule_invitation(conn, runtime, row, mailed_url(mailed, token))
 
     def render() -> bytes:
         data = [
@@ -311,6 +330,7 @@ async def reinitiate(call: Call, reference: str) -> bytes:
         raise _refused(found, "only a stalled or expired request can be reinitiated") from None
     token, hashed = new_token(runtime.vault)
     url = f"{base_url(call)}/invitations/{token}"
+    mailed = mailed_url(mail_base(call), token)
     now = clock.utcnow()
     answer: dict[str, Any] = {}
 
@@ -352,7 +372,7 @@ async def reinitiate(call: Call, reference: str) -> bytes:
             values,
         )
         assert moved is not None  # locked above
-        await timers.schedule_invitation(conn, runtime, moved, url)
+        await timers.schedule_invitation(conn, runtime, moved, mailed)
         answer["row"] = moved
 
     def render() -> bytes:

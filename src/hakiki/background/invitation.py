@@ -147,6 +147,11 @@ def _form(org: str, row: dict[str, Any], csrf: str, submission: Submission | Non
     return "".join(parts)
 
 
+def _submitted_already() -> HTMLResponse:
+    """A second submission of one link: 409, nothing changed."""
+    return _page("Thank you", "<p>This check has already been submitted.</p>", 409)
+
+
 @router.get("/invitations/{token}", response_class=HTMLResponse)
 async def invitation_page(token: str, request: Request) -> HTMLResponse:
     runtime = runtime_of(request)
@@ -195,7 +200,7 @@ async def submit_invitation(token: str, request: Request) -> HTMLResponse:
     if _dead(row):
         return _gone()
     if row["status"] != "pending":
-        return _page("Thank you", "<p>This check has already been submitted.</p>")
+        return _submitted_already()
     submission = await read_submission(form, json.loads(row["package_snapshot"]))
     if submission.errors:
         return _page("Background check", _form(org, row, csrf, submission), 400, csrf=csrf)
@@ -218,9 +223,13 @@ async def submit_invitation(token: str, request: Request) -> HTMLResponse:
         latest = await repository.lock_request(conn, row["id"])
         if latest is None or latest["token_hash"] != row["token_hash"]:
             return _gone()
-        moved = await timers.submit(conn, runtime, latest, submission.given, documents)
+        # Another submission of this link may have won while this one was read: only a
+        # pending request moves, the rest are told so (not a refused transition's 500).
+        moved = None
+        if latest["status"] == "pending":
+            moved = await timers.submit(conn, runtime, latest, submission.given, documents)
     if moved is None:
-        return _page("Thank you", "<p>This check has already been submitted.</p>")
+        return _submitted_already()
     return _page(
         "Thank you",
         f"<p id=done>Your information has been sent to {escape(org)}. You can close this page.</p>",

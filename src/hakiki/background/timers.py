@@ -38,13 +38,14 @@ def _seconds_until(when: Any) -> float:
 
 
 async def schedule_invitation(
-    conn: AsyncConnection, runtime: Runtime, row: dict[str, Any], url: str
+    conn: AsyncConnection, runtime: Runtime, row: dict[str, Any], url: str | None
 ) -> None:
     """The e-mail now, the reminder, the expiry, and a sandbox path (in the caller's
-    transaction). The link is kept only encrypted, in the mail jobs."""
+    transaction). The link is kept only encrypted, in the mail jobs; None when no link may
+    be e-mailed (no HAKIKI_PUBLIC_BASE_URL, core.mail_links): the mail job notes why."""
     vault, settings = runtime.vault, runtime.settings
     base = {"request_id": row["id"], "invitation": row["invitation"]}
-    sealed = vault.encrypt(url)
+    sealed = vault.encrypt(url) if url is not None else None
     await enqueue(conn, MAIL_TASK, base | {"kind": "invitation", "url": sealed})
     until_expiry = _seconds_until(row["expires_at"])
     remind_in = until_expiry - settings.background_reminder_hours * 3600
@@ -96,9 +97,9 @@ async def send_mail(context: JobContext, payload: dict[str, Any]) -> None:
         return
     kind = str(payload["kind"])
     now = clock.utcnow()
-    if not mail.configured(runtime.settings):
+    if not mail.configured(runtime.settings) or payload.get("url") is None:
         if kind == "invitation":
-            await _note(runtime, payload, now, "email_not_sent", "no SMTP server is configured")
+            await _note(runtime, payload, now, "email_not_sent", _why_not_sent(runtime))
         return
     candidate = json.loads(runtime.vault.decrypt(row["candidate_encrypted"]))
     url = runtime.vault.decrypt(str(payload["url"]))
@@ -114,6 +115,15 @@ async def send_mail(context: JobContext, payload: dict[str, Any]) -> None:
         write(org, candidate["first_name"], url, expires),
     )
     await _note(runtime, payload, now, f"{kind}_sent", f"{kind} e-mailed to the candidate")
+
+
+def _why_not_sent(runtime: Runtime) -> str:
+    if not mail.configured(runtime.settings):
+        return "no SMTP server is configured"
+    return (
+        "HAKIKI_PUBLIC_BASE_URL is not set and the call did not come to localhost: a link "
+        "built from its Host header could be forged"
+    )
 
 
 async def expire(runtime: Runtime, payload: dict[str, Any], detail: str) -> None:

@@ -67,6 +67,7 @@ async def use(db: Database, vault: Vault, token: str, password: str) -> bool:
     link = await find(db, vault, token)
     if link is None:
         return False
+    hashed = await passwords.hash_password(password)  # before the transaction: not under lock
     now = utcnow()
     async with transaction(db) as conn:
         spent = await conn.execute(
@@ -84,7 +85,7 @@ async def use(db: Database, vault: Vault, token: str, password: str) -> bool:
         await conn.execute(
             update(console_users)
             .where(console_users.c.id == link["user_id"])
-            .values(password_hash=passwords.hash_password(password))
+            .values(password_hash=hashed)
         )
         await conn.execute(
             update(console_sessions)

@@ -81,8 +81,9 @@ async def login(request: Request) -> Response:
     runtime = runtime_of(request)
     throttle = runtime.part(LoginThrottle)
     email = form.get("email", "").strip().lower()[:254]
+    account = users.email_hash(runtime.vault, email)
     client = request.client.host if request.client else "unknown"
-    wait = await throttle.retry_after(email, client)
+    wait = await throttle.retry_after(account, client)
     if wait is not None:
         response = _login_page(request, f"Too many failed sign-ins; try again in {wait} s.", 429)
         response.headers["Retry-After"] = str(wait)
@@ -93,7 +94,7 @@ async def login(request: Request) -> Response:
     if user is not None and not await totp.second_factor_ok(runtime.db, runtime.vault, user, code):
         user = None
     if user is None:
-        await throttle.failed(email, client)
+        await throttle.failed(account, client)
         return _login_page(request, WRONG, 401)
     token = await sessions.start(runtime, user)
     response = see_other("/console/")
@@ -260,17 +261,21 @@ async def add_user(request: Request) -> Response:
     if role == "owner" and session.role != "owner":
         raise _forbidden("add an owner")
     runtime = runtime_of(request)
-    invited = mail.configured(runtime.settings)
+    base = recovery.link_base(runtime, request)
+    invited = mail.configured(runtime.settings) and base is not None
+    notice = None
+    if mail.configured(runtime.settings) and base is None:
+        recovery.log_no_base(request)  # the new user gets a generated password instead
+        notice = recovery.NO_INVITE
     email = form.get("email", "")
     created = await users.create_user(
         runtime.db, runtime.vault, org_id=session.org_id, email=email, role=role, invited=invited
     )
-    if invited:
-        user = {"id": created.id}
+    if invited and base is not None:
         try:
-            await recovery.send_link(runtime, request, user, created.email, "invite")
-        except Exception:
-            recovery.logger.exception("console: the invitation e-mail could not be sent")
+            await recovery.send_link(runtime, base, created.id, created.email, "invite")
+        except Exception as error:
+            recovery.log_unsent("invitation", error)
             raise ApiError(
                 503,
                 "service_unavailable",
@@ -278,7 +283,9 @@ async def add_user(request: Request) -> Response:
                 "they can ask for a link on the sign-in page's Forgotten password.",
             ) from None
     rows = await users.list_users(runtime.db, runtime.vault, session.org_id)
-    return render(request, "users.html", session, users=rows, roles=ROLES, created=created)
+    return render(
+        request, "users.html", session, users=rows, roles=ROLES, created=created, notice=notice
+    )
 
 
 # Pages whose data the browser reads from the API with the session (static/console.js): the

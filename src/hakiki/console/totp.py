@@ -69,13 +69,24 @@ async def second_factor_ok(db: Database, vault: Vault, user: dict[str, Any], cod
     return bool(result.rowcount)
 
 
-async def store(db: Database, vault: Vault, user_id: str, secret: str | None) -> None:
-    sealed = vault.encrypt(secret) if secret is not None else None
+async def enable(db: Database, vault: Vault, user_id: str, secret: str) -> bool:
+    """Turn the second factor on with ``secret``; False if one is on already (replacing it
+    takes turning it off with a current code first)."""
+    async with transaction(db) as conn:
+        result = await conn.execute(
+            update(console_users)
+            .where(console_users.c.id == user_id, console_users.c.totp_encrypted.is_(None))
+            .values(totp_encrypted=vault.encrypt(secret), totp_last_step=None)
+        )
+    return bool(result.rowcount)
+
+
+async def disable(db: Database, user_id: str) -> None:
     async with transaction(db) as conn:
         await conn.execute(
             update(console_users)
             .where(console_users.c.id == user_id)
-            .values(totp_encrypted=sealed, totp_last_step=None)
+            .values(totp_encrypted=None, totp_last_step=None)
         )
 
 

@@ -67,13 +67,14 @@ async def create_user(
     if chosen is not None and (why := passwords.problem(chosen)) is not None:
         raise invalid_request(f"password {why}.", field="password")
     user_id = new_id("usr")
+    hashed = await passwords.hash_password(chosen) if chosen is not None else None
     values: dict[str, Any] = {
         "id": user_id,
         "org_id": org_id,
         "email_hash": email_hash(vault, email),
         "email_encrypted": vault.encrypt(email),
         "role": role,
-        "password_hash": passwords.hash_password(chosen) if chosen is not None else None,
+        "password_hash": hashed,
         "created_at": utcnow(),
     }
     try:
@@ -99,7 +100,7 @@ async def check_password(
     """The user whose e-mail and password these are, or None (the same work either way)."""
     user = await find_by_email(db, vault, email)
     stored = user["password_hash"] if user and user["disabled_at"] is None else None
-    return user if passwords.verify(stored, password) else None
+    return user if await passwords.verify(stored, password) else None
 
 
 async def find_by_email(db: Database, vault: Vault, email: str) -> dict[str, Any] | None:

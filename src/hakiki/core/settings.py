@@ -171,6 +171,31 @@ class Settings(BaseSettings):
     statement_hold_hours: float = Field(
         default=24.0, gt=0, description="How long a live analysis's reservation lasts."
     )
+    statement_reader_memory_mb: int = Field(
+        default=1024,
+        ge=256,
+        description="Address space (MB) of the child process that reads one statement file "
+        "(the upload check, the analysis); a file needing more is refused `too_large`.",
+    )
+    statement_reader_check_seconds: float = Field(
+        default=20.0,
+        gt=0,
+        description="How long the upload check of one statement file may take before its "
+        "child process is killed and the upload refused `too_large`.",
+    )
+    statement_reader_analysis_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        description="How long the analysis of one statement file may take before its child "
+        "process is killed and the analysis failed `too_large`, uncharged.",
+    )
+    statement_reader_workers: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="Statement files read at once per process, for upload checks and for "
+        "analyses each; more wait their turn.",
+    )
     list_max_age_days: int = Field(
         default=90,
         ge=1,
@@ -346,7 +371,8 @@ class Settings(BaseSettings):
     public_base_url: str | None = Field(
         default=None,
         description="The address candidates reach this server at, e.g. https://verify.example "
-        "(the invitation links). Unset: the address the API call came in on.",
+        "(the invitation links). Unset: the API answer's link uses the address the call came "
+        "in on, and the invitation is e-mailed only when that is localhost.",
     )
     background_invitation_days: float = Field(
         default=7.0,
@@ -401,10 +427,21 @@ class Settings(BaseSettings):
         default="20 per 15 minutes",
         description="Failed console sign-ins allowed per client address (limits notation).",
     )
+    console_reset_limit_account: str = Field(
+        default="5 per 15 minutes",
+        description="Password-reset requests allowed per e-mail address (limits notation); "
+        "counted apart from failed sign-ins, so asking for resets locks nobody out.",
+    )
+    console_reset_limit_client: str = Field(
+        default="20 per 15 minutes",
+        description="Password-reset requests allowed per client address (limits notation).",
+    )
     console_base_url: str | None = Field(
         default=None,
-        description="The console's public address for links in e-mails, e.g. "
-        "https://hakiki.example.com; unset: the address the request came to.",
+        description="The console's public address, e.g. https://hakiki.example.com: the base "
+        "of the links in invitation and password-reset e-mails. Unset, links are e-mailed "
+        "only for requests made to localhost; elsewhere none is sent (the Host header is the "
+        "sender's to forge).",
     )
 
     @field_validator("gavaconnect_apps")

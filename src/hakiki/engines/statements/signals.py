@@ -188,6 +188,15 @@ def file_signals(statement: Statement) -> list[Signal]:
                 foreign_fonts=foreign,
             )
         )
+    if pdf.active_content:
+        found.append(
+            _signal(
+                "active_content",
+                "medium",
+                "The file carries JavaScript or an embedded file; an issued statement has neither.",
+                kinds=pdf.active_content,
+            )
+        )
     if pdf.overlays:
         found.append(
             _signal(
