@@ -12,7 +12,7 @@ from tests.statements import sheets
 from tests.statements.conftest import URL, analyze, finished, post_statement
 
 
-async def test_a_gtbank_html_xls_and_an_mpesa_csv_complete_genuine(
+async def test_a_gtbank_html_xls_completes_genuine(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
     account = await make_account("sandbox")
@@ -22,6 +22,12 @@ async def test_a_gtbank_html_xls_and_an_mpesa_csv_complete_genuine(
     done = await finished(client, account.headers, page["analysis_id"], page_size=100)
     assert done["status"] == "completed" and done["layout"] == "html_columns_v2"
     assert done["verdict"] == "genuine" and len(done["transactions"]) == len(lines)
+
+
+async def test_an_mpesa_csv_export_completes_genuine_with_its_savings(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("sandbox")
     export = await analyze(client, account.headers, sheets.mpesa_csv(sheets.mpesa_lines()))
     done = await finished(client, account.headers, export["analysis_id"])
     assert done["verdict"] == "genuine" and done["signals"] == []
