@@ -33,6 +33,7 @@ from hakiki.statements.schemas import (
     StatementAnalysis,
     StatementAnalysisAccepted,
     StatementAnalysisDetail,
+    StatementAnalysisList,
     StatementTransaction,
 )
 from hakiki.webhooks.service import add_callback
@@ -236,6 +237,20 @@ async def get_analysis(
         signals=[Signal.model_validate(s) for s in result.get("signals", [])],
         transactions=[StatementTransaction.model_validate(t) for t in shown],
         pagination=page.describe(len(transactions)),
+    )
+
+
+async def list_analyses(
+    runtime: Runtime, owner: tuple[str, str], page: PageRequest, filters: dict[str, Any]
+) -> StatementAnalysisList:
+    environment, org_id = owner
+    async with read(runtime.db) as conn:
+        total = await repository.count_owned(conn, org_id, environment, filters)
+        rows = await repository.list_owned(
+            conn, org_id, environment, filters, offset=page.offset, limit=page.page_size
+        )
+    return StatementAnalysisList(
+        data=[analysis_model(row) for row in rows], pagination=page.describe(total)
     )
 
 
