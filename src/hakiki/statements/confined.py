@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -232,8 +233,10 @@ def _answer(kind: str, values: list[Any], limits: Confinement) -> Any:
         raise Refused(*values)
     if kind == "memory":
         raise limits.too_much_memory()
+    # A bug of ours, not the file's fault: logged by its kind and place only (an exception's
+    # text may quote the statement), answered as a file we could not read.
     logger.error("statement reader failed: %s", values[0])
-    raise Refused("unreadable", "file: not a readable PDF (the reader failed on it).")
+    raise Refused("unreadable", "file: the statement could not be read (our reader failed on it).")
 
 
 def _death(exitcode: int | None, limits: Confinement) -> Refused:
@@ -260,6 +263,17 @@ def _child(conn: Connection, work: Callable[..., Any], limits: Confinement) -> N
     except MemoryError:
         conn.send(("memory",))
     except Exception as error:
-        conn.send(("failed", f"{type(error).__name__}: {error}"))
+        conn.send(("failed", _where(error)))
     finally:
         conn.close()
+
+
+def _where(error: BaseException) -> str:
+    """The exception's type and the line it was raised at, without its text."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return type(error).__name__
+    path = frames[-1].filename
+    for root in ("site-packages/", "src/"):
+        path = path.rsplit(root, 1)[-1]
+    return f"{type(error).__name__} at {path}:{frames[-1].lineno}"
