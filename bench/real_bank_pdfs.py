@@ -82,6 +82,7 @@ def proof(rows: list[Transaction]) -> str:
 
 
 def bank_pdf_part(path: Path) -> None:
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # the "invalid" fixtures are not PDFs
     print("## Bank statement PDFs\n")
     print(
         "| file | producer | pages | rows visible | rows read | open+in-out=close "
@@ -185,7 +186,6 @@ def _look_password(look: object) -> str | None:
 
 
 def main() -> None:
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # the "invalid" fixtures are not PDFs
     path = folder()
     if path is None:
         print("no folder of real statements (set HAKIKI_REAL_STATEMENTS)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -30,7 +30,6 @@ from hakiki.background.schemas import (
 from hakiki.background.system_packages import SYSTEM_PACKAGES
 from hakiki.core import billing, clock, mail, mail_links
 from hakiki.core.calls import Call, finish_write
-from hakiki.core.clock import as_utc
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
 from hakiki.core.errors import ApiError
@@ -427,17 +426,3 @@ async def record_result(call: Call, reference: str, code: str, body: CheckResult
         return bytes(answer["detail"].model_dump_json().encode())
 
     return await finish_write(call, write, render, description=f"Background check {code} recorded")
-
-
-def parse_day(value: str | None, field: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return as_utc(datetime.fromisoformat(value))
-    except ValueError:
-        raise ApiError(
-            400,
-            "invalid_request",
-            f"{field}: must be a date or time in ISO 8601 (2026-01-31 or 2026-01-31T08:00:00Z).",
-            details=[{"field": field, "problem": "not an ISO 8601 date"}],
-        ) from None

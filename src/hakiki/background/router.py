@@ -36,7 +36,7 @@ from hakiki.background.schemas import (
     PackageRequest,
 )
 from hakiki.core.calls import Call
-from hakiki.core.pagination import PageRequest, page_params
+from hakiki.core.pagination import PageRequest, page_params, parse_day
 from hakiki.core.routing import EndpointRouter
 from hakiki.engines.background.states import RequestState
 
@@ -156,8 +156,8 @@ async def list_candidates(
     filters = {
         "status": status,
         "package_id": package_id,
-        "created_from": candidates.parse_day(created_from, "created_from"),
-        "created_to": candidates.parse_day(created_to, "created_to"),
+        "created_from": parse_day(created_from, "created_from"),
+        "created_to": parse_day(created_to, "created_to"),
     }
     return await candidates.listing(call.runtime, call.principal.owner, page, filters)
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from fastapi import Query
 from pydantic import BaseModel
 
-from hakiki.core.errors import invalid_request
+from hakiki.core.clock import as_utc
+from hakiki.core.errors import ApiError, invalid_request
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -61,3 +63,19 @@ def page_params(
     ),
 ) -> PageRequest:
     return PageRequest(page, page_size)
+
+
+def parse_day(value: str | None, field: str) -> datetime | None:
+    """A list's date filter (``created_from``, ``created_to``): ISO 8601, a date or a time;
+    a time without a zone is UTC."""
+    if value is None:
+        return None
+    try:
+        return as_utc(datetime.fromisoformat(value))
+    except ValueError:
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"{field}: must be a date or time in ISO 8601 (2026-01-31 or 2026-01-31T08:00:00Z).",
+            details=[{"field": field, "problem": "not an ISO 8601 date"}],
+        ) from None

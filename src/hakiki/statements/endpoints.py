@@ -30,6 +30,17 @@ ANALYZE = declare(
         logged_fields=("statement_type", "monthly_obligations"),
     )
 )
+LIST = declare(
+    Endpoint(
+        key="statements.list",
+        method="GET",
+        path="/v3/statements",
+        scope="statements:write",
+        summary="Your statement analyses, newest first",
+        errors=(400,),
+        sandbox=sandbox.LIST,
+    )
+)
 READ = declare(
     Endpoint(
         key="statements.read",

@@ -5,13 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.scoping import owned_by
 from hakiki.statements.tables import statement_analyses as analyses
 
 FINAL_STATES = ("completed", "failed")
+# What a listing shows: neither the file, the request nor the result (sealed, and large)
+LISTED = [
+    c for c in analyses.c if c.name not in ("file_sealed", "result_sealed", "request_encrypted")
+]
 
 
 async def insert_analysis(conn: AsyncConnection, row: dict[str, Any]) -> None:
@@ -30,6 +34,46 @@ async def get_owned(
     query = select(*columns).where(*owned_by(analyses, org_id, environment, {"id": analysis_id}))
     row = (await conn.execute(query)).first()
     return dict(row._mapping) if row else None
+
+
+def _listed(org_id: str, environment: str, filters: dict[str, Any]) -> list[Any]:
+    conditions = owned_by(
+        analyses,
+        org_id,
+        environment,
+        {"status": filters.get("status"), "verdict": filters.get("verdict")},
+    )
+    if filters.get("created_from") is not None:
+        conditions.append(analyses.c.created_at >= filters["created_from"])
+    if filters.get("created_to") is not None:
+        conditions.append(analyses.c.created_at < filters["created_to"])
+    return conditions
+
+
+async def count_owned(
+    conn: AsyncConnection, org_id: str, environment: str, filters: dict[str, Any]
+) -> int:
+    query = select(func.count()).where(*_listed(org_id, environment, filters))
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def list_owned(
+    conn: AsyncConnection,
+    org_id: str,
+    environment: str,
+    filters: dict[str, Any],
+    *,
+    offset: int,
+    limit: int,
+) -> list[dict[str, Any]]:
+    query = (
+        select(*LISTED)
+        .where(*_listed(org_id, environment, filters))
+        .order_by(analyses.c.created_at.desc(), analyses.c.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    return [dict(r._mapping) for r in await conn.execute(query)]
 
 
 async def earlier_with(

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from fastapi import Depends, File, Form, UploadFile
+from fastapi import Depends, File, Form, Query, UploadFile
 
 from hakiki.core.calls import Call
 from hakiki.core.errors import ApiError
-from hakiki.core.pagination import PageRequest, page_params
+from hakiki.core.pagination import PageRequest, page_params, parse_day
 from hakiki.core.routing import EndpointRouter
 from hakiki.statements import service
-from hakiki.statements.endpoints import ANALYZE, READ
+from hakiki.statements.endpoints import ANALYZE, LIST, READ
 from hakiki.statements.schemas import (
+    AnalysisStatus,
     StatementAnalysisAccepted,
     StatementAnalysisDetail,
+    StatementAnalysisList,
     StatementType,
+    Verdict,
 )
 
 router = EndpointRouter(tags=["Statements"])
@@ -24,8 +27,9 @@ async def analyze(
     call: Call,
     file: UploadFile = File(
         description="The statement: a PDF as issued (M-Pesa full statement, Airtel Money), or "
-        "a CSV (UTF-8) or XLSX export of a bank or mobile-money statement (columns found by "
-        "their names; docs/api.md). At most HAKIKI_STATEMENT_MAX_BYTES (20 MB)."
+        "a CSV (UTF-8), XLSX, legacy XLS or HTML-table '.xls' export of a bank or mobile-money "
+        "statement (columns found by their names; docs/api.md). At most "
+        "HAKIKI_STATEMENT_MAX_BYTES (20 MB)."
     ),
     statement_type: StatementType = Form(
         "auto", description="mpesa, airtel_money, mtn_momo, bank or auto.", examples=["mpesa"]
@@ -90,6 +94,28 @@ async def analyze(
         "callback_url": callback_url or None,
     }
     return await service.upload(call, data, form)
+
+
+@router.endpoint(LIST, response_model=StatementAnalysisList)
+async def list_analyses(
+    call: Call,
+    page: PageRequest = Depends(page_params),
+    status: AnalysisStatus | None = Query(None),
+    verdict: Verdict | None = Query(None),
+    created_from: str | None = Query(None, max_length=40, description="ISO 8601, inclusive."),
+    created_to: str | None = Query(None, max_length=40, description="ISO 8601, exclusive."),
+) -> StatementAnalysisList:
+    """Your organisation's analyses of this environment, newest first, paginated, each with
+    its status, layout and verdict but not its result (GET /v3/statements/{analysis_id} has
+    it); filters `status`, `verdict`, `created_from`, `created_to` (ISO 8601). Free. Sandbox:
+    the analyses uploaded with sandbox keys."""
+    filters = {
+        "status": status,
+        "verdict": verdict,
+        "created_from": parse_day(created_from, "created_from"),
+        "created_to": parse_day(created_to, "created_to"),
+    }
+    return await service.list_analyses(call.runtime, call.principal.owner, page, filters)
 
 
 @router.endpoint(READ, response_model=StatementAnalysisDetail)

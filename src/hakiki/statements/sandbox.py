@@ -82,3 +82,37 @@ def _analyze_values() -> list[TestValue]:
 
 
 ANALYZE = Examples(_analyze_values())
+
+
+def _list_values() -> list[TestValue]:
+    empty = {"http_status": 200, "data": [], "pagination.total_items": 0}
+    return [
+        TestValue(
+            description="the first page of a new organisation's analyses: none yet",
+            query={"page": 1},
+            expect={**empty, "pagination.page": 1},
+        ),
+        TestValue(
+            description="filtered by status, verdict and creation dates",
+            query={
+                "status": "completed",
+                "verdict": "tampered",
+                "created_from": "2026-01-01",
+                "created_to": "2026-12-31T23:59:59Z",
+            },
+            expect=empty,
+        ),
+        TestValue(
+            description="an unknown verdict: 400 naming verdict",
+            query={"verdict": "forged"},
+            expect=_invalid("verdict"),
+        ),
+        TestValue(
+            description="a created_from that is not ISO 8601: 400 naming created_from",
+            query={"created_from": "yesterday"},
+            expect=_invalid("created_from"),
+        ),
+    ]
+
+
+LIST = Examples(_list_values())

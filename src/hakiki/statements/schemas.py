@@ -49,7 +49,10 @@ class StatementAnalysis(BaseModel):
     status: AnalysisStatus = Field(description="pending -> processing -> completed | failed")
     progress: int = Field(description="Percent done.")
     statement_type: StatementType
-    file_format: Literal["pdf", "csv", "xlsx"]
+    file_format: Literal["pdf", "csv", "xlsx", "xls", "html"] = Field(
+        description="pdf, csv, xlsx, xls (legacy binary Excel) or html (an HTML table, as "
+        "some banks' '.xls' exports are)."
+    )
     duplicate_of: str | None = Field(
         description="An earlier analysis of the same file or the same statement, if any."
     )
@@ -77,6 +80,13 @@ class StatementAnalysisAccepted(StatementAnalysis):
         "the statement_analysis.completed event sent there. Shown only in this answer (and its "
         "idempotent replay); stored encrypted.",
     )
+
+
+class StatementAnalysisList(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [examples.LIST]})
+
+    data: list[StatementAnalysis] = Field(description="Newest first, without their results.")
+    pagination: Pagination
 
 
 class StatementAnalysisDetail(StatementAnalysis):

@@ -24,15 +24,16 @@ from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
-from hakiki.engines.statements import Refused, precheck
+from hakiki.engines.statements import Refused
 from hakiki.engines.statements.tabular import Limits
-from hakiki.statements import repository
+from hakiki.statements import confined, repository
 from hakiki.statements.schemas import (
     Holder,
     Signal,
     StatementAnalysis,
     StatementAnalysisAccepted,
     StatementAnalysisDetail,
+    StatementAnalysisList,
     StatementTransaction,
 )
 from hakiki.webhooks.service import add_callback
@@ -112,9 +113,9 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
     runtime, principal = call.runtime, call.principal
     await _check_callback(call, form.get("callback_url"))
     statement_type = form["statement_type"]
-    try:  # opening a PDF or reading a sheet is CPU work: off the event loop
-        file_format = await asyncio.to_thread(
-            precheck, data, statement_type, form.get("password"), limits(runtime)
+    try:  # opening a PDF or reading a sheet: in a child process, under limits
+        file_format = await confined.check(
+            runtime.settings, data, statement_type, form.get("password"), limits(runtime)
         )
     except Refused as refused:
         raise refused_error(refused) from None
@@ -236,6 +237,20 @@ async def get_analysis(
         signals=[Signal.model_validate(s) for s in result.get("signals", [])],
         transactions=[StatementTransaction.model_validate(t) for t in shown],
         pagination=page.describe(len(transactions)),
+    )
+
+
+async def list_analyses(
+    runtime: Runtime, owner: tuple[str, str], page: PageRequest, filters: dict[str, Any]
+) -> StatementAnalysisList:
+    environment, org_id = owner
+    async with read(runtime.db) as conn:
+        total = await repository.count_owned(conn, org_id, environment, filters)
+        rows = await repository.list_owned(
+            conn, org_id, environment, filters, offset=page.offset, limit=page.page_size
+        )
+    return StatementAnalysisList(
+        data=[analysis_model(row) for row in rows], pagination=page.describe(total)
     )
 
 

@@ -44,7 +44,7 @@ def xlsx_bytes(rows: list[list[object]]) -> bytes:
 def test_a_bank_csv_is_read_by_its_column_names_and_formulas_are_data() -> None:
     analysis = analyse(csv_bytes(ROWS), statement_type="bank")
     statement = analysis.statement
-    assert statement.layout == "csv_columns_v1" and statement.issuer == "bank"
+    assert statement.layout == "csv_columns_v2" and statement.issuer == "bank"
     assert [t.paid_in for t in statement.transactions] == [10_000_00, 50_000_00, 0, 50_000_00, 0]
     assert statement.transactions[-1].details.startswith("=HYPERLINK")  # text, as sent
     assert analysis.verdict == "genuine"

@@ -8,7 +8,9 @@ from contextlib import closing
 
 from hakiki.engines.statements import metrics as metrics_of
 from hakiki.engines.statements import pdf_reader, signals
+from hakiki.engines.statements.html_table import is_html
 from hakiki.engines.statements.layouts import TableReader, detect
+from hakiki.engines.statements.legacy_xls import is_xls
 from hakiki.engines.statements.model import Analysis, Declared, Refused, Statement
 from hakiki.engines.statements.score import score
 from hakiki.engines.statements.tabular import Limits, read_sheet
@@ -23,11 +25,13 @@ def sniff(data: bytes) -> str:
         return "pdf"
     if data.startswith(b"PK\x03\x04"):
         return "xlsx"
+    if is_xls(data):
+        return "xls"
     if not data.strip():
         raise Refused("unreadable", "file: the file is empty.")
     if b"\x00" in data[:4096]:
-        raise Refused("unsupported_format", "file: not a PDF, CSV or XLSX statement.")
-    return "csv"
+        raise Refused("unsupported_format", "file: not a PDF, CSV, XLSX or XLS statement.")
+    return "html" if is_html(data) else "csv"
 
 
 def precheck(data: bytes, statement_type: str, password: str | None, limits: Limits) -> str:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 
+# Names matched as whole words ("tala" is not in "Natalia"); a bare "branch" names a bank's
+# branch far more often than the lender ("GTBank OAU Branch"), so only the lender's full names.
 LENDERS: dict[str, tuple[str, ...]] = {
     "Fuliza": ("fuliza", "overdraft of credit party", "od loan repayment", "overdraw"),
-    "M-Shwari": ("m-shwari", "mshwari"),
-    "KCB M-Pesa": ("kcb m-pesa", "kcb mpesa"),
+    "M-Shwari": ("m-shwari loan", "mshwari loan"),
+    "KCB M-Pesa": ("kcb m-pesa loan", "kcb mpesa loan"),
     "Tala": ("tala",),
-    "Branch": ("branch microfinance", "branch international", " branch "),
+    "Branch": ("branch microfinance", "branch international"),
     "Zenka": ("zenka",),
     "Timiza": ("timiza",),
     "OKash": ("okash",),
@@ -19,6 +21,13 @@ LENDERS: dict[str, tuple[str, ...]] = {
     "Airtel Wewole": ("wewole",),
     "MoKash": ("mokash",),
 }
+_LENDER_OF = {word: lender for lender, words in LENDERS.items() for word in words}
+_LENDER_ORDER = {lender: rank for rank, lender in enumerate(LENDERS)}
+_LENDER_NAMES = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in _LENDER_OF) + r")\b")
+# Moves between M-Pesa and the savings accounts beside it (M-Shwari, M-Shwari Lock, KCB M-PESA):
+# the customer's own money, neither income nor a loan ("M-Shwari Withdraw", "KCB M-PESA
+# Deposit"); their loans say "Loan".
+_SAVINGS = re.compile(r"\b(?:m-?shwari|kcb m-?pesa)\b(?!.*\bloan\b)")
 BETTING = (
     "sportpesa",
     "betika",
@@ -65,6 +74,7 @@ CATEGORIES = (
     "cash_deposit",
     "loan_disbursement",
     "loan_repayment",
+    "savings",
     "betting",
     "airtime",
     "utilities",
@@ -81,11 +91,11 @@ _PARTY = re.compile(r"(?:\bto|\bfrom|\bat)\s+(?:agent till\s+)?(.+)$", re.I)
 
 
 def lender_of(details: str) -> str | None:
-    text = f" {details.lower()} "
-    for lender, words in LENDERS.items():
-        if any(word in text for word in words):
-            return lender
-    return None
+    text = details.lower()
+    if _SAVINGS.search(text):
+        return None
+    found = {_LENDER_OF[match.group(0)] for match in _LENDER_NAMES.finditer(text)}
+    return min(found, key=_LENDER_ORDER.__getitem__) if found else None
 
 
 def categorise(details: str, inflow: bool) -> str:
@@ -94,6 +104,8 @@ def categorise(details: str, inflow: bool) -> str:
         return "charges"
     if any(word in text for word in BETTING):
         return "betting"
+    if _SAVINGS.search(text):
+        return "savings"
     if lender_of(details):
         return "loan_disbursement" if inflow else "loan_repayment"
     if inflow:

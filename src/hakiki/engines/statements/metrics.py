@@ -39,7 +39,8 @@ def compute(transactions: list[Transaction], monthly_obligations: int = 0) -> di
     done = [t for t in transactions if t.completed]
     if not done:
         return {"transactions": 0}
-    months = _months_between(done[0].time.date(), done[-1].time.date())
+    # a row dated out of order (printed so, or edited) must not fall outside the months
+    months = _months_between(min(t.time for t in done).date(), max(t.time for t in done).date())
     monthly: dict[str, dict[str, int]] = {
         m: {"inflow": 0, "outflow": 0, "transactions": 0} for m in months
     }

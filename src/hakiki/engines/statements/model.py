@@ -60,6 +60,7 @@ class PdfFacts:
     pages: int = 0
     amount_fonts: dict[str, list[str]] = field(default_factory=dict)  # font -> receipts
     overlays: list[dict[str, Any]] = field(default_factory=list)
+    active_content: list[str] = field(default_factory=list)  # javascript, embedded_file
 
 
 @dataclass

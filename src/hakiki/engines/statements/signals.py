@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from hakiki.engines.statements import chain
 from hakiki.engines.statements.fingerprints import (
     FINGERPRINTS,
     creator_matches,
@@ -25,41 +25,56 @@ def _signal(code: str, severity: Any, message: str, **evidence: Any) -> Signal:
     return Signal(code, severity, message, evidence)
 
 
-def balance_breaks(statement: Statement) -> Signal | None:
-    breaks: list[dict[str, Any]] = []
-    previous = None
-    for t in statement.transactions:
-        if not t.completed or t.balance is None:
-            continue
-        if previous is not None and previous.balance is not None:
-            expected = previous.balance + t.paid_in - t.withdrawn
-            if expected != t.balance:
-                breaks.append(
-                    {
-                        "receipt": t.receipt,
-                        "page": t.page,
-                        "expected_balance": show(expected),
-                        "stated_balance": show(t.balance),
-                    }
-                )
-        previous = t
-    if not breaks:
-        return None
-    return _signal(
-        "balance_break",
-        "high",
-        f"{len(breaks)} transaction(s) whose balance does not follow from the one before.",
-        breaks=breaks[:MAX_EVIDENCE],
-        count=len(breaks),
-    )
+def _break(b: chain.Break) -> dict[str, Any]:
+    return {
+        "receipt": b.row.receipt,
+        "page": b.row.page,
+        "time": b.row.time.isoformat(),
+        "expected_balance": show(b.expected),
+        "stated_balance": show(b.row.balance or 0),
+        "previous_receipt": b.previous.receipt,
+        "previous_page": b.previous.page,
+    }
+
+
+def balance_signals(statement: Statement) -> list[Signal]:
+    """Rows of one second may be in any order that chains (engines/statements/chain); a break
+    beside a Fuliza overdraft row is its own, informative signal."""
+    found = list(chain.breaks(statement.transactions))
+    plain = [_break(b) for b in found if not b.overdraft]
+    near = [_break(b) for b in found if b.overdraft]
+    signals: list[Signal] = []
+    if plain:
+        signals.append(
+            _signal(
+                "balance_break",
+                "high",
+                f"{len(plain)} transaction(s) whose balance does not follow from the one before.",
+                breaks=plain[:MAX_EVIDENCE],
+                count=len(plain),
+            )
+        )
+    if near:
+        signals.append(
+            _signal(
+                "overdraft_balance_gap",
+                "info",
+                f"{len(near)} balance(s) beside Fuliza overdraft rows that do not follow from "
+                "the amounts printed (the issuer does not print every overdraft movement).",
+                breaks=near[:MAX_EVIDENCE],
+                count=len(near),
+            )
+        )
+    return signals
 
 
 def summary_mismatch(statement: Statement) -> Signal | None:
     total = statement.summary.get("TOTAL")
     if total is None:
         return None
-    done = [t for t in statement.transactions if t.completed]
-    computed = (sum(t.paid_in for t in done), sum(t.withdrawn for t in done))
+    # The issuer's totals count every row it lists, Cancelled ones too (M-Pesa).
+    listed = statement.transactions
+    computed = (sum(t.paid_in for t in listed), sum(t.withdrawn for t in listed))
     if computed == total:
         return None
     return _signal(
@@ -73,16 +88,31 @@ def summary_mismatch(statement: Statement) -> Signal | None:
     )
 
 
+_PLACEHOLDER = re.compile(r"^(?:0+|-+|n/?a|none|null|row-\d+)?$", re.IGNORECASE)
+
+
 def duplicate_receipts(statement: Statement) -> Signal | None:
-    keys = Counter((t.receipt, t.details, t.paid_in, t.withdrawn) for t in statement.transactions)
-    repeated = sorted({key[0] for key, n in keys.items() if n > 1})
+    """The same receipt, day, details and amounts twice; placeholder references (GTBank's
+    "0", empty cells) name no transaction and are left out."""
+    rows: dict[tuple[object, ...], list[int]] = {}
+    for t in statement.transactions:
+        if _PLACEHOLDER.match(t.receipt.strip()):
+            continue
+        key = (t.receipt, t.time.date(), t.details, t.paid_in, t.withdrawn)
+        rows.setdefault(key, []).append(t.page)
+    repeated = [
+        {"receipt": key[0], "date": str(key[1]), "pages": pages}
+        for key, pages in rows.items()
+        if len(pages) > 1
+    ]
     if not repeated:
         return None
     return _signal(
         "duplicate_receipt",
         "high",
         f"{len(repeated)} receipt number(s) listed more than once.",
-        receipts=repeated[:MAX_EVIDENCE],
+        receipts=sorted({str(r["receipt"]) for r in repeated})[:MAX_EVIDENCE],
+        rows=repeated[:MAX_EVIDENCE],
     )
 
 
@@ -156,6 +186,15 @@ def file_signals(statement: Statement) -> list[Signal]:
                 "Amounts set in a font the rest of the amount columns do not use.",
                 column_font=main,
                 foreign_fonts=foreign,
+            )
+        )
+    if pdf.active_content:
+        found.append(
+            _signal(
+                "active_content",
+                "medium",
+                "The file carries JavaScript or an embedded file; an issued statement has neither.",
+                kinds=pdf.active_content,
             )
         )
     if pdf.overlays:
@@ -254,10 +293,9 @@ def dimension_signal(statement: Statement) -> Signal | None:
 
 
 def all_signals(statement: Statement, declared: Declared) -> list[Signal]:
-    found = [
+    found = balance_signals(statement) + [
         s
         for s in (
-            balance_breaks(statement),
             summary_mismatch(statement),
             duplicate_receipts(statement),
             period_signal(statement),

@@ -15,17 +15,21 @@ import csv
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from typing import Any
 
+from hakiki.engines.statements.dates import DateColumn, infer, looks_like_date
+from hakiki.engines.statements.html_table import html_rows
+from hakiki.engines.statements.legacy_xls import xls_rows
 from hakiki.engines.statements.model import Header, Refused, Statement, Transaction
 from hakiki.engines.statements.money import to_minor
 from hakiki.engines.xlsx import SheetRows, XlsxRefused
 
-VERSION = "1"
+VERSION = "2"
 HEADER_SEARCH_ROWS = 20
+MAX_SPAN_DAYS = 3660  # ten years: the metrics walk every day between the first and last row
 MAX_CELL_CHARS = 1000
 
 
@@ -35,6 +39,7 @@ class Limits:
     max_columns: int = 50
     max_uncompressed: int = 64 * 1024 * 1024
     max_ratio: int = 100  # uncompressed / compressed, per part
+    max_seconds: float = 10.0  # reading an HTML page
 
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -45,6 +50,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "value date",
         "posting date",
         "trans date",
+        "transaction time",
         "completion time",
         "date/time",
         "booking date",
@@ -96,44 +102,27 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "status": ("status", "transaction status"),
 }
-_LOOKUP = {name: field for field, names in SYNONYMS.items() for name in names}
-DATE_FORMATS = (
-    "%Y-%m-%d %H:%M:%S",
-    "%Y-%m-%d %H:%M",
-    "%Y-%m-%d",
-    "%d/%m/%Y %H:%M:%S",
-    "%d/%m/%Y %H:%M",
-    "%d/%m/%Y",
-    "%d-%m-%Y %H:%M",
-    "%d-%m-%Y",
-    "%d %b %Y",
-    "%d-%b-%Y",
-    "%d %B %Y",
-    "%d.%m.%Y",
-)
 _SPACE = re.compile(r"\s+")
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def _squash(name: str) -> str:
+    """A header name without case, spaces or punctuation: "Paid_In", "PaidIn" and "paid in"
+    are one name."""
+    return _NOT_WORD.sub("", name.lower())
+
+
+_LOOKUP = {_squash(name): field for field, names in SYNONYMS.items() for name in names}
 
 
 def _clean(value: Any) -> str:
     text = "" if value is None else str(value)
     text = "".join(
-        ch for ch in text[:MAX_CELL_CHARS] if ch >= " " and not 0xD800 <= ord(ch) <= 0xDFFF
+        ch if ch >= " " else " "
+        for ch in text[:MAX_CELL_CHARS]
+        if not 0xD800 <= ord(ch) <= 0xDFFF and ch != "\x00"
     )
     return _SPACE.sub(" ", text).strip()
-
-
-def _when(value: Any) -> datetime | None:
-    if isinstance(value, datetime):
-        return value
-    if isinstance(value, date):
-        return datetime(value.year, value.month, value.day)
-    text = _clean(value)
-    for fmt in DATE_FORMATS:
-        try:
-            return datetime.strptime(text, fmt)
-        except ValueError:
-            continue
-    return None
 
 
 def _amount(value: Any) -> int | None:
@@ -181,13 +170,30 @@ def _too_many(limits: Limits) -> Refused:
     return Refused("too_large", f"file: more than {limits.max_rows:,} rows.")
 
 
+# What the zip module raises on a damaged archive: a bad header, CRC or deflate stream, an
+# unsupported version or method, an encrypted member
+BROKEN_ZIP = (
+    zipfile.BadZipFile,
+    zlib.error,
+    NotImplementedError,
+    RuntimeError,
+    EOFError,
+    OSError,
+    ValueError,
+)
+
+
 def check_xlsx(data: bytes, limits: Limits) -> str:
     """Refuse a zip bomb before anything is inflated; return the first sheet's part name."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
+        return _check_xlsx(data, limits)
+    except BROKEN_ZIP:
         raise Refused("unreadable", "file: not a readable XLSX (a broken zip).") from None
+
+
+def _check_xlsx(data: bytes, limits: Limits) -> str:
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    infos = archive.infolist()
     total = sum(info.file_size for info in infos)
     if total > limits.max_uncompressed:
         raise Refused(
@@ -256,7 +262,7 @@ def _header(rows: list[tuple[int, list[Any]]]) -> tuple[int, dict[str, int]] | N
     for index, (_number, row) in enumerate(rows[:HEADER_SEARCH_ROWS]):
         found: dict[str, int] = {}
         for position, value in enumerate(row):
-            field = _LOOKUP.get(_clean(value).lower().rstrip(":"))
+            field = _LOOKUP.get(_squash(_clean(value)))
             if field and field not in found:
                 found[field] = position
         has_money = "amount" in found or ("paid_in" in found or "withdrawn" in found)
@@ -265,10 +271,85 @@ def _header(rows: list[tuple[int, list[Any]]]) -> tuple[int, dict[str, int]] | N
     return None
 
 
+def _rows_of(data: bytes, file_format: str, limits: Limits, facts: SheetFacts) -> Rows:
+    if file_format == "csv":
+        return _csv_rows(data, limits)
+    if file_format == "html":
+        return html_rows(
+            data, limits.max_rows, limits.max_columns, MAX_CELL_CHARS, limits.max_seconds
+        )
+    if file_format == "xls":
+        return xls_rows(data, limits.max_rows, limits.max_columns)
+    return _xlsx_rows(data, limits, facts)
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _mend(rows: list[tuple[int, list[Any]]], width: int, when: int) -> list[tuple[int, list[Any]]]:
+    """Records split by a line break inside an unquoted cell joined again: a record shorter
+    than the header that starts a transaction takes the next records (its last cell continued
+    by their first) while they start none and the whole fits the header's width."""
+    mended: list[tuple[int, list[Any]]] = []
+    index = 0
+    while index < len(rows):
+        number, row = rows[index]
+        index += 1
+        if len(row) < width and when < len(row) and looks_like_date(row[when]):
+            row = list(row)
+            while index < len(rows):
+                following = rows[index][1]
+                starts = when < len(following) and looks_like_date(following[when])
+                if starts or not following or len(row) + len(following) - 1 > width:
+                    break
+                row[-1] = f"{row[-1]}\n{following[0]}"
+                row.extend(following[1:])
+                index += 1
+        mended.append((number, row))
+    return mended
+
+
+def _continues(row: list[Any], columns: dict[str, int]) -> bool:
+    """A row that only carries more of the previous row's details (M-Pesa CSV exports print a
+    long name on the next line, every other cell empty)."""
+    details = columns.get("details")
+    if details is None or details >= len(row) or _blank(row[details]):
+        return False
+    return all(_blank(value) for position, value in enumerate(row) if position != details)
+
+
+def _cell(row: list[Any], columns: dict[str, int], field: str) -> Any:
+    position = columns.get(field)
+    return row[position] if position is not None and position < len(row) else None
+
+
+def _transaction(
+    number: int, row: list[Any], columns: dict[str, int], dates: DateColumn
+) -> Transaction | None:
+    moment = dates.read(_cell(row, columns, "time"))
+    if moment is None:
+        return None  # blank, totals, notes or repeated header rows
+    paid_in = _amount(_cell(row, columns, "paid_in")) or 0
+    withdrawn = _amount(_cell(row, columns, "withdrawn")) or 0
+    if "amount" in columns and not (paid_in or withdrawn):
+        signed = _amount(_cell(row, columns, "amount")) or 0
+        paid_in, withdrawn = (signed, 0) if signed > 0 else (0, -signed)
+    return Transaction(
+        receipt=_clean(_cell(row, columns, "receipt")) or f"row-{number}",
+        time=moment,
+        details=_clean(_cell(row, columns, "details")),
+        status=_clean(_cell(row, columns, "status")) or "Completed",
+        paid_in=abs(paid_in),
+        withdrawn=abs(withdrawn),
+        balance=_amount(_cell(row, columns, "balance")),
+        page=number,
+    )
+
+
 def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limits) -> Statement:
     facts = SheetFacts()
-    source = _csv_rows(data, limits) if file_format == "csv" else _xlsx_rows(data, limits, facts)
-    rows = list(source)
+    rows = list(_rows_of(data, file_format, limits, facts))
     found = _header(rows)
     if found is None:
         raise Refused(
@@ -277,35 +358,25 @@ def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limit
             f"the first {HEADER_SEARCH_ROWS} rows.",
         )
     start, columns = found
+    header_row = rows[start][1]
+    body = _mend(rows[start + 1 :], len(header_row), columns["time"])
+    dates = infer(
+        (_cell(row, columns, "time") for _number, row in body),
+        _clean(header_row[columns["time"]]),
+    )
     transactions: list[Transaction] = []
-    for number, row in rows[start + 1 :]:
-
-        def cell(field: str, row: list[Any] = row) -> Any:
-            position = columns.get(field)
-            return row[position] if position is not None and position < len(row) else None
-
-        moment = _when(cell("time"))
-        if moment is None:
-            continue  # blank, totals or notes rows
-        paid_in = _amount(cell("paid_in")) or 0
-        withdrawn = _amount(cell("withdrawn")) or 0
-        if "amount" in columns and not (paid_in or withdrawn):
-            signed = _amount(cell("amount")) or 0
-            paid_in, withdrawn = (signed, 0) if signed > 0 else (0, -signed)
-        transactions.append(
-            Transaction(
-                receipt=_clean(cell("receipt")) or f"row-{number}",
-                time=moment,
-                details=_clean(cell("details")),
-                status=_clean(cell("status")) or "Completed",
-                paid_in=abs(paid_in),
-                withdrawn=abs(withdrawn),
-                balance=_amount(cell("balance")),
-                page=number,
-            )
-        )
+    for number, row in body:
+        if transactions and _continues(row, columns):
+            last = transactions[-1]
+            extra = _clean(_cell(row, columns, "details"))
+            last.details = f"{last.details} {extra}"[:MAX_CELL_CHARS]
+            continue
+        transaction = _transaction(number, row, columns, dates)
+        if transaction is not None:
+            transactions.append(transaction)
     if not transactions:
         raise Refused("no_transactions", "file: no transaction rows under the header.")
+    _check_span(transactions)
     if len(transactions) > 1 and transactions[0].time > transactions[-1].time:
         transactions.reverse()  # newest first in the file
     issuer = "bank" if statement_type == "auto" else statement_type
@@ -319,6 +390,17 @@ def read_sheet(data: bytes, file_format: str, statement_type: str, limits: Limit
         formula_cells=facts.formulas[:50],
         dimension_rows=_dimension_rows(facts),
     )
+
+
+def _check_span(transactions: list[Transaction]) -> None:
+    first = min(t.time for t in transactions)
+    last = max(t.time for t in transactions)
+    if (last - first).days > MAX_SPAN_DAYS:
+        raise Refused(
+            "too_large",
+            f"file: the rows are dated from {first.date()} to {last.date()}; a statement covers "
+            f"at most {MAX_SPAN_DAYS // 366} years.",
+        )
 
 
 def _dimension_rows(facts: SheetFacts) -> tuple[int, int] | None:
