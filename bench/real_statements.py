@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.real_bank_pdfs import bank_pdf_part  # noqa: E402
 from tests.statements import sheets  # noqa: E402
 
+from bench.real_bank_pdfs import bank_pdf_part  # noqa: E402
 from hakiki.engines.statements import Refused, analyse  # noqa: E402
 from hakiki.engines.statements.model import Analysis, Transaction  # noqa: E402
 
