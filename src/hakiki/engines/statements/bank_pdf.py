@@ -10,6 +10,7 @@ one before and the row's amounts. A reading whose balances do not chain is refus
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -161,6 +162,7 @@ _AMOUNT = re.compile(
 )
 TITLE_SLACK = 6.0  # points a left-aligned value may start left of its title
 HEADER_GAP = 9.0  # points between the lines of a title printed over two or three lines
+HEADER_TRIES = 4  # lines of title words tried a page (a page of nothing else is no table)
 WRAP_GAP = 12.0  # points a wrapped narration line may lie from its row
 MAX_BROKEN = 0.1  # share of links a proven reading may break (each is a balance_break signal)
 
@@ -254,9 +256,13 @@ def find_header(lines: list[list[Cell]]) -> tuple[Columns, int] | None:
     """The table's column titles on a page and the index of their last line: a line naming a
     date, debit and credit (or an amount) and a balance, completed by the lines just above and
     below it that carry the rest of titles printed over two or three lines."""
+    tries = 0
     for index, line in enumerate(lines):
         if sum(1 for c in line if title_key(c.text) in FIELD_OF_TITLE) < 3:
             continue
+        tries += 1
+        if tries > HEADER_TRIES:
+            return None
         titles = [Column(None, c.x0, c.x1, c.text) for c in line]
         last = index
         for other in (index - 1, index + 1, index - 2, index + 2):
@@ -362,10 +368,12 @@ class BankTable:
 
     def _stated(self, lines: list[list[Cell]]) -> None:
         cells = [c for line in lines for c in line]
+        tried: set[str] = set()  # each label once a page: the cells are scanned for its value
         for label in cells:
             name = STATED_OF_LABEL.get(title_key(label.text))
-            if name is None or name in self.stated:
+            if name is None or name in self.stated or name in tried:
                 continue
+            tried.add(name)
             values = [
                 c
                 for c in cells
@@ -421,10 +429,11 @@ class BankTable:
             if text or moment is None:
                 moment = column.read(text)
                 if moment is None:
+                    held = f"holds '{text[:20]}'" if text else "is empty"
                     raise Refused(
                         "unsupported_layout",
-                        f"file: page {row.page}: the '{title}' column holds '{text[:20]}' "
-                        "where a row's date belongs.",
+                        f"file: page {row.page}: the '{title}' column {held} where the date "
+                        "of a row with amounts belongs.",
                     )
             read.append(self._transaction(row, number, moment))
         self._prove(read, columns)
@@ -545,12 +554,14 @@ def _attach(anchors: list[_Row], wraps: list[tuple[float, str]]) -> None:
     where they lie furthest apart (a bank prints a narration below its row, or centred on
     it), and a line further than WRAP_GAP from the lines of any row (a footer) to none."""
     rows = sorted(anchors, key=lambda r: r.y)
+    lines = sorted(wraps)
+    heights = [y for y, _ in lines]
     for index in range(len(rows) + 1):
         before = rows[index - 1] if index else None
         after = rows[index] if index < len(rows) else None
-        low = before.y if before else float("-inf")
-        high = after.y if after else float("inf")
-        between = sorted(w for w in wraps if low < w[0] < high)
+        low = bisect_right(heights, before.y) if before else 0
+        high = bisect_left(heights, after.y) if after else len(lines)
+        between = lines[low:high]
         up, down = _split(
             before.y if before else None, [y for y, _ in between], after.y if after else None
         )
