@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from hakiki.engines.statements import Refused, analyse
+from hakiki.engines.statements import Refused, analyse, pdf_reader
 from hakiki.engines.statements.bank_pdf import Money, money
 from tests.statements import bank_documents as b
 
@@ -167,3 +167,41 @@ def test_amounts_printed_into_one_another_are_read_apart() -> None:
     statement = analyse(b.statement_pdf(b.ECOBANK, rich)).statement  # narrow cells, big sums
     assert [t.balance for t in statement.transactions] == [r.balance for r in rich]
     assert [t.paid_in for t in statement.transactions] == [r.credit for r in rich]
+
+
+def test_white_titles_on_a_dark_cell_are_text_white_elsewhere_is_hidden() -> None:
+    out = io.BytesIO()
+    canvas = Canvas(out)
+    canvas.setFillColorRGB(216 / 255, 33 / 255, 35 / 255)  # UBA's red title cells
+    canvas.rect(50, 700, 100, 14, 0, 1)
+    canvas.setFillColorRGB(0.98, 0.98, 0.98)  # a near-white box (Ecobank's rows)
+    canvas.rect(200, 700, 100, 14, 0, 1)
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.drawString(55, 704, "Balance")
+    canvas.drawString(205, 704, "1,000.00")  # white on near-white: invisible to a reader
+    canvas.drawString(355, 704, "2,000.00")  # white on the page
+    canvas.save()
+    pdf = pdf_reader.open_pdf(out.getvalue(), None)
+    try:
+        (page,) = list(pdf_reader.pages(pdf))
+    finally:
+        pdf.close()
+    assert [[c.text for c in line] for line in page.lines] == [["Balance"]]
+    assert [o["how"] for o in page.overlays] == ["invisible or white text"] * 2
+
+
+def test_a_page_of_nothing_but_title_words_is_refused_not_searched_forever() -> None:
+    out = io.BytesIO()
+    canvas = Canvas(out)
+    canvas.setFont("Helvetica", 3)
+    canvas.drawString(10, 830, "Account Number Statement Balance")
+    for index in range(250):
+        y = 825 - 3 * index
+        for x, word in ((10, "Date"), (40, "Narration"), (90, "Debit"), (120, "Credit")):
+            canvas.drawString(x, y, word)
+        canvas.drawString(150, y, "Balance")
+        canvas.drawString(200, y, "Opening Balance")
+    canvas.save()
+    with pytest.raises(Refused) as refused:
+        analyse(out.getvalue())
+    assert refused.value.code == "unsupported_layout"
