@@ -268,7 +268,7 @@ def find_header(lines: list[list[Cell]]) -> tuple[Columns, int] | None:
         for other in (index - 1, index + 1, index - 2, index + 2):
             if not 0 <= other < len(lines) or not lines[other]:
                 continue
-            near = abs(lines[other][0].y - line[0].y) <= HEADER_GAP * (abs(other - index))
+            near = abs(lines[other][0].baseline - line[0].baseline) <= HEADER_GAP * (abs(other - index))
             if near and not any(_is_data(c) for c in lines[other]):
                 _merge_titles(titles, lines[other], above=other < index)
                 last = max(last, other)
@@ -377,7 +377,7 @@ class BankTable:
             values = [
                 c
                 for c in cells
-                if c.x0 > label.x1 and abs(c.y - label.y) <= 3 and money(c.text) is not None
+                if c.x0 > label.x1 and abs(c.baseline - label.baseline) <= 3 and money(c.text) is not None
             ]
             if values:
                 found = money(min(values, key=lambda c: c.x0).text)
@@ -399,11 +399,11 @@ class BankTable:
                 if name is not None:
                     cells.setdefault(name, []).append(cell)
             if any(name in cells for name in AMOUNT_FIELDS):
-                row = _Row(page.number, line[0].y, cells, "row")
+                row = _Row(page.number, line[0].baseline, cells, "row")
                 row.kind = _kind(row)
                 anchors.append(row)
             elif cells and set(cells) == {"details"} and len(cells["details"]) == len(line):
-                wraps.append((line[0].y, joined))
+                wraps.append((line[0].baseline, joined))
         _attach(anchors, wraps)
         self.rows.extend(anchors)
 
@@ -544,7 +544,7 @@ def _amounts_apart(cell: Cell) -> list[Cell]:
         start = cell.text.index(part, start)
         end = start + len(part)
         x0, x1 = cell.x0 + start * width, cell.x0 + end * width
-        split.append(Cell(x0, x1, part, set(cell.fonts), cell.y))
+        split.append(Cell(x0, x1, part, set(cell.fonts), cell.baseline))
         start = end
     return split
 

@@ -45,7 +45,7 @@ class Cell:
     x1: float
     text: str
     fonts: set[str] = field(default_factory=set)
-    y: float = 0.0  # the line's baseline, from the top of the page
+    baseline: float = 0.0  # from the top of the page
 
 
 @dataclass
