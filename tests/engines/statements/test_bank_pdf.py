@@ -187,7 +187,7 @@ def test_white_titles_on_a_dark_cell_are_text_white_elsewhere_is_hidden() -> Non
     finally:
         pdf.close()
     assert [[c.text for c in line] for line in page.lines] == [["Balance"]]
-    assert [o["how"] for o in page.overlays] == ["invisible or white text"] * 2
+    assert len(page.overlays) == 2 and all("white" in o["how"] for o in page.overlays)
 
 
 def test_a_page_of_nothing_but_title_words_is_refused_not_searched_forever() -> None:
