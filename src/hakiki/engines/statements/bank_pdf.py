@@ -268,7 +268,8 @@ def find_header(lines: list[list[Cell]]) -> tuple[Columns, int] | None:
         for other in (index - 1, index + 1, index - 2, index + 2):
             if not 0 <= other < len(lines) or not lines[other]:
                 continue
-            near = abs(lines[other][0].baseline - line[0].baseline) <= HEADER_GAP * (abs(other - index))
+            gap = abs(lines[other][0].baseline - line[0].baseline)
+            near = gap <= HEADER_GAP * abs(other - index)
             if near and not any(_is_data(c) for c in lines[other]):
                 _merge_titles(titles, lines[other], above=other < index)
                 last = max(last, other)
@@ -377,7 +378,9 @@ class BankTable:
             values = [
                 c
                 for c in cells
-                if c.x0 > label.x1 and abs(c.baseline - label.baseline) <= 3 and money(c.text) is not None
+                if c.x0 > label.x1
+                and abs(c.baseline - label.baseline) <= 3
+                and money(c.text) is not None
             ]
             if values:
                 found = money(min(values, key=lambda c: c.x0).text)
