@@ -10,7 +10,7 @@ import io
 from pypdf import PasswordType, PdfReader
 from pypdf._crypt_providers import rc4_decrypt
 from pypdf._encryption import AlgV4
-from pypdf.errors import PdfReadError
+from pypdf.errors import PyPdfError
 from pypdf.generic import ByteStringObject, DictionaryObject, TextStringObject
 
 _PADDING = bytes.fromhex("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a")
@@ -43,7 +43,7 @@ def user_password(data: bytes) -> str | None:
             padded = owner_entry
             for step in range(19, -1, -1):
                 padded = rc4_decrypt(bytes(b ^ step for b in key), padded)
-    except (PdfReadError, KeyError, ValueError, TypeError, AttributeError):
+    except (PyPdfError, KeyError, ValueError, TypeError, AttributeError, NotImplementedError):
         return None
     for length in range(33):  # the password, then the standard padding's first bytes
         if padded[length:] == _PADDING[: 32 - length]:
