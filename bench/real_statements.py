@@ -8,7 +8,8 @@ real files against the synthetic look-alikes the tests use (tests/statements/she
 The folder (default: $HAKIKI_REAL_STATEMENTS, else /work/real) holds real people's statements:
 they are read locally and never committed; the table names files by nickname only, and
 prints no personal data (no names, numbers or details). Each kind of file has its own part
-(``sheet_part``: CSV, XLSX, XLS and HTML-table exports; the PDF parts beside it)."""
+(``sheet_part``: CSV, XLSX, XLS and HTML-table exports; ``bank_pdf_part`` in
+bench/real_bank_pdfs.py: bank statement PDFs; the M-Pesa PDF part beside them)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.statements import sheets  # noqa: E402
 
+from bench.real_bank_pdfs import bank_pdf_part  # noqa: E402
 from hakiki.engines.statements import Refused, analyse  # noqa: E402
 from hakiki.engines.statements.model import Analysis, Transaction  # noqa: E402
 
@@ -298,6 +300,7 @@ def main() -> None:
         return
     print_table("Sheets and CSVs", sheet_part(where))
     fact_part(where)
+    bank_pdf_part(where)  # bank statement PDFs: bench/real_bank_pdfs.py
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from hakiki.engines.statements import bank_pdf
 from hakiki.engines.statements.model import Header, Refused, Transaction
 from hakiki.engines.statements.money import to_minor
 from hakiki.engines.statements.pdf_reader import Cell, Page
@@ -91,6 +92,25 @@ AIRTEL = PdfLayout(
 
 PDF_LAYOUTS: dict[str, PdfLayout] = {MPESA.issuer: MPESA, AIRTEL.issuer: AIRTEL}
 
+_NEVER = re.compile(r"(?!)")
+# Bank statements: no layout per bank; read by bank_pdf.BankTable when no layout above matches.
+BANK = PdfLayout(
+    name="bank_pdf",
+    version="1",
+    issuer="bank",
+    title=_NEVER,
+    columns=(),
+    receipt=_NEVER,
+    time_formats=(),
+    newest_first=False,
+    name_label=_NEVER,
+    phone_label=_NEVER,
+    period_label=_NEVER,
+    period_format="",
+    summary_title=None,
+    table_title=None,
+)
+
 
 def detect(first_page: Page, statement_type: str) -> PdfLayout:
     text = "\n".join(" ".join(c.text for c in line) for line in first_page.lines)
@@ -104,11 +124,13 @@ def detect(first_page: Page, statement_type: str) -> PdfLayout:
                     "statement_type",
                 )
             return layout
+    if statement_type in ("auto", "bank") and bank_pdf.looks_like_statement(first_page):
+        return BANK
     wanted = "" if statement_type == "auto" else f" {statement_type}"
     raise Refused(
         "unsupported_layout",
-        f"file: not a{wanted} statement layout we read (M-Pesa full statement, Airtel Money); "
-        "bank statements are read from CSV or XLSX.",
+        f"file: not a{wanted} statement layout we read (M-Pesa full statement, Airtel Money, "
+        "a bank statement whose table has date, debit/credit and balance columns).",
     )
 
 
@@ -150,9 +172,13 @@ class TableReader:
         self.overlays: list[dict[str, Any]] = []
         self._in_summary = False
         self._parse_time = _time_parser(layout.time_formats)
+        self.bank = bank_pdf.BankTable(self.header) if layout is BANK else None
 
     def read(self, page: Page) -> None:
         self.overlays.extend(page.overlays)
+        if self.bank is not None:
+            self.bank.read(page)
+            return
         columns: Columns | None = None
         for line in page.lines:
             joined = " ".join(c.text for c in line)
@@ -224,6 +250,11 @@ class TableReader:
         )
 
     def chronological(self) -> list[Transaction]:
+        if self.bank is not None:  # proven by the balances, or refused
+            rows = self.bank.transactions()
+            self.summary.update(self.bank.summary)
+            self.amount_fonts.update(self.bank.amount_fonts)
+            return rows
         return list(reversed(self.rows)) if self.layout.newest_first else list(self.rows)
 
 

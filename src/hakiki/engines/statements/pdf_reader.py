@@ -18,6 +18,7 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from hakiki.engines.statements import unlock
 from hakiki.engines.statements.model import PdfFacts, Refused
 
 _PREV = re.compile(rb"/Prev\s+(\d+)")
@@ -44,6 +45,7 @@ class Cell:
     x1: float
     text: str
     fonts: set[str] = field(default_factory=set)
+    baseline: float = 0.0  # from the top of the page
 
 
 @dataclass
@@ -85,14 +87,14 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
         reader = pypdf.PdfReader(io.BytesIO(data))
         encrypted = reader.is_encrypted
         if encrypted:
-            if not password:
+            if not password and not unlock.opens_without_password(reader):
                 raise Refused(
                     "password_required",
                     "password: the PDF is locked; send its password (M-Pesa statements: the "
                     "customer's ID number).",
                     "password",
                 )
-            if reader.decrypt(password) == pypdf.PasswordType.NOT_DECRYPTED:
+            if password and reader.decrypt(password) == pypdf.PasswordType.NOT_DECRYPTED:
                 raise Refused(
                     "wrong_password", "password: wrong password for this PDF.", "password"
                 )
@@ -214,6 +216,8 @@ def open_pdf(data: bytes, password: str | None) -> Any:
     try:
         return pdfium.PdfDocument(data, password=password or None)
     except pdfium.PdfiumError as error:
+        if not password and (recovered := unlock.user_password(data)) is not None:
+            return open_pdf(data, recovered)
         raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
 
 
@@ -234,6 +238,7 @@ class _Run:
 
 _TEXT, _PATH, _IMAGE, _FORM = 1, 2, 3, 5
 _INVISIBLE = 3  # text render mode: neither filled nor stroked
+DARK_FILL = 200  # luminance (0-255) under which a fill carries white text (bank column titles)
 
 
 def _objects(page: Any) -> list[Any]:
@@ -298,6 +303,7 @@ def read_page(number: int, page: Any) -> Page:
     runs: list[_Run] = []
     shapes: list[tuple[int, tuple[float, float, float, float]]] = []
     overlays: list[dict[str, Any]] = []
+    dark: list[_Box] = []  # filled shapes dark enough to carry white text
     images = 0
     try:
         for order, item in enumerate(_objects(page.raw)):
@@ -310,6 +316,8 @@ def read_page(number: int, page: Any) -> Page:
                 box = _bounds(item)
                 if fill.value and box[2] - box[0] > 2 and box[3] - box[1] > 2:
                     shapes.append((order, box))
+                    if _luminance(_fill(item)) < DARK_FILL:
+                        dark.append(_Box(box[0], box[2], height - box[3], height - box[1]))
             elif kind == _TEXT:
                 text = _text(item, textpage).strip()
                 if not text:
@@ -332,7 +340,10 @@ def read_page(number: int, page: Any) -> Page:
                 )
                 red, green, blue, alpha = _fill(item)
                 mode = pdfium_c.FPDFTextObj_GetTextRenderMode(item)
-                if mode == _INVISIBLE or alpha == 0 or min(red, green, blue) >= 250:
+                white = min(red, green, blue) >= 250
+                if white and any(_overlap(run, box) > 0.6 for box in dark):
+                    white = False  # a title printed white on a coloured cell is its text
+                if mode == _INVISIBLE or alpha == 0 or white:
                     overlays.append(_evidence(number, "invisible or white text", run))
                     continue
                 runs.append(run)
@@ -391,6 +402,11 @@ def _overlap(a: Any, b: Any) -> float:
     return (width * height) / smaller
 
 
+def _luminance(colour: tuple[int, int, int, int]) -> float:
+    red, green, blue, _ = colour
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
 def _evidence(page: int, how: str, run: _Run) -> dict[str, Any]:
     return {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
 
@@ -408,7 +424,7 @@ def _lines(runs: list[_Run]) -> list[list[Cell]]:
                 cells[-1].x1 = run.x1
                 cells[-1].fonts.add(run.font)
             else:
-                cells.append(Cell(run.x0, run.x1, run.text, {run.font}))
+                cells.append(Cell(run.x0, run.x1, run.text, {run.font}, run.baseline))
         lines.append(cells)
     return lines
 
