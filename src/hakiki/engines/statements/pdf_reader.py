@@ -38,6 +38,21 @@ class Cell:
     x1: float
     text: str
     fonts: set[str] = field(default_factory=set)
+    baseline: float = 0.0  # from the top of the page
+
+
+@dataclass(frozen=True)
+class Fill:
+    """A filled, coloured (not white) rectangle: a table's title cell, a band, a box."""
+
+    x0: float
+    x1: float
+    y0: float  # from the top of the page
+    y1: float
+    rgb: tuple[int, int, int]
+
+    def holds(self, x: float, y: float) -> bool:
+        return self.x0 - 0.5 <= x <= self.x1 + 0.5 and self.y0 - 0.5 <= y <= self.y1 + 0.5
 
 
 @dataclass
@@ -47,6 +62,7 @@ class Page:
     overlays: list[dict[str, Any]]
     chars: int
     images: int
+    fills: list[Fill] = field(default_factory=list)
 
 
 # PDFium is not thread-safe (pypdfium2's documentation): two analyses in two worker threads
@@ -216,6 +232,8 @@ def read_page(number: int, page: Any) -> Page:
     _FONT_NAMES.clear()  # font handles belong to the page
     runs: list[_Run] = []
     shapes: list[tuple[int, tuple[float, float, float, float]]] = []
+    fills: list[tuple[int, Fill]] = []
+    whites: list[_Run] = []
     overlays: list[dict[str, Any]] = []
     images = 0
     try:
@@ -229,6 +247,11 @@ def read_page(number: int, page: Any) -> Page:
                 box = _bounds(item)
                 if fill.value and box[2] - box[0] > 2 and box[3] - box[1] > 2:
                     shapes.append((order, box))
+                    red, green, blue, alpha = _fill(item)
+                    if alpha and min(red, green, blue) < 250:
+                        left, bottom, right, top = box
+                        colour = (red, green, blue)
+                        fills.append((order, Fill(left, right, height - top, height - bottom, colour)))
             elif kind == _TEXT:
                 text = _text(item, textpage).strip()
                 if not text:
@@ -251,15 +274,34 @@ def read_page(number: int, page: Any) -> Page:
                 )
                 red, green, blue, alpha = _fill(item)
                 mode = pdfium_c.FPDFTextObj_GetTextRenderMode(item)
-                if mode == _INVISIBLE or alpha == 0 or min(red, green, blue) >= 250:
-                    overlays.append(_evidence(number, "invisible or white text", run))
+                if mode == _INVISIBLE or alpha == 0:
+                    overlays.append(_evidence(number, "invisible text", run))
+                    continue
+                if min(red, green, blue) >= 250:
+                    whites.append(run)
                     continue
                 runs.append(run)
     finally:
         pdfium_c.FPDFText_ClosePage(textpage)
+    runs.extend(_on_a_fill(number, whites, fills, overlays))
     hidden = _hidden(number, runs, shapes, height, overlays)
     visible = [r for r in runs if r.order not in hidden]
-    return Page(number, _lines(visible), overlays, len(runs), images)
+    return Page(number, _lines(visible), overlays, len(runs), images, [f for _, f in fills])
+
+
+def _on_a_fill(
+    number: int, whites: list[_Run], fills: list[tuple[int, Fill]], overlays: list[dict[str, Any]]
+) -> list[_Run]:
+    """White text is real where it sits on a coloured shape painted before it (a table's
+    title on its green cell); anywhere else it is text nobody is meant to see."""
+    shown: list[_Run] = []
+    for run in whites:
+        middle_x, middle_y = (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2
+        if any(order < run.order and f.holds(middle_x, middle_y) for order, f in fills):
+            shown.append(run)
+        else:
+            overlays.append(_evidence(number, "white text", run))
+    return shown
 
 
 def _hidden(
@@ -315,19 +357,24 @@ def _evidence(page: int, how: str, run: _Run) -> dict[str, Any]:
 
 
 def _lines(runs: list[_Run]) -> list[list[Cell]]:
-    rows: dict[int, list[_Run]] = defaultdict(list)
-    for run in runs:
-        rows[round(run.baseline / 2)].append(run)
+    """Runs whose baselines lie within a third of their size of each other form a line (a
+    value set a point off its label's baseline is still on the label's line)."""
+    rows: list[list[_Run]] = []
+    for run in sorted(runs, key=lambda r: r.baseline):
+        if rows and run.baseline - rows[-1][0].baseline <= 0.3 * min(run.size, rows[-1][0].size):
+            rows[-1].append(run)
+        else:
+            rows.append([run])
     lines: list[list[Cell]] = []
-    for key in sorted(rows):
+    for row in rows:
         cells: list[Cell] = []
-        for run in sorted(rows[key], key=lambda r: r.x0):
+        for run in sorted(row, key=lambda r: r.x0):
             if cells and run.x0 - cells[-1].x1 <= 0.25 * run.size:
                 cells[-1].text += ("" if run.x0 - cells[-1].x1 < 0.1 * run.size else " ") + run.text
                 cells[-1].x1 = run.x1
                 cells[-1].fonts.add(run.font)
             else:
-                cells.append(Cell(run.x0, run.x1, run.text, {run.font}))
+                cells.append(Cell(run.x0, run.x1, run.text, {run.font}, run.baseline))
         lines.append(cells)
     return lines
 
