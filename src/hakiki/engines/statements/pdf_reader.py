@@ -112,6 +112,7 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
     return PdfFacts(
         producer=str(info.producer) if info and info.producer else None,
         creator=str(info.creator) if info and info.creator else None,
+        author=str(info.author) if info and info.author else None,
         created=_date(info.creation_date) if info else None,
         modified=_date(info.modification_date) if info else None,
         eof_markers=data.count(b"%%EOF"),
