@@ -43,6 +43,7 @@ class Doctoring:
     covered: dict[str, str] = field(default_factory=dict)  # receipt -> balance drawn over a box
     overdrawn: dict[str, str] = field(default_factory=dict)  # receipt -> balance drawn on top
     summary_extra: int = 0  # added to the summary's total paid in
+    white: dict[str, str] = field(default_factory=dict)  # receipt -> text drawn white on white
 
 
 def money(minor: int) -> str:
@@ -347,10 +348,70 @@ def incremental_edit(data: bytes, old: str, new: str) -> bytes:
     return out.getvalue()
 
 
-def resaved(data: bytes, producer: str) -> bytes:
-    """The whole file written again by another program."""
+def resaved(
+    data: bytes,
+    producer: str,
+    *,
+    creator: str | None = None,
+    modified: str | None = None,
+    password: str | None = None,
+) -> bytes:
+    """The whole file written again by another program (``creator``: kept as given, else the
+    producer's name; ``modified``: a PDF date for ModDate). A locked file is opened with its
+    password and written unlocked, as password-removal tools do."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    if password:
+        reader.decrypt(password)
+    writer = pypdf.PdfWriter(clone_from=reader)
+    info = {"/Producer": producer, "/Creator": creator or producer}
+    if modified:
+        info["/ModDate"] = modified
+    writer.add_metadata(info)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def painted_over(data: bytes, old: str, new: str) -> bytes:
+    """What an applicant does in a PDF editor: a white box drawn over an amount and the new
+    amount typed on it (in the editor's font), the file saved whole."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(data)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            found = page.get_textpage().search(old, match_whole_word=True).get_next()
+            if found:
+                box = page.get_textpage().get_charbox(found[0])
+                end = page.get_textpage().get_charbox(found[0] + found[1] - 1)
+                width, height = page.get_width(), page.get_height()
+                break
+        else:
+            raise AssertionError(f"{old} not found")
+    finally:
+        document.close()
+    left, bottom, right = box[0], box[1], end[2]
+    overlay = io.BytesIO()
+    canvas = Canvas(overlay, pagesize=(width, height), invariant=1)
+    canvas.setFillGray(1)
+    canvas.rect(left - 1, bottom - 1.5, right - left + 2, 7, stroke=0, fill=1)
+    canvas.setFillGray(0)
+    canvas.setFont("Helvetica", 6)
+    canvas.drawRightString(right, bottom, new)
+    canvas.save()
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    writer = pypdf.PdfWriter(clone_from=reader)
+    writer.pages[index].merge_page(pypdf.PdfReader(overlay).pages[0])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def page_removed(data: bytes, page: int) -> bytes:
+    """The statement with one page (1-based) taken out, the rest saved whole."""
     writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(data)))
-    writer.add_metadata({"/Producer": producer, "/Creator": producer})
+    writer.remove_page(page - 1)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

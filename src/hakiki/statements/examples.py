@@ -34,7 +34,7 @@ DETAIL: dict[str, Any] = {
     **ANALYSIS,
     "status": "completed",
     "progress": 100,
-    "layout": "mpesa_full_v1",
+    "layout": "mpesa_openpdf_v1",
     "verdict": "genuine",
     "started_at": "2026-11-24T06:00:01Z",
     "completed_at": "2026-11-24T06:00:02Z",

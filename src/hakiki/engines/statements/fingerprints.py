@@ -71,9 +71,7 @@ def fingerprint_of(
     """The issuer's generator whose marks the file carries (None: none does), and the
     generators that print this layout (what the file was expected to carry)."""
     name = layout.rsplit("_v", 1)[0]
-    expected = tuple(
-        f for f in FINGERPRINTS.get(issuer, ()) if not f.layouts or name in f.layouts
-    )
+    expected = tuple(f for f in FINGERPRINTS.get(issuer, ()) if not f.layouts or name in f.layouts)
     for fingerprint in expected:
         if (
             producer_matches(fingerprint, producer)

@@ -4,6 +4,7 @@ column titles repeat on every page."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -62,9 +63,7 @@ MPESA = PdfLayout(  # any M-Pesa full statement: the columns found by their titl
     newest_first=True,
     name_label=re.compile(r"Customer Name:?\s*(.+)$"),
     phone_label=re.compile(r"Mobile Number:?\s*(\+?[\d ]{9,15})$"),
-    period_label=re.compile(
-        r"Statement Period:?\s*(\d{2} \w{3} \d{4})\s*-\s*(\d{2} \w{3} \d{4})"
-    ),
+    period_label=re.compile(r"Statement Period:?\s*(\d{2} \w{3} \d{4})\s*-\s*(\d{2} \w{3} \d{4})"),
     period_format="%d %b %Y",
     summary_title="SUMMARY",
     table_title="DETAILED STATEMENT",
@@ -72,9 +71,7 @@ MPESA = PdfLayout(  # any M-Pesa full statement: the columns found by their titl
 )
 # Safaricom's 2023/24 generator (OpenPDF 1.3.26): labels with colons ("Request Date:"), white
 # column titles centred on green cells, header values a point off their labels' baselines.
-MPESA_OPENPDF = replace(
-    MPESA, name="mpesa_openpdf", markers=(re.compile(r"^Request Date:", re.M),)
-)
+MPESA_OPENPDF = replace(MPESA, name="mpesa_openpdf", markers=(re.compile(r"^Request Date:", re.M),))
 # Safaricom's 2022 generator (iText 5.1.0): labels without colons ("Date of Statement"),
 # "Transaction Status" wrapped over two lines, "TOTAL" without a colon.
 MPESA_ITEXT = replace(
@@ -180,7 +177,7 @@ def _columns(
     # No cell of its own under each title: the column boundaries are the middles of the gaps
     # between titles (amounts are right-aligned under theirs, text starts under its title).
     edges = [float("-inf")]
-    for (left, _), (right, _) in zip(placed, placed[1:], strict=False):
+    for (left, _), (right, _) in itertools.pairwise(placed):
         edges.append((left.x1 + right.x0) / 2)
     edges.append(float("inf"))
     return Columns([(edges[i], edges[i + 1], f) for i, (_, f) in enumerate(placed)])

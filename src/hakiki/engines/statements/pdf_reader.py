@@ -19,6 +19,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from hakiki.engines.statements.model import PdfFacts, Refused
+from hakiki.engines.statements.money import to_minor
 
 _PREV = re.compile(rb"/Prev\s+(\d+)")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
@@ -252,7 +253,9 @@ def read_page(number: int, page: Any) -> Page:
                     if alpha and min(red, green, blue) < 250:
                         left, bottom, right, top = box
                         colour = (red, green, blue)
-                        fills.append((order, Fill(left, right, height - top, height - bottom, colour)))
+                        fills.append(
+                            (order, Fill(left, right, height - top, height - bottom, colour))
+                        )
             elif kind == _TEXT:
                 text = _text(item, textpage).strip()
                 if not text:
@@ -319,7 +322,8 @@ def _hidden(
         for run in runs:
             if run.order < order and run.order not in hidden and _overlap(run, box) > 0.6:
                 hidden.add(run.order)
-                overlays.append(_evidence(number, "text covered by a drawn shape", run))
+                on_top = next((r for r in runs if r.order > order and _overlap(r, box) > 0.6), None)
+                overlays.append(_evidence(number, "text covered by a drawn shape", run, on_top))
     grid: dict[tuple[int, int], list[_Run]] = defaultdict(list)
     for run in runs:
         key = (int(run.x0 // 40), int(run.y0 // 6))
@@ -330,7 +334,9 @@ def _hidden(
                         continue
                     if _overlap(earlier, run) > OVERLAP:
                         hidden.add(earlier.order)
-                        overlays.append(_evidence(number, "text drawn over other text", earlier))
+                        overlays.append(
+                            _evidence(number, "text drawn over other text", earlier, run)
+                        )
         grid[key].append(run)
     return hidden
 
@@ -353,8 +359,12 @@ def _overlap(a: Any, b: Any) -> float:
     return (width * height) / smaller
 
 
-def _evidence(page: int, how: str, run: _Run) -> dict[str, Any]:
-    return {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
+def _evidence(page: int, how: str, run: _Run, on_top: _Run | None = None) -> dict[str, Any]:
+    """Where, and the two values when both are amounts (other text may be personal)."""
+    found = {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
+    if on_top is not None and to_minor(run.text) is not None and to_minor(on_top.text) is not None:
+        found |= {"hidden": run.text, "shown": on_top.text}
+    return found
 
 
 def _lines(runs: list[_Run]) -> list[list[Cell]]:

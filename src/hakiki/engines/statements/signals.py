@@ -9,9 +9,9 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from hakiki.engines.statements.pdf_signals import file_signals
 from hakiki.engines.statements.model import Declared, Signal, Statement, Verdict
 from hakiki.engines.statements.money import show
+from hakiki.engines.statements.pdf_signals import file_signals
 
 MAX_EVIDENCE = 20
 
