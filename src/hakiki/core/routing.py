@@ -40,7 +40,7 @@ from pydantic import BaseModel
 from starlette.datastructures import UploadFile
 from starlette.types import Receive, Scope, Send
 
-from hakiki.core import request_body
+from hakiki.core import form_fields, request_body
 from hakiki.core.auth import Principal, admit
 from hakiki.core.calls import Call, begin_call, guarded, replay_response, runtime_of
 from hakiki.core.endpoints import Endpoint
@@ -79,6 +79,8 @@ class EndpointRoute(APIRoute):
             media = request_body.media_type(scope)
             if declared != 0 and media not in request_body.FORM_TYPES:
                 raise unsupported_media_type("multipart/form-data", media)
+            if media == "multipart/form-data":
+                receive = form_fields.utf8_fields(scope, receive)
         elif body_field is not None:
             receive = await _checked_json(scope, receive)
         await super().handle(scope, receive, send)

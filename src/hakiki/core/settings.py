@@ -171,6 +171,31 @@ class Settings(BaseSettings):
     statement_hold_hours: float = Field(
         default=24.0, gt=0, description="How long a live analysis's reservation lasts."
     )
+    statement_reader_memory_mb: int = Field(
+        default=1024,
+        ge=256,
+        description="Address space (MB) of the child process that reads one statement file "
+        "(the upload check, the analysis); a file needing more is refused `too_large`.",
+    )
+    statement_reader_check_seconds: float = Field(
+        default=20.0,
+        gt=0,
+        description="How long the upload check of one statement file may take before its "
+        "child process is killed and the upload refused `too_large`.",
+    )
+    statement_reader_analysis_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        description="How long the analysis of one statement file may take before its child "
+        "process is killed and the analysis failed `too_large`, uncharged.",
+    )
+    statement_reader_workers: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="Statement files read at once per process, for upload checks and for "
+        "analyses each; more wait their turn.",
+    )
     list_max_age_days: int = Field(
         default=90,
         ge=1,

@@ -24,9 +24,9 @@ from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
-from hakiki.engines.statements import Refused, precheck
+from hakiki.engines.statements import Refused
 from hakiki.engines.statements.tabular import Limits
-from hakiki.statements import repository
+from hakiki.statements import confined, repository
 from hakiki.statements.schemas import (
     Holder,
     Signal,
@@ -112,9 +112,9 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
     runtime, principal = call.runtime, call.principal
     await _check_callback(call, form.get("callback_url"))
     statement_type = form["statement_type"]
-    try:  # opening a PDF or reading a sheet is CPU work: off the event loop
-        file_format = await asyncio.to_thread(
-            precheck, data, statement_type, form.get("password"), limits(runtime)
+    try:  # opening a PDF or reading a sheet: in a child process, under limits
+        file_format = await confined.check(
+            runtime.settings, data, statement_type, form.get("password"), limits(runtime)
         )
     except Refused as refused:
         raise refused_error(refused) from None

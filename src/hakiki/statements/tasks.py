@@ -20,9 +20,9 @@ from hakiki.core.clock import utcnow
 from hakiki.core.database import read, transaction
 from hakiki.core.jobs.registry import JobContext, PermanentError, task
 from hakiki.core.runtime import Runtime
-from hakiki.engines.statements import Analysis, Declared, Refused, analyse
+from hakiki.engines.statements import Analysis, Declared, Refused
 from hakiki.engines.statements.categories import categorise
-from hakiki.statements import repository
+from hakiki.statements import confined, repository
 from hakiki.statements.service import ANALYSE_TASK, PRICE_KEY, limits, seal_result
 from hakiki.webhooks.service import emit
 
@@ -73,8 +73,8 @@ async def analyse_stored(runtime: Runtime, analysis_id: str) -> None:
         done["pages"], done["total"] = pages, total
 
     work = asyncio.ensure_future(
-        asyncio.to_thread(
-            analyse,
+        confined.analysis(
+            runtime.settings,
             data,
             statement_type=row["statement_type"],
             password=request.get("password"),

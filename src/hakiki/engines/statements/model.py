@@ -62,6 +62,7 @@ class PdfFacts:
     amount_fonts: dict[str, list[str]] = field(default_factory=dict)  # font -> receipts
     overlays: list[dict[str, Any]] = field(default_factory=list)
     page_labels: dict[int, tuple[int, int]] = field(default_factory=dict)  # "Page n of N"
+    active_content: list[str] = field(default_factory=list)  # javascript, embedded_file
 
 
 @dataclass

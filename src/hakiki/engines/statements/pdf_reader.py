@@ -22,6 +22,8 @@ from hakiki.engines.statements.model import PdfFacts, Refused
 from hakiki.engines.statements.money import to_minor
 
 _PREV = re.compile(rb"/Prev\s+(\d+)")
+_SIZE = re.compile(rb"/Size\s+(\d+)")
+_INDEX = re.compile(rb"/Index\s*\[([\d\s]*)\]")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
 # Characters overlapping by more than this share of the smaller box sit on one another.
 OVERLAP = 0.5
@@ -30,6 +32,10 @@ MAX_PAGES = 2000
 # What the file's compressed streams may inflate to, together: a PDF bomb (a small file whose
 # streams inflate to gigabytes) is refused before PDFium decodes a page.
 MAX_INFLATED = 400 * 1024 * 1024
+# Objects a cross-reference section may declare: a 2,000-page statement has tens of thousands.
+# pypdf walks every declared entry, about 40 us each (8 s at the limit): an xref stream of 117
+# bytes claiming 10^8 kept it busy for hours, a warning logged per entry.
+MAX_OBJECTS = 200_000
 _STREAM = re.compile(rb"stream\r?\n")
 
 
@@ -68,19 +74,30 @@ class Page:
 
 # PDFium is not thread-safe (pypdfium2's documentation): two analyses in two worker threads
 # crashed the process (a segfault in FPDF_LoadPage). Every use of it, from opening a document
-# to closing it and its pages, holds this lock.
+# to closing it and its pages, holds this lock. The service reads each file in a process of
+# its own (hakiki.statements.confined), so the lock is never shared by two organisations.
 PDFIUM_LOCK = threading.Lock()
 
 
-def _date(value: Any) -> datetime | None:
-    return value if isinstance(value, datetime) else None
+def declared_objects(data: bytes) -> int:
+    """The most entries any cross-reference section of the file declares (``/Size``, or the
+    counts of an xref stream's ``/Index``)."""
+    sizes = [int(m.group(1)) for m in _SIZE.finditer(data)]
+    for match in _INDEX.finditer(data):
+        numbers = [int(n) for n in match.group(1).split()]
+        sizes.append(sum(numbers[1::2]))
+    return max(sizes, default=0)
 
 
 def facts_of(data: bytes, password: str | None) -> PdfFacts:
     """Open the file (its password checked) and read what it says about itself."""
     import pypdf  # a tenth of a second of CPU: imported by the first statement, not at start
-    from pypdf.errors import PdfReadError
 
+    objects = declared_objects(data)
+    if objects > MAX_OBJECTS:
+        raise Refused(
+            "too_large", f"file: declares {objects:,} objects, over the {MAX_OBJECTS:,} limit."
+        )
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         encrypted = reader.is_encrypted
@@ -98,9 +115,15 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
                 )
         info = reader.metadata
         pages = len(reader.pages)
+        producer, creator = _text_of(info, "/Producer"), _text_of(info, "/Creator")
+        created, modified = _date(info, "creation_date"), _date(info, "modification_date")
+        active = active_content(reader)
     except Refused:
         raise
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as error:
+    except Exception as error:
+        # pypdf meets a broken file with whatever its code trips on (NotImplementedError for
+        # an unknown /Encrypt filter, AttributeError for a /Root that is not a dictionary,
+        # ValueError for a bad date...): all of them say the same to the sender.
         raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
     if pages > MAX_PAGES:
         raise Refused("too_large", f"file: {pages:,} pages, over the {MAX_PAGES:,}-page limit.")
@@ -111,16 +134,74 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
         )
     prevs = [int(m.group(1)) for m in _PREV.finditer(data)]
     return PdfFacts(
-        producer=str(info.producer) if info and info.producer else None,
-        creator=str(info.creator) if info and info.creator else None,
-        author=str(info.author) if info and info.author else None,
-        created=_date(info.creation_date) if info else None,
-        modified=_date(info.modification_date) if info else None,
+        producer=producer,
+        creator=creator,
+        author=_text_of(info, "/Author"),
+        created=created,
+        modified=modified,
         eof_markers=data.count(b"%%EOF"),
         prev_offsets=prevs,
         linearized=b"/Linearized" in data[:4096],
         encrypted=encrypted,
         pages=pages,
+        active_content=active,
+    )
+
+
+def _text_of(info: Any, key: str) -> str | None:
+    value = info.get(key) if info else None
+    return str(value) if value else None
+
+
+def _date(info: Any, attribute: str) -> datetime | None:
+    """A metadata date, or None when it is missing or not a date (a broken date is not a
+    reason to refuse the file)."""
+    try:
+        value = getattr(info, attribute) if info else None
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return value if isinstance(value, datetime) else None
+
+
+def active_content(reader: Any) -> list[str]:
+    """What the file carries beyond a statement's text and drawings: ``javascript`` (a script
+    in the document's names or in an open, page or annotation action) and
+    ``embedded_file`` (an attachment or a file attachment annotation)."""
+    found: set[str] = set()
+    root = reader.trailer["/Root"].get_object()
+    names = _dict(root.get("/Names"))
+    if "/JavaScript" in names:
+        found.add("javascript")
+    if "/EmbeddedFiles" in names:
+        found.add("embedded_file")
+    actions = [root.get("/OpenAction"), root.get("/AA")]
+    for page in reader.pages:
+        actions.append(page.get("/AA"))
+        annotations = page.get("/Annots")
+        annotations = annotations.get_object() if annotations is not None else None
+        for annotation in annotations if isinstance(annotations, list) else ():
+            annotation = _dict(annotation)
+            if annotation.get("/Subtype") == "/FileAttachment":
+                found.add("embedded_file")
+            actions += [annotation.get("/A"), annotation.get("/AA")]
+    if any(_has_script(action) for action in actions):
+        found.add("javascript")
+    return sorted(found)
+
+
+def _dict(value: Any) -> Any:
+    value = value.get_object() if value is not None else None
+    return value if hasattr(value, "keys") else {}
+
+
+def _has_script(action: Any, depth: int = 0) -> bool:
+    """Whether an action, or one it holds (an /AA's triggers, /Next), runs JavaScript; three
+    levels deep, so a cycle of references ends."""
+    action = _dict(action)
+    if action.get("/S") == "/JavaScript" or "/JS" in action:
+        return True
+    return depth < 3 and any(
+        _has_script(action[key], depth + 1) for key in action if key != "/Parent"
     )
 
 

@@ -27,6 +27,7 @@ def file_signals(statement: Statement) -> list[Signal]:
             _incremental(pdf),
             *_origin(statement, pdf),
             _foreign_font(pdf),
+            _active_content(pdf),
             _overlays(pdf),
             _pages_missing(pdf),
         )
@@ -131,6 +132,17 @@ def _foreign_font(pdf: PdfFacts) -> Signal | None:
         "Amounts set in a font the rest of the amount columns do not use.",
         column_font=main,
         foreign_fonts=foreign,
+    )
+
+
+def _active_content(pdf: PdfFacts) -> Signal | None:
+    if not pdf.active_content:
+        return None
+    return _signal(
+        "active_content",
+        "medium",
+        "The file carries JavaScript or an embedded file; an issued statement has neither.",
+        kinds=pdf.active_content,
     )
 
 
