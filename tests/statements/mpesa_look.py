@@ -423,6 +423,12 @@ def statement(
     return out.getvalue()
 
 
+def page_count(rows: list[Row], era: Era) -> int:
+    """The pages ``rows`` fill in the look of ``era`` (without drawing them)."""
+    canvas = Canvas(io.BytesIO(), pagesize=era.page)
+    return len(_paginate(_Draw(canvas, era), printed_order(rows)))
+
+
 def _aes256(data: bytes, password: str) -> bytes:
     import pypdf
 
