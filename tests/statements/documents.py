@@ -372,9 +372,10 @@ def resaved(
     return out.getvalue()
 
 
-def painted_over(data: bytes, old: str, new: str) -> bytes:
+def painted_over(data: bytes, old: str, new: str, *, incremental: bool = False) -> bytes:
     """What an applicant does in a PDF editor: a white box drawn over an amount and the new
-    amount typed on it (in the editor's font), the file saved whole."""
+    amount typed on it (in the editor's font), the file saved whole (or, ``incremental``, the
+    edit appended to the original bytes)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(data)
@@ -401,7 +402,11 @@ def painted_over(data: bytes, old: str, new: str) -> bytes:
     canvas.drawRightString(right, bottom, new)
     canvas.save()
     reader = pypdf.PdfReader(io.BytesIO(data))
-    writer = pypdf.PdfWriter(clone_from=reader)
+    writer = (
+        pypdf.PdfWriter(reader, incremental=True)
+        if incremental
+        else pypdf.PdfWriter(clone_from=reader)
+    )
     writer.pages[index].merge_page(pypdf.PdfReader(overlay).pages[0])
     out = io.BytesIO()
     writer.write(out)
