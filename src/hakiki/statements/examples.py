@@ -58,7 +58,7 @@ DETAIL: dict[str, Any] = {
             "withdrawn": 0,
             "balance": 578000,
             "category": "transfer_in",
-            "page": 1,
+            "page": 2,
         }
     ],
     "pagination": {"page": 1, "page_size": 1, "total_pages": 35, "total_items": 35},
