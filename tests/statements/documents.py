@@ -44,6 +44,7 @@ class Doctoring:
     overdrawn: dict[str, str] = field(default_factory=dict)  # receipt -> balance drawn on top
     summary_extra: int = 0  # added to the summary's total paid in
     white: dict[str, str] = field(default_factory=dict)  # receipt -> text drawn white on white
+    pale: bool = False  # the white text drawn on a pale grey box (as invisible as on white)
 
 
 def money(minor: int) -> str:

@@ -509,6 +509,8 @@ def _row(draw: _Draw, top: float, row: Row, lines: list[str], doctoring: Doctori
         draw.c.rect(balance_x - 40, draw.height - base - 2, 41, 8, stroke=0, fill=1)
         draw.text(balance_x, base, doctoring.covered[row.receipt], 6, align="right")
     if row.receipt in doctoring.white:  # for a parser's eyes only
+        if doctoring.pale:
+            draw.box(status_x + 38, status_x + 72, base - 6, 8, (245, 245, 245))
         draw.text(status_x + 40, base, doctoring.white[row.receipt], 6, colour=(255, 255, 255))
     if row.receipt in doctoring.overdrawn:
         draw.text(balance_x, base, doctoring.overdrawn[row.receipt], 6, align="right")

@@ -140,9 +140,11 @@ def test_a_generator_that_does_not_print_this_layout_is_a_mismatch(era: str, oth
     assert evidence["producer"] == producer and analysis.verdict != "genuine"
 
 
-def test_white_text_on_nothing_coloured_is_hidden_text() -> None:
+@pytest.mark.parametrize("pale", [False, True])
+def test_white_text_on_nothing_coloured_is_hidden_text(pale: bool) -> None:
     target = rows()[30]
-    doctored = d.Doctoring(white={target.receipt: "Salary Payment from 555555 - ACME LIMITED"})
+    salary = "SALARY"
+    doctored = d.Doctoring(white={target.receipt: salary}, pale=pale)
     analysis = analyse(d.mpesa_pdf(list(rows()), doctoring=doctored))
     [place] = signal(analysis, "overlaid_text")["places"]  # type: ignore[misc]
     assert place["how"] == "white text" and analysis.verdict == "tampered"

@@ -27,6 +27,8 @@ _INDEX = re.compile(rb"/Index\s*\[([\d\s]*)\]")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
 # Characters overlapping by more than this share of the smaller box sit on one another.
 OVERLAP = 0.5
+# White text shows on a fill whose mean channel is below this (Safaricom's greens: 95, 117).
+DARK_ENOUGH = 200
 SCAN_PAGES = 3  # pages looked at for text before a PDF is called image-only
 MAX_PAGES = 2000
 # What the file's compressed streams may inflate to, together: a PDF bomb (a small file whose
@@ -377,12 +379,14 @@ def read_page(number: int, page: Any) -> Page:
 def _on_a_fill(
     number: int, whites: list[_Run], fills: list[tuple[int, Fill]], overlays: list[dict[str, Any]]
 ) -> list[_Run]:
-    """White text is real where it sits on a coloured shape painted before it (a table's
-    title on its green cell); anywhere else it is text nobody is meant to see."""
+    """White text is real where it sits on a dark enough shape painted before it (a table's
+    title on its green cell); anywhere else, on white or on a pale tint, it is text nobody is
+    meant to see."""
     shown: list[_Run] = []
+    dark = [(order, f) for order, f in fills if sum(f.rgb) / 3 < DARK_ENOUGH]
     for run in whites:
         middle_x, middle_y = (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2
-        if any(order < run.order and f.holds(middle_x, middle_y) for order, f in fills):
+        if any(order < run.order and f.holds(middle_x, middle_y) for order, f in dark):
             shown.append(run)
         else:
             overlays.append(_evidence(number, "white text", run))
