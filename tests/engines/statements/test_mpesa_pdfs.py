@@ -5,13 +5,16 @@ signal that caught it, with its evidence."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from functools import cache
 
 import pytest
 
 from hakiki.engines.statements import analyse
+from hakiki.engines.statements.layouts import MPESA_OPENPDF, TableReader
 from hakiki.engines.statements.model import Analysis
+from hakiki.engines.statements.pdf_reader import Cell, Fill, Page
 from tests.statements import documents as d
 
 ERAS = ("openpdf", "itext")
@@ -148,3 +151,37 @@ def test_white_text_on_nothing_coloured_is_hidden_text(pale: bool) -> None:
     analysis = analyse(d.mpesa_pdf(list(rows()), doctoring=doctored))
     [place] = signal(analysis, "overlaid_text")["places"]  # type: ignore[misc]
     assert place["how"] == "white text" and analysis.verdict == "tampered"
+
+
+def test_a_business_statements_extra_columns_are_left_aside() -> None:
+    """Pay Bill statements add Transaction Type and Other Party after Balance (mpesa2csv):
+    the seven columns are read by their title cells, the extra ones left aside."""
+    edges = [*d.mpesa_look.OPENPDF.edges, 620.0, 700.0]
+    titles = [*d.mpesa_look.COLUMNS, "Transaction Type", "Other Party"]
+    fills = [Fill(a, b, 60, 71, (67, 176, 42)) for a, b in itertools.pairwise(edges)]
+    title_line = [
+        Cell(a + 5, b - 5, t, {"DejaVuSans"}, 69)
+        for a, b, t in zip(edges, edges[1:], titles, strict=False)
+    ]
+    values = [
+        "SC0L06L7D3",
+        "2024-03-01 10:00:00",
+        "Pay Bill Online to 888880",
+        "Completed",
+        "",
+        "-500.00",
+        "1,200.00",
+        "Pay Bill",
+        "254700000001",
+    ]
+    row = [
+        Cell(a + 3, b - 3, v, {"DejaVuSans"}, 79)
+        for a, b, v in zip(edges, edges[1:], values, strict=False)
+        if v
+    ]
+    reader = TableReader(MPESA_OPENPDF)
+    reader.read(Page(2, [title_line, row], [], 20, 0, fills))
+    [read] = reader.rows
+    assert (read.receipt, read.withdrawn, read.balance, read.details) == (
+        "SC0L06L7D3", 500_00, 1_200_00, "Pay Bill Online to 888880",
+    )  # fmt: skip
