@@ -39,7 +39,7 @@ def test_a_genuine_mpesa_statement_is_read_whole_and_not_flagged() -> None:
 
 def test_a_genuine_airtel_statement_is_read_and_not_flagged() -> None:
     analysis = analyse(d.airtel_pdf(list(rows())), statement_type="airtel_money")
-    assert analysis.statement.layout == "airtel_money_v1"
+    assert analysis.statement.layout == "airtel_money_v2"
     assert len(analysis.statement.transactions) == len(rows())
     assert analysis.verdict == "genuine", [s.as_dict() for s in analysis.signals]
 

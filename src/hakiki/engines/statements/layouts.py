@@ -46,7 +46,7 @@ class PdfLayout:
 
 MPESA = PdfLayout(  # any M-Pesa full statement: the columns found by their titles
     name="mpesa_full",
-    version="1",
+    version="2",  # 2: columns from their title cells, lines by baseline tolerance
     issuer="mpesa",
     title=re.compile(r"M-PESA STATEMENT", re.I),
     columns=(
@@ -71,16 +71,18 @@ MPESA = PdfLayout(  # any M-Pesa full statement: the columns found by their titl
 )
 # Safaricom's 2023/24 generator (OpenPDF 1.3.26): labels with colons ("Request Date:"), white
 # column titles centred on green cells, header values a point off their labels' baselines.
-MPESA_OPENPDF = replace(MPESA, name="mpesa_openpdf", markers=(re.compile(r"^Request Date:", re.M),))
+MPESA_OPENPDF = replace(
+    MPESA, name="mpesa_openpdf", version="1", markers=(re.compile(r"^Request Date:", re.M),)
+)
 # Safaricom's 2022 generator (iText 5.1.0): labels without colons ("Date of Statement"),
 # "Transaction Status" wrapped over two lines, "TOTAL" without a colon.
 MPESA_ITEXT = replace(
-    MPESA, name="mpesa_itext", markers=(re.compile(r"^Date of Statement\b", re.M),)
+    MPESA, name="mpesa_itext", version="1", markers=(re.compile(r"^Date of Statement\b", re.M),)
 )
 
 AIRTEL = PdfLayout(
     name="airtel_money",
-    version="1",
+    version="2",  # 2: columns between the gaps of their titles, lines by baseline tolerance
     issuer="airtel_money",
     title=re.compile(r"AIRTEL MONEY STATEMENT", re.I),
     columns=(

@@ -67,7 +67,7 @@ class PdfFacts:
 
 @dataclass
 class Statement:
-    layout: str  # e.g. mpesa_full_v1
+    layout: str  # e.g. mpesa_openpdf_v1
     parser_version: str
     issuer: str  # mpesa, airtel_money, mtn_momo, bank
     file_format: str  # pdf, csv, xlsx
