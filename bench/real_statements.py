@@ -9,7 +9,7 @@ The folder (default: $HAKIKI_REAL_STATEMENTS, else /work/real) holds real people
 they are read locally and never committed; the table names files by nickname only, and
 prints no personal data (no names, numbers or details). Each kind of file has its own part
 (``sheet_part``: CSV, XLSX, XLS and HTML-table exports; ``bank_pdf_part`` in
-bench/real_bank_pdfs.py: bank statement PDFs; the M-Pesa PDF part beside them)."""
+bench/real_bank_pdfs.py: bank statement PDFs; ``mpesa_pdf_*`` in bench/real_mpesa_pdfs.py: M-Pesa PDFs)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from tests.statements import sheets  # noqa: E402
 
 from bench.real_bank_pdfs import bank_pdf_part  # noqa: E402
+from bench.real_mpesa_pdfs import mpesa_pdf_doctored, mpesa_pdf_facts, mpesa_pdf_rows  # noqa: E402
 from hakiki.engines.statements import Refused, analyse  # noqa: E402
 from hakiki.engines.statements.model import Analysis, Transaction  # noqa: E402
 
@@ -301,6 +302,9 @@ def main() -> None:
     print_table("Sheets and CSVs", sheet_part(where))
     fact_part(where)
     bank_pdf_part(where)  # bank statement PDFs: bench/real_bank_pdfs.py
+    mpesa_pdf_rows()  # M-Pesa PDFs: bench/real_mpesa_pdfs.py
+    mpesa_pdf_doctored()
+    mpesa_pdf_facts()
 
 
 if __name__ == "__main__":

@@ -14,8 +14,10 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-MPESA_PRODUCER = "JasperReports Library version 6.20.0-2bc7ab61c56f459e8176eb05c7705e145cd400ad"
-MPESA_CREATOR = "JasperReports Library version 6.20.0-2bc7ab61c56f459e8176eb05c7705e145cd400ad"
+from tests.statements import mpesa_look
+
+MPESA_PRODUCER = mpesa_look.OPENPDF.producer
+MPESA_CREATOR = mpesa_look.OPENPDF.creator
 AIRTEL_PRODUCER = "Qt 4.8.7"
 NAME, PHONE, ID_NUMBER = "JANE WANJIKU MWANGI", "0722000111", "23456789"
 FONT, BOLD = "Helvetica", "Helvetica-Bold"
@@ -41,6 +43,8 @@ class Doctoring:
     covered: dict[str, str] = field(default_factory=dict)  # receipt -> balance drawn over a box
     overdrawn: dict[str, str] = field(default_factory=dict)  # receipt -> balance drawn on top
     summary_extra: int = 0  # added to the summary's total paid in
+    white: dict[str, str] = field(default_factory=dict)  # receipt -> text drawn white on white
+    pale: bool = False  # the white text drawn on a pale grey box (as invisible as on white)
 
 
 def money(minor: int) -> str:
@@ -53,10 +57,17 @@ SHOPS = ["NAIVAS SUPERMARKET", "QUICKMART", "CARREFOUR", "JAVA HOUSE"]
 
 
 def mpesa_rows(
-    count: int = 120, months: int = 3, seed: int = 7, start: date = date(2024, 1, 1)
+    count: int = 120,
+    months: int = 3,
+    seed: int = 7,
+    start: date = date(2024, 1, 1),
+    quirks: bool = False,
 ) -> list[Row]:
     """Chronological rows whose balances follow, with a monthly salary, transfers, bills,
-    airtime, a little betting and a mobile loan; transfer charges share their receipt."""
+    airtime, a little betting and a mobile loan; transfer charges share their receipt.
+    ``quirks``: as real statements also have, payments beyond the balance paid by Fuliza
+    (an "OverDraft of Credit Party" credit, the payment and its charge in one second) and
+    Cancelled rows (amounts listed, balance unchanged, counted in the summary's TOTAL)."""
     rng = random.Random(seed)
     span = months * 30 * 24 * 3600
     moments = sorted(
@@ -67,7 +78,7 @@ def mpesa_rows(
         payday = datetime(start.year, start.month, 25, 9, 0, 0) + timedelta(days=30 * month)
         moments.append(payday)
     moments.sort()
-    balance = 1_500_00
+    balance = 0 if quirks else 1_500_00
     rows: list[Row] = []
     for moment in moments:
         receipt = "S" + "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(9))
@@ -101,6 +112,13 @@ def mpesa_rows(
             else:
                 details = "Customer Withdrawal At Agent Till 54321 - MAMA MBOGA AGENCIES"
                 paid_in, out = 0, rng.randrange(5, 50) * 100_0
+        if quirks and details.startswith("Pay Bill") and (out > balance or rng.random() < 0.3):
+            rows += _fuliza(receipt, moment, details, max(out, balance + 50_00), balance)
+            balance = 0
+            continue
+        if quirks and pick_cancelled(rng):
+            rows.append(Row(receipt, moment, "M-Shwari Withdraw", "Cancelled", out, 0, balance))
+            continue
         if out > balance:
             details = (
                 f"Funds received from 0722****{rng.randrange(100, 999)} - {rng.choice(PEOPLE)}"
@@ -125,6 +143,23 @@ def mpesa_rows(
     return rows
 
 
+def pick_cancelled(rng: random.Random) -> bool:
+    return rng.random() < 0.02
+
+
+def _fuliza(receipt: str, moment: datetime, details: str, out: int, balance: int) -> list[Row]:
+    """A Pay Bill beyond the balance, as Safaricom records it in one second: the overdraft
+    credit, the payment, the charge (chronological; printed out of order)."""
+    charge = 1_00
+    credit = out + charge - balance
+    fuliza = details.replace("Pay Bill Online to", "Pay Bill Fuliza M-Pesa to")
+    return [
+        Row(receipt, moment, "OverDraft of Credit Party", "Completed", credit, 0, balance + credit),
+        Row(receipt, moment, fuliza, "Completed", 0, out, balance + credit - out),
+        Row(receipt, moment, "Pay Bill Charge", "Completed", 0, charge, 0),
+    ]
+
+
 def _summary(rows: list[Row]) -> list[tuple[str, int, int]]:
     kinds: dict[str, list[int]] = {}
     for row in rows:
@@ -145,7 +180,16 @@ def _summary(rows: list[Row]) -> list[tuple[str, int, int]]:
         totals = kinds.setdefault(kind, [0, 0])
         totals[0] += row.paid_in
         totals[1] += row.withdrawn
-    listed = [(k, v[0], v[1]) for k, v in sorted(kinds.items())]
+    order = (
+        "SEND MONEY",
+        "RECEIVED MONEY",
+        "AGENT DEPOSIT",
+        "AGENT WITHDRAWAL",
+        "LIPA NA M-PESA (PAYBILL)",
+        "LIPA NA M-PESA (BUY GOODS)",
+        "OTHERS",
+    )
+    listed = [(k, *kinds.get(k, [0, 0])) for k in order]
     listed.append(("TOTAL", sum(r.paid_in for r in rows), sum(r.withdrawn for r in rows)))
     return listed
 
@@ -180,17 +224,6 @@ class _Writer:
         self.newline()
 
 
-MPESA_COLUMNS = [
-    (30, "Receipt No.", False),
-    (85, "Completion Time", False),
-    (162, "Details", False),
-    (365, "Transaction Status", False),
-    (470, "Paid In", True),
-    (520, "Withdrawn", True),
-    (568, "Balance", True),
-]
-
-
 def _wrap(text: str, width: int = 48) -> list[str]:
     words, lines, line = text.split(), [], ""
     for word in words:
@@ -208,86 +241,26 @@ def mpesa_pdf(
     name: str = NAME,
     phone: str = PHONE,
     password: str | None = None,
-    producer: str = MPESA_PRODUCER,
-    creator: str = MPESA_CREATOR,
+    producer: str | None = None,
+    creator: str | None = None,
     doctoring: Doctoring | None = None,
     compress: bool = True,
+    era: str = "openpdf",
 ) -> bytes:
-    doctoring = doctoring or Doctoring()
-    out = io.BytesIO()
-    encrypt = None
-    if password:
-        from reportlab.lib.pdfencrypt import StandardEncryption
-
-        encrypt = StandardEncryption(password, canPrint=1, canModify=0, canCopy=0)
-    canvas = Canvas(
-        out, pagesize=A4, pageCompression=1 if compress else 0, encrypt=encrypt, invariant=1
+    """An M-Pesa full statement as Safaricom's generator of ``era`` draws it ("openpdf":
+    2023/24, "itext": 2022; tests/statements/mpesa_look.py holds their measured facts)."""
+    return mpesa_look.statement(
+        rows,
+        era=mpesa_look.ERAS[era],
+        name=name,
+        phone=phone,
+        password=password,
+        producer=producer,
+        creator=creator,
+        doctoring=doctoring or Doctoring(),
+        compress=compress,
+        summary=_summary,
     )
-    canvas.setProducer(producer)
-    canvas.setCreator(creator)
-    w = _Writer(canvas, doctoring)
-    first, last = rows[0].time.date(), rows[-1].time.date()
-    w.text(30, "M-PESA STATEMENT", BOLD, 14)
-    w.newline(20)
-    for label, value in (
-        ("Customer Name:", name),
-        ("Mobile Number:", phone),
-        ("Email Address:", ""),
-        ("Statement Period:", f"{first:%d %b %Y} - {last:%d %b %Y}"),
-        ("Request Date:", f"{last + timedelta(days=1):%d %b %Y}"),
-    ):
-        w.text(30, label, BOLD)
-        if value:
-            w.text(110, value)
-        w.newline()
-    w.newline()
-    w.text(30, "SUMMARY", BOLD, 9)
-    w.newline()
-    w.header_row([(30, "TRANSACTION TYPE", False), (300, "PAID IN", True), (400, "PAID OUT", True)])
-    for kind, paid_in, paid_out in _summary(rows):
-        if kind == "TOTAL":
-            paid_in += doctoring.summary_extra
-        w.text(30, kind, BOLD if kind == "TOTAL" else FONT)
-        w.text(300, money(paid_in), right=True)
-        w.text(400, money(paid_out), right=True)
-        w.newline()
-    w.newline()
-    w.text(30, "DETAILED STATEMENT", BOLD, 9)
-    w.newline()
-    w.header_row(MPESA_COLUMNS)
-    for row in reversed(rows):  # newest first
-        lines = _wrap(row.details)
-        w.room(len(lines), MPESA_COLUMNS)
-        w.text(30, row.receipt)
-        w.text(85, f"{row.time:%Y-%m-%d %H:%M:%S}")
-        w.text(162, lines[0])
-        w.text(365, row.status)
-        font = doctoring.amount_font.get(row.receipt, FONT)
-        if row.paid_in:
-            w.text(470, money(row.paid_in), font, right=True)
-        if row.withdrawn:
-            w.text(520, money(-row.withdrawn), font, right=True)
-        w.text(568, money(row.balance), font, right=True)
-        _doctor_balance(w, row)
-        w.newline()
-        for more in lines[1:]:
-            w.text(162, more)
-            w.newline()
-        canvas.setLineWidth(0.2)
-        canvas.line(25, w.y + LEADING - 3, A4[0] - 25, w.y + LEADING - 3)
-    w.text(30, "Disclaimer: this statement is generated for the account holder.", size=6)
-    canvas.save()
-    return out.getvalue()
-
-
-def _doctor_balance(w: _Writer, row: Row) -> None:
-    if row.receipt in w.doctoring.covered:
-        w.c.setFillGray(1)
-        w.c.rect(520, w.y - 2, 50, LEADING - 1, stroke=0, fill=1)
-        w.c.setFillGray(0)
-        w.text(568, w.doctoring.covered[row.receipt], right=True)
-    if row.receipt in w.doctoring.overdrawn:
-        w.text(568, w.doctoring.overdrawn[row.receipt], right=True)
 
 
 AIRTEL_COLUMNS = [
@@ -376,10 +349,75 @@ def incremental_edit(data: bytes, old: str, new: str) -> bytes:
     return out.getvalue()
 
 
-def resaved(data: bytes, producer: str) -> bytes:
-    """The whole file written again by another program."""
+def resaved(
+    data: bytes,
+    producer: str,
+    *,
+    creator: str | None = None,
+    modified: str | None = None,
+    password: str | None = None,
+) -> bytes:
+    """The whole file written again by another program (``creator``: kept as given, else the
+    producer's name; ``modified``: a PDF date for ModDate). A locked file is opened with its
+    password and written unlocked, as password-removal tools do."""
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    if password:
+        reader.decrypt(password)
+    writer = pypdf.PdfWriter(clone_from=reader)
+    info = {"/Producer": producer, "/Creator": creator or producer}
+    if modified:
+        info["/ModDate"] = modified
+    writer.add_metadata(info)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def painted_over(data: bytes, old: str, new: str, *, incremental: bool = False) -> bytes:
+    """What an applicant does in a PDF editor: a white box drawn over an amount and the new
+    amount typed on it (in the editor's font), the file saved whole (or, ``incremental``, the
+    edit appended to the original bytes)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(data)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            found = page.get_textpage().search(old, match_whole_word=True).get_next()
+            if found:
+                box = page.get_textpage().get_charbox(found[0])
+                end = page.get_textpage().get_charbox(found[0] + found[1] - 1)
+                width, height = page.get_width(), page.get_height()
+                break
+        else:
+            raise AssertionError(f"{old} not found")
+    finally:
+        document.close()
+    left, bottom, right = box[0], box[1], end[2]
+    overlay = io.BytesIO()
+    canvas = Canvas(overlay, pagesize=(width, height), invariant=1)
+    canvas.setFillGray(1)
+    canvas.rect(left - 1, bottom - 1.5, right - left + 2, 7, stroke=0, fill=1)
+    canvas.setFillGray(0)
+    canvas.setFont("Helvetica", 6)
+    canvas.drawRightString(right, bottom, new)
+    canvas.save()
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    writer = (
+        pypdf.PdfWriter(reader, incremental=True)
+        if incremental
+        else pypdf.PdfWriter(clone_from=reader)
+    )
+    writer.pages[index].merge_page(pypdf.PdfReader(overlay).pages[0])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def page_removed(data: bytes, page: int) -> bytes:
+    """The statement with one page (1-based) taken out, the rest saved whole."""
     writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(data)))
-    writer.add_metadata({"/Producer": producer, "/Creator": producer})
+    writer.remove_page(page - 1)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -68,7 +68,7 @@ async def test_sandbox_genuine_statement_completes_with_metrics_and_the_webhook(
     assert started["live"] is False and started["price"] == 0 and started["duplicate_of"] is None
     done = await finished(client, account.headers, started["analysis_id"], page_size=10)
     assert done["status"] == "completed" and done["progress"] == 100, done
-    assert (done["verdict"], done["signals"], done["layout"]) == ("genuine", [], "mpesa_full_v1")
+    assert (done["verdict"], done["signals"], done["layout"]) == ("genuine", [], "mpesa_openpdf_v1")
     assert done["charged_amount"] == 0
     assert done["holder"]["name"] == d.NAME and done["holder"]["phone"] == d.PHONE
     assert done["pagination"]["total_items"] == len(rows()) and len(done["transactions"]) == 10

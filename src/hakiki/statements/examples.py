@@ -34,7 +34,7 @@ DETAIL: dict[str, Any] = {
     **ANALYSIS,
     "status": "completed",
     "progress": 100,
-    "layout": "mpesa_full_v1",
+    "layout": "mpesa_openpdf_v1",
     "verdict": "genuine",
     "started_at": "2026-11-24T06:00:01Z",
     "completed_at": "2026-11-24T06:00:02Z",
@@ -58,7 +58,7 @@ DETAIL: dict[str, Any] = {
             "withdrawn": 0,
             "balance": 578000,
             "category": "transfer_in",
-            "page": 1,
+            "page": 2,
         }
     ],
     "pagination": {"page": 1, "page_size": 1, "total_pages": 35, "total_items": 35},

@@ -28,7 +28,7 @@ def genuine() -> bytes:
 def test_a_genuine_mpesa_statement_is_read_whole_and_not_flagged() -> None:
     analysis = analyse(genuine(), declared=Declared(name="Jane Mwangi", phone="+254 722 000111"))
     statement = analysis.statement
-    assert statement.layout == "mpesa_full_v1"
+    assert statement.layout == "mpesa_openpdf_v1"
     assert statement.issuer == "mpesa"
     assert len(statement.transactions) == len(rows())
     assert [t.receipt for t in statement.transactions] == [r.receipt for r in rows()]
@@ -39,7 +39,7 @@ def test_a_genuine_mpesa_statement_is_read_whole_and_not_flagged() -> None:
 
 def test_a_genuine_airtel_statement_is_read_and_not_flagged() -> None:
     analysis = analyse(d.airtel_pdf(list(rows())), statement_type="airtel_money")
-    assert analysis.statement.layout == "airtel_money_v1"
+    assert analysis.statement.layout == "airtel_money_v2"
     assert len(analysis.statement.transactions) == len(rows())
     assert analysis.verdict == "genuine", [s.as_dict() for s in analysis.signals]
 
@@ -104,7 +104,7 @@ def test_a_foreign_font_in_the_amount_column() -> None:
     doctored = d.Doctoring(amount_font={target.receipt: "Times-Roman"})
     analysis = analyse(d.mpesa_pdf(list(rows()), doctoring=doctored))
     [signal] = [s for s in analysis.signals if s.code == "foreign_font"]
-    assert signal.evidence["column_font"] == "Helvetica"
+    assert signal.evidence["column_font"] == d.mpesa_look.body_font(d.mpesa_look.OPENPDF)
     assert signal.evidence["foreign_fonts"] == {"Times-Roman": [target.receipt]}
     assert codes(analysis) == {"foreign_font"}
 

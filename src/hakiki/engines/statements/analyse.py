@@ -98,6 +98,7 @@ def read_pdf(
         reader = _read_tables(data, statement_type, password, progress)
     facts.amount_fonts = reader.amount_fonts
     facts.overlays = reader.overlays
+    facts.page_labels = reader.page_labels
     transactions = reader.chronological()
     if not transactions:
         raise Refused("no_transactions", "file: no transactions found in the statement.")

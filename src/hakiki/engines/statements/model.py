@@ -51,6 +51,7 @@ class PdfFacts:
 
     producer: str | None = None
     creator: str | None = None
+    author: str | None = None
     created: datetime | None = None
     modified: datetime | None = None
     eof_markers: int = 1
@@ -60,12 +61,13 @@ class PdfFacts:
     pages: int = 0
     amount_fonts: dict[str, list[str]] = field(default_factory=dict)  # font -> receipts
     overlays: list[dict[str, Any]] = field(default_factory=list)
+    page_labels: dict[int, tuple[int, int]] = field(default_factory=dict)  # "Page n of N"
     active_content: list[str] = field(default_factory=list)  # javascript, embedded_file
 
 
 @dataclass
 class Statement:
-    layout: str  # e.g. mpesa_full_v1
+    layout: str  # e.g. mpesa_openpdf_v1
     parser_version: str
     issuer: str  # mpesa, airtel_money, mtn_momo, bank
     file_format: str  # pdf, csv, xlsx

@@ -20,6 +20,7 @@ import pypdfium2.raw as pdfium_c
 
 from hakiki.engines.statements import unlock
 from hakiki.engines.statements.model import PdfFacts, Refused
+from hakiki.engines.statements.money import to_minor
 
 _PREV = re.compile(rb"/Prev\s+(\d+)")
 _SIZE = re.compile(rb"/Size\s+(\d+)")
@@ -27,6 +28,8 @@ _INDEX = re.compile(rb"/Index\s*\[([\d\s]*)\]")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
 # Characters overlapping by more than this share of the smaller box sit on one another.
 OVERLAP = 0.5
+# White text shows on a fill whose mean channel is below this (Safaricom's greens: 95, 117).
+DARK_ENOUGH = 200
 SCAN_PAGES = 3  # pages looked at for text before a PDF is called image-only
 MAX_PAGES = 2000
 # What the file's compressed streams may inflate to, together: a PDF bomb (a small file whose
@@ -48,6 +51,20 @@ class Cell:
     baseline: float = 0.0  # from the top of the page
 
 
+@dataclass(frozen=True)
+class Fill:
+    """A filled, coloured (not white) rectangle: a table's title cell, a band, a box."""
+
+    x0: float
+    x1: float
+    y0: float  # from the top of the page
+    y1: float
+    rgb: tuple[int, int, int]
+
+    def holds(self, x: float, y: float) -> bool:
+        return self.x0 - 0.5 <= x <= self.x1 + 0.5 and self.y0 - 0.5 <= y <= self.y1 + 0.5
+
+
 @dataclass
 class Page:
     number: int
@@ -55,6 +72,7 @@ class Page:
     overlays: list[dict[str, Any]]
     chars: int
     images: int
+    fills: list[Fill] = field(default_factory=list)
 
 
 # PDFium is not thread-safe (pypdfium2's documentation): two analyses in two worker threads
@@ -121,6 +139,7 @@ def facts_of(data: bytes, password: str | None) -> PdfFacts:
     return PdfFacts(
         producer=producer,
         creator=creator,
+        author=_text_of(info, "/Author"),
         created=created,
         modified=modified,
         eof_markers=data.count(b"%%EOF"),
@@ -238,7 +257,6 @@ class _Run:
 
 _TEXT, _PATH, _IMAGE, _FORM = 1, 2, 3, 5
 _INVISIBLE = 3  # text render mode: neither filled nor stroked
-DARK_FILL = 200  # luminance (0-255) under which a fill carries white text (bank column titles)
 
 
 def _objects(page: Any) -> list[Any]:
@@ -302,8 +320,9 @@ def read_page(number: int, page: Any) -> Page:
     _FONT_NAMES.clear()  # font handles belong to the page
     runs: list[_Run] = []
     shapes: list[tuple[int, tuple[float, float, float, float]]] = []
+    fills: list[tuple[int, Fill]] = []
+    whites: list[_Run] = []
     overlays: list[dict[str, Any]] = []
-    dark: list[_Box] = []  # filled shapes dark enough to carry white text
     images = 0
     try:
         for order, item in enumerate(_objects(page.raw)):
@@ -316,8 +335,13 @@ def read_page(number: int, page: Any) -> Page:
                 box = _bounds(item)
                 if fill.value and box[2] - box[0] > 2 and box[3] - box[1] > 2:
                     shapes.append((order, box))
-                    if _luminance(_fill(item)) < DARK_FILL:
-                        dark.append(_Box(box[0], box[2], height - box[3], height - box[1]))
+                    red, green, blue, alpha = _fill(item)
+                    if alpha and min(red, green, blue) < 250:
+                        left, bottom, right, top = box
+                        colour = (red, green, blue)
+                        fills.append(
+                            (order, Fill(left, right, height - top, height - bottom, colour))
+                        )
             elif kind == _TEXT:
                 text = _text(item, textpage).strip()
                 if not text:
@@ -340,18 +364,36 @@ def read_page(number: int, page: Any) -> Page:
                 )
                 red, green, blue, alpha = _fill(item)
                 mode = pdfium_c.FPDFTextObj_GetTextRenderMode(item)
-                white = min(red, green, blue) >= 250
-                if white and any(_overlap(run, box) > 0.6 for box in dark):
-                    white = False  # a title printed white on a coloured cell is its text
-                if mode == _INVISIBLE or alpha == 0 or white:
-                    overlays.append(_evidence(number, "invisible or white text", run))
+                if mode == _INVISIBLE or alpha == 0:
+                    overlays.append(_evidence(number, "invisible text", run))
+                    continue
+                if min(red, green, blue) >= 250:
+                    whites.append(run)
                     continue
                 runs.append(run)
     finally:
         pdfium_c.FPDFText_ClosePage(textpage)
+    runs.extend(_on_a_fill(number, whites, fills, overlays))
     hidden = _hidden(number, runs, shapes, height, overlays)
     visible = [r for r in runs if r.order not in hidden]
-    return Page(number, _lines(visible), overlays, len(runs), images)
+    return Page(number, _lines(visible), overlays, len(runs), images, [f for _, f in fills])
+
+
+def _on_a_fill(
+    number: int, whites: list[_Run], fills: list[tuple[int, Fill]], overlays: list[dict[str, Any]]
+) -> list[_Run]:
+    """White text is real where it sits on a dark enough shape painted before it (a table's
+    title on its green cell); anywhere else, on white or on a pale tint, it is text nobody is
+    meant to see."""
+    shown: list[_Run] = []
+    dark = [(order, f) for order, f in fills if sum(f.rgb) / 3 < DARK_ENOUGH]
+    for run in whites:
+        middle_x, middle_y = (run.x0 + run.x1) / 2, (run.y0 + run.y1) / 2
+        if any(order < run.order and f.holds(middle_x, middle_y) for order, f in dark):
+            shown.append(run)
+        else:
+            overlays.append(_evidence(number, "white text", run))
+    return shown
 
 
 def _hidden(
@@ -368,7 +410,8 @@ def _hidden(
         for run in runs:
             if run.order < order and run.order not in hidden and _overlap(run, box) > 0.6:
                 hidden.add(run.order)
-                overlays.append(_evidence(number, "text covered by a drawn shape", run))
+                on_top = next((r for r in runs if r.order > order and _overlap(r, box) > 0.6), None)
+                overlays.append(_evidence(number, "text covered by a drawn shape", run, on_top))
     grid: dict[tuple[int, int], list[_Run]] = defaultdict(list)
     for run in runs:
         key = (int(run.x0 // 40), int(run.y0 // 6))
@@ -379,7 +422,9 @@ def _hidden(
                         continue
                     if _overlap(earlier, run) > OVERLAP:
                         hidden.add(earlier.order)
-                        overlays.append(_evidence(number, "text drawn over other text", earlier))
+                        overlays.append(
+                            _evidence(number, "text drawn over other text", earlier, run)
+                        )
         grid[key].append(run)
     return hidden
 
@@ -402,23 +447,27 @@ def _overlap(a: Any, b: Any) -> float:
     return (width * height) / smaller
 
 
-def _luminance(colour: tuple[int, int, int, int]) -> float:
-    red, green, blue, _ = colour
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def _evidence(page: int, how: str, run: _Run) -> dict[str, Any]:
-    return {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
+def _evidence(page: int, how: str, run: _Run, on_top: _Run | None = None) -> dict[str, Any]:
+    """Where, and the two values when both are amounts (other text may be personal)."""
+    found = {"page": page, "how": how, "x": round(run.x0, 1), "y": round(run.y0, 1)}
+    if on_top is not None and to_minor(run.text) is not None and to_minor(on_top.text) is not None:
+        found |= {"hidden": run.text, "shown": on_top.text}
+    return found
 
 
 def _lines(runs: list[_Run]) -> list[list[Cell]]:
-    rows: dict[int, list[_Run]] = defaultdict(list)
-    for run in runs:
-        rows[round(run.baseline / 2)].append(run)
+    """Runs whose baselines lie within a third of their size of each other form a line (a
+    value set a point off its label's baseline is still on the label's line)."""
+    rows: list[list[_Run]] = []
+    for run in sorted(runs, key=lambda r: r.baseline):
+        if rows and run.baseline - rows[-1][0].baseline <= 0.3 * min(run.size, rows[-1][0].size):
+            rows[-1].append(run)
+        else:
+            rows.append([run])
     lines: list[list[Cell]] = []
-    for key in sorted(rows):
+    for row in rows:
         cells: list[Cell] = []
-        for run in sorted(rows[key], key=lambda r: r.x0):
+        for run in sorted(row, key=lambda r: r.x0):
             if cells and run.x0 - cells[-1].x1 <= 0.25 * run.size:
                 cells[-1].text += ("" if run.x0 - cells[-1].x1 < 0.1 * run.size else " ") + run.text
                 cells[-1].x1 = run.x1

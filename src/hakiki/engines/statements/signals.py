@@ -9,14 +9,9 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from hakiki.engines.statements import chain
-from hakiki.engines.statements.fingerprints import (
-    FINGERPRINTS,
-    creator_matches,
-    editor_named,
-    producer_matches,
-)
 from hakiki.engines.statements.model import Declared, Signal, Statement, Verdict
 from hakiki.engines.statements.money import show
+from hakiki.engines.statements.pdf_signals import file_signals
 
 MAX_EVIDENCE = 20
 
@@ -114,100 +109,6 @@ def duplicate_receipts(statement: Statement) -> Signal | None:
         receipts=sorted({str(r["receipt"]) for r in repeated})[:MAX_EVIDENCE],
         rows=repeated[:MAX_EVIDENCE],
     )
-
-
-def file_signals(statement: Statement) -> list[Signal]:
-    pdf = statement.pdf
-    if pdf is None:
-        return []
-    found: list[Signal] = []
-    incremental = pdf.eof_markers - (1 if pdf.linearized else 0)
-    if incremental > 1 and pdf.prev_offsets:
-        found.append(
-            _signal(
-                "incremental_update",
-                "high",
-                "The file was saved again after it was made (a second %%EOF with "
-                "/Prev): an edit appended to the original.",
-                eof_markers=pdf.eof_markers,
-                prev_offsets=pdf.prev_offsets[:5],
-            )
-        )
-    fingerprint = FINGERPRINTS.get(statement.issuer)
-    editor = editor_named(pdf.producer, pdf.creator)
-    if editor is not None:
-        found.append(
-            _signal(
-                "producer_mismatch",
-                "high",
-                f"The file was written by an editing tool ({editor}).",
-                producer=pdf.producer,
-                creator=pdf.creator,
-            )
-        )
-    elif fingerprint and not (
-        producer_matches(fingerprint, pdf.producer) and creator_matches(fingerprint, pdf.creator)
-    ):
-        found.append(
-            _signal(
-                "producer_mismatch",
-                "medium",
-                f"Producer or creator differs from genuine {statement.issuer} "
-                "statements (re-saved or re-typed).",
-                producer=pdf.producer,
-                creator=pdf.creator,
-                expected_producer=list(fingerprint.producers),
-            )
-        )
-    if pdf.created and pdf.modified:
-        slack = fingerprint.date_slack_seconds if fingerprint else 120
-        created, modified = pdf.created, pdf.modified
-        if (created.tzinfo is None) != (modified.tzinfo is None):
-            created, modified = created.replace(tzinfo=None), modified.replace(tzinfo=None)
-        if abs((modified - created).total_seconds()) > slack:
-            found.append(
-                _signal(
-                    "modified_after_creation",
-                    "medium",
-                    "The file's modification date is later than its creation date.",
-                    created=created.isoformat(),
-                    modified=modified.isoformat(),
-                )
-            )
-    if len(pdf.amount_fonts) > 1:
-        main = max(pdf.amount_fonts, key=lambda f: len(pdf.amount_fonts[f]))
-        foreign = {
-            f: sorted(set(r))[:MAX_EVIDENCE] for f, r in pdf.amount_fonts.items() if f != main
-        }
-        found.append(
-            _signal(
-                "foreign_font",
-                "high",
-                "Amounts set in a font the rest of the amount columns do not use.",
-                column_font=main,
-                foreign_fonts=foreign,
-            )
-        )
-    if pdf.active_content:
-        found.append(
-            _signal(
-                "active_content",
-                "medium",
-                "The file carries JavaScript or an embedded file; an issued statement has neither.",
-                kinds=pdf.active_content,
-            )
-        )
-    if pdf.overlays:
-        found.append(
-            _signal(
-                "overlaid_text",
-                "high",
-                "Text hidden under drawn text or shapes (or drawn in white).",
-                places=pdf.overlays[:MAX_EVIDENCE],
-                count=len(pdf.overlays),
-            )
-        )
-    return found
 
 
 def _tokens(name: str) -> set[str]:
