@@ -9,7 +9,8 @@ The folder (default: $HAKIKI_REAL_STATEMENTS, else /work/real) holds real people
 they are read locally and never committed; the table names files by nickname only, and
 prints no personal data (no names, numbers or details). Each kind of file has its own part
 (``sheet_part``: CSV, XLSX, XLS and HTML-table exports; ``bank_pdf_part`` in
-bench/real_bank_pdfs.py: bank statement PDFs; ``mpesa_pdf_*`` in bench/real_mpesa_pdfs.py: M-Pesa PDFs)."""
+bench/real_bank_pdfs.py: bank statement PDFs; ``mpesa_pdf_*`` in bench/real_mpesa_pdfs.py:
+M-Pesa PDFs)."""
 
 from __future__ import annotations
 

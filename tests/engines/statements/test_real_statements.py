@@ -61,5 +61,8 @@ def test_a_real_statement_is_read_whole_and_not_flagged_by_its_file(
         sum(t.paid_in for t in rows),
         sum(t.withdrawn for t in rows),
     )
-    file_codes = {s.code for s in analysis.signals} - {"balance_break"}  # the chain: i31-sheets
-    assert file_codes == set(), [s.as_dict() for s in analysis.signals]
+    # The issuer's own gaps beside Fuliza rows are information; nothing else fires.
+    assert {s.severity for s in analysis.signals} <= {"info"}, [
+        s.as_dict() for s in analysis.signals
+    ]
+    assert analysis.verdict == "genuine"

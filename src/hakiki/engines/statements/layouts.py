@@ -113,6 +113,7 @@ PDF_LAYOUTS: tuple[PdfLayout, ...] = (MPESA_OPENPDF, MPESA_ITEXT, MPESA, AIRTEL)
 def page_text(page: Page) -> str:
     return "\n".join(" ".join(c.text for c in line) for line in page.lines)
 
+
 _NEVER = re.compile(r"(?!)")
 # Bank statements: no layout per bank; read by bank_pdf.BankTable when no layout above matches.
 BANK = PdfLayout(
