@@ -18,7 +18,6 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from hakiki.engines.statements import unlock
 from hakiki.engines.statements.model import PdfFacts, Refused
 from hakiki.engines.statements.money import to_minor
 
@@ -95,6 +94,8 @@ def declared_objects(data: bytes) -> int:
 def facts_of(data: bytes, password: str | None) -> PdfFacts:
     """Open the file (its password checked) and read what it says about itself."""
     import pypdf  # a tenth of a second of CPU: imported by the first statement, not at start
+
+    from hakiki.engines.statements import unlock  # imports pypdf
 
     objects = declared_objects(data)
     if objects > MAX_OBJECTS:
@@ -235,6 +236,8 @@ def open_pdf(data: bytes, password: str | None) -> Any:
     try:
         return pdfium.PdfDocument(data, password=password or None)
     except pdfium.PdfiumError as error:
+        from hakiki.engines.statements import unlock  # imports pypdf: not at start
+
         if not password and (recovered := unlock.user_password(data)) is not None:
             return open_pdf(data, recovered)
         raise Refused("unreadable", f"file: not a readable PDF ({error}).") from None
