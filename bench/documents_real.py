@@ -119,7 +119,7 @@ def hakiki_reads(paths: dict[str, Path]) -> dict[str, dict]:
         row: dict = {"seconds": spent, "read": None}
         if reading is not None:
             zone = reading.zone
-            unsure = set(getattr(zone, "unsure", {}) or {})
+            unsure = {doubt.field for doubt in getattr(zone, "unsure", ())}
             failed = {f.field for f in zone.failures}
             row["read"] = {
                 "number": zone.document_number,

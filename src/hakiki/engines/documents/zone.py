@@ -217,8 +217,8 @@ def _read_group(ink: np.ndarray, chars: int, group: list[_Band]) -> list[ReadLin
     return lines
 
 
-def _rank(reading: ZoneReading) -> tuple[int, float]:
-    return (len(reading.zone.failures), -reading.confidence)
+def _rank(reading: ZoneReading) -> tuple[int, int, float]:
+    return (len(reading.zone.failures), len(reading.zone.unsure), -reading.confidence)
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ class Scan:
 
 def scan(pixels: np.ndarray) -> Scan:
     """Find and read the zone of a document photo (RGB array). A zone whose check digits all
-    hold wins at once; otherwise the reading with the fewest failures (and the surest glyphs)
+    hold, no field unsure, wins at once; otherwise the reading with the fewest failures (and the surest glyphs)
     among those above ``MIN_CONFIDENCE``."""
     base = grey(pixels)
     best: Scan | None = None
@@ -264,10 +264,12 @@ def scan(pixels: np.ndarray) -> Scan:
                 ZoneReading(zone, zone.lines, angle, rotation, confidence),
                 (group[0].top, group[-1].bottom),
             )
-            if zone.valid:
+            if zone.sure:
                 return found
             if best is None or _rank(found.reading) < _rank(best.reading):  # type: ignore[arg-type]
                 best = found
+        if best is not None and best.reading is not None and best.reading.zone.valid:
+            return best  # check digits hold, a field unsure: no other turn reads it better
     if best is not None:
         return best
     assert first is not None
