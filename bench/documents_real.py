@@ -34,7 +34,8 @@ TRUTH = ROOT / "bench" / "data" / "documents_real_truth.json"
 FIELDS = ("number", "state", "nationality", "birth", "sex", "expiry", "name")
 _SOURCES = {  # file-name prefix: mirror, folders to look in
     "pe_": ("konstantint+PassportEye", ("passporteye/mrz/testdata/", "tests/data/")),
-    "yu_": ("yushulx+python-mrz-scanner-sdk", ("images/", "examples/official/kyc-api/test_images/")),
+    "yu_": ("yushulx+python-mrz-scanner-sdk",
+            ("images/", "examples/official/kyc-api/test_images/")),
 }  # fmt: skip
 
 _PASSPORTEYE = r"""
@@ -129,8 +130,7 @@ def hakiki_reads(paths: dict[str, Path]) -> dict[str, dict]:
                 "sex": zone.sex,
                 "expiry": zone.expiry_date,
                 "name": _name(zone.surname + " " + zone.given_names),
-                "number_holds": "document_number" not in failed
-                and "document_number" not in unsure,
+                "number_holds": "document_number" not in failed and "document_number" not in unsure,
                 "unsure": sorted(unsure),
             }
         out[name] = row

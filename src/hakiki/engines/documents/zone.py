@@ -233,8 +233,9 @@ class Scan:
 
 def scan(pixels: np.ndarray) -> Scan:
     """Find and read the zone of a document photo (RGB array). A zone whose check digits all
-    hold, no field unsure, wins at once; otherwise the reading with the fewest failures (and the surest glyphs)
-    among those above ``MIN_CONFIDENCE``."""
+    hold, no field unsure, wins at once; otherwise the reading with the fewest failures, then
+    unsure fields (and the surest glyphs) among those above ``MIN_CONFIDENCE``; a turn whose
+    check digits hold with a field unsure ends the search (no other turn reads it better)."""
     base = grey(pixels)
     best: Scan | None = None
     first: Image.Image | None = None

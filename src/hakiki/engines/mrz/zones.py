@@ -78,6 +78,9 @@ class Unsure:
 
     field: str  # document_number | birth_date | expiry_date | personal_number
     candidates: tuple[str, ...]
+    # What was read, when no confident reading held and the candidates are the usual OCR-B
+    # confusions of it: kept only if the composite check digit agrees with one of them.
+    misread: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,9 +152,7 @@ def _composite(layout: str, lines: list[str]) -> str:
     return second[0:10] + second[13:20] + second[21:end]
 
 
-def _combinations(
-    choices: list[list[tuple[str, float]]], limit: int
-) -> list[tuple[str, float]]:
+def _combinations(choices: list[list[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
     """Every string made of one choice per position, with its summed score; only the ``limit``
     positions with the closest second choice vary, the others keep their best."""
     closeness = sorted(
@@ -193,7 +194,14 @@ def _settle(
         ]
     if not values:
         return likeliest, None
-    return values[0], Unsure(name, tuple(values))
+    return values[0], Unsure(name, tuple(values), None if holding else likeliest)
+
+
+def _replaced(lines: list[str], where: tuple[int, int, int], value: str) -> list[str]:
+    line, start, end = where
+    changed = list(lines)
+    changed[line] = changed[line][:start] + value + changed[line][end:]
+    return changed
 
 
 def parse_zone(readings: Sequence[LineReading]) -> Zone:
@@ -223,7 +231,7 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
     def settle(name: str, reported: str, check: str) -> None:
         line, start, end, allowed = spec[name]
         value, unsure = _settle(reported, choices(name), allowed, field(check))
-        lines[line] = lines[line][:start] + value + lines[line][end:]
+        lines[:] = _replaced(lines, (line, start, end), value)
         if unsure is not None:
             doubts.append(unsure)
 
@@ -236,20 +244,18 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
         settle("optional2", "personal_number", "optional2_check")
     for doubt in list(doubts):
         # The composite check digit covers every guarded field: it may single out a candidate.
-        line, start, end, _ = spec[_FIELD_OF[doubt.field]]
-
-        def with_value(value: str, line: int = line, start: int = start, end: int = end) -> list[str]:
-            changed = list(lines)
-            changed[line] = changed[line][:start] + value + changed[line][end:]
-            return changed
-
+        where = spec[_FIELD_OF[doubt.field]][:3]
         fitting = [
             value
             for value in doubt.candidates
-            if check_digit(_composite(layout, with_value(value))) == field("composite")
+            if check_digit(_composite(layout, _replaced(lines, where, value))) == field("composite")
         ]
-        if len(fitting) == 1:
-            lines[:] = with_value(fitting[0])
+        if len(fitting) == 1 and doubt.misread is None:
+            lines[:] = _replaced(lines, where, fitting[0])
+            doubts.remove(doubt)
+        elif not fitting and doubt.misread is not None:
+            # A check digit the confusions explain but the composite does not: as printed.
+            lines[:] = _replaced(lines, where, doubt.misread)
             doubts.remove(doubt)
     number = field("number")
     failures: list[CheckFailure] = []
