@@ -11,8 +11,8 @@ holding (and the number not reported unsure) while the number is wrong, the wors
 CPU time of the reading, the processes it starts included (Hakiki: ``scan`` on one BLAS thread;
 PassportEye: ``read_mrz`` with one Tesseract thread, in its own interpreter).
 
-    uv run --group dev python bench/documents_real.py --passporteye /work/venv-pe/bin/python
-    PYTHONPATH=/work/main/src uv run --group dev python bench/documents_real.py  # another tree
+    uv run --group dev python bench/documents_real.py --passporteye /work/venv-pe/bin/python \
+        --before /work/main/src  # and Hakiki as another tree has it (main), in the same run
 
 PassportEye (MIT, needs Tesseract) is not a dependency of Hakiki: install it in its own venv.
 """
@@ -198,6 +198,8 @@ def main() -> None:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--passporteye", help="a Python interpreter with passporteye installed")
     parser.add_argument("--label", default="Hakiki")
+    parser.add_argument("--before", help="another tree's src/ (e.g. main's), read beside this one")
+    parser.add_argument("--reads-only", type=Path, help=argparse.SUPPRESS)  # the --before child
     parser.add_argument("--details", action="store_true", help="every image's readings")
     args = parser.parse_args()
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -209,8 +211,18 @@ def main() -> None:
         missing = sorted(set(data) - set(paths))
         if missing:
             sys.exit(f"images not found under {args.mirrors}: {', '.join(missing)}")
+        if args.reads_only:
+            args.reads_only.write_text(json.dumps(hakiki_reads(paths)))
+            return
         truths = {name: truth_fields(data[name]["lines"]) for name in paths}
-        results = {args.label: hakiki_reads(paths)}
+        results = {}
+        if args.before:
+            out = Path(folder) / "before.json"
+            env = dict(os.environ, PYTHONPATH=args.before)
+            command = [sys.executable, __file__, "--mirrors", str(args.mirrors)]
+            subprocess.run([*command, "--reads-only", str(out)], env=env, check=True)
+            results["Hakiki before"] = json.loads(out.read_text())
+        results[args.label] = hakiki_reads(paths)
         if args.passporteye:
             results["PassportEye"] = passporteye_reads(args.passporteye, paths)
     kinds_count = {k: sum(1 for v in kinds.values() if v == k) for k in sorted(set(kinds.values()))}
