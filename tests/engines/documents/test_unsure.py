@@ -128,3 +128,14 @@ def test_zeros_everywhere_are_read_or_unsure_never_wrong(lines: tuple[str, ...])
             if len(lines) == 2
             else (lines[1][0:6], lines[1][8:14])
         )
+
+
+def test_a_reading_where_every_glyph_is_in_doubt_stays_bounded() -> None:
+    # A noisy photo: every character of the number scores the same. The readings tried are
+    # capped (three per position, 2,048 per field), so this answers at once and stays unsure.
+    first, second = td3("AB1234567", "900101", "301231")
+    scores = reading(second).scores
+    scores[0:9, :] = 0.6
+    zone = parse_zone([reading(first), ReadLine(scores=scores)])
+    assert not zone.sure
+    assert all(len(doubt.candidates) <= 2048 for doubt in zone.unsure)

@@ -36,6 +36,8 @@ _CONFUSIONS = {"0": "O", "O": "0", "1": "I", "I": "1", "2": "Z", "Z": "2", "5": 
                "8": "B", "B": "8", "6": "G", "G": "6"}  # fmt: skip
 _MAX_RETRIES = 6  # confusable characters tried in a field (2**6 combinations)
 _MAX_AMBIGUOUS = 8  # positions whose confident readings are combined (the least sure first)
+_MAX_CHOICES = 3  # confident readings of one position combined
+_MAX_COMBINATIONS = 2048  # readings of one field tried, at most
 
 
 class MrzError(ValueError):
@@ -153,14 +155,21 @@ def _composite(layout: str, lines: list[str]) -> str:
 
 
 def _combinations(choices: list[list[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
-    """Every string made of one choice per position, with its summed score; only the ``limit``
-    positions with the closest second choice vary, the others keep their best."""
+    """Every string made of one choice per position, with its summed score. Only the positions
+    with the closest second choice vary (at most ``limit``, with their ``_MAX_CHOICES`` best,
+    and ``_MAX_COMBINATIONS`` strings in all: a noisy photo must not make this explode); the
+    others keep their best."""
     closeness = sorted(
         (i for i, options in enumerate(choices) if len(options) > 1),
         key=lambda i: choices[i][0][1] - choices[i][1][1],
     )
-    varying = set(closeness[:limit])
-    pools = [options if i in varying else options[:1] for i, options in enumerate(choices)]
+    pools = [options[:1] for options in choices]
+    count = 1
+    for i in closeness[:limit]:
+        options = choices[i][:_MAX_CHOICES]
+        if count * len(options) > _MAX_COMBINATIONS:
+            break
+        pools[i], count = options, count * len(options)
     return [
         ("".join(ch for ch, _ in picked), sum(score for _, score in picked))
         for picked in itertools.product(*pools)
