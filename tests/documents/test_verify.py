@@ -16,6 +16,7 @@ from hakiki.core.database import Database
 from tests.conftest import AccountFactory, debit_count
 from tests.core.request_log.test_request_log import log_row
 from tests.documents.specimens import TD1_KENYA, render_card
+from tests.engines.documents.test_unsure import td3
 
 URL = "/v3/documents/verify"
 DATA = Path(__file__).resolve().parents[1] / "data" / "documents"
@@ -99,6 +100,33 @@ async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     assert found["barcode"]["signals"]["names_document_number"] is True
     assert found["number_format"]["status"] == "passed"
     assert result["verdict"] == "clear", result["reasons"]
+
+
+async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_rejected(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    # Zeros in the number (two O/0 swaps at weights 7 and 3 pass the same check digit) and in
+    # the personal number: straight, every field settles; blurred, the zone is unsure.
+    lines = td3("AK0000000", "900101", "301231", "0000000000")
+    account = await make_account("live", balance=10_000)
+    straight, blurred = [
+        (await verify(client, account.headers, document_type="passport", country_code="KE",
+                      front_image=b64(render_card(lines, **photo)))).json()  # type: ignore[arg-type]
+        for photo in ({}, {"angle": -8, "blur": 1.5, "quality": 60})
+    ]  # fmt: skip
+    assert checks(straight)["mrz"]["status"] == "passed"
+    assert straight["document"]["document_number"] == "AK0000000"
+    assert straight["document"]["optional_data"] == "0000000000"
+    assert straight["document"]["unsure"] == []
+    assert straight["verdict"] == "clear", straight["reasons"]
+    mrz = checks(blurred)["mrz"]
+    assert mrz["status"] == "attention" and "unsure" in mrz["reason"]
+    assert blurred["verdict"] == "attention" and blurred["retryable"]
+    unsure = {u["field"]: u["candidates"] for u in blurred["document"]["unsure"]}
+    assert unsure["document_number"][0] == "AK0000000"
+    assert "AK0000000" in unsure["document_number"] and len(unsure["document_number"]) > 1
+    assert blurred["document"]["document_number"] == unsure["document_number"][0]
+    assert "0000000000" in unsure["personal_number"]
 
 
 async def test_selfie_match_mismatch_and_no_face(

@@ -78,6 +78,7 @@ RESULT: dict[str, Any] = {
         "expiry_date": "2030-12-31",
         "optional_data": None,
         "barcodes": [],
+        "unsure": [],
     },
     "face": None,
 }

@@ -50,6 +50,14 @@ class DocumentCheck(BaseModel):
     )
 
 
+class UnsureField(BaseModel):
+    field: Literal["document_number", "birth_date", "expiry_date", "personal_number"]
+    candidates: list[str] = Field(
+        description="What the field could be, the likeliest first (the value shown in the "
+        "document); each passes the field's check digit. Up to 5."
+    )
+
+
 class ExtractedDocument(BaseModel):
     layout: Literal["TD1", "TD2", "TD3"] | None
     document_code: str | None
@@ -63,6 +71,12 @@ class ExtractedDocument(BaseModel):
     expiry_date: str | None = Field(description="YYYY-MM-DD.")
     optional_data: str | None
     barcodes: list[str] = Field(description="Formats of the codes read: PDF417, QRCode.")
+    unsure: list[UnsureField] = Field(
+        default_factory=list,
+        description="Fields the zone does not settle: their glyphs read two ways (0 or O, 1 or I, "
+        "...) and more than one reading passes the check digit. Never a verified value: the "
+        "mrz check is attention, and the field's value is only the likeliest candidate.",
+    )
 
 
 class FaceMatch(BaseModel):

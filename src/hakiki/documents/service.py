@@ -24,12 +24,13 @@ from hakiki.documents.schemas import (
     DocumentResult,
     ExtractedDocument,
     FaceMatch,
+    UnsureField,
 )
 from hakiki.engines.documents.barcodes import Barcode
 from hakiki.engines.documents.consistency import birth_date, expiry_date
 from hakiki.engines.documents.verify import Check, Side, analyse, verdict
 from hakiki.engines.face import DEFAULT_MAX_DISTANCE, FaceEmbedding, FaceImageError, load_image
-from hakiki.engines.mrz.zones import Zone
+from hakiki.engines.mrz.zones import Unsure, Zone
 from hakiki.fraud.face_bank import FaceBank
 
 MAX_IMAGE_BYTES = 1024 * 1024 - 1  # the spec: each image *under* 1 MB (1 MiB)
@@ -40,6 +41,7 @@ MAX_IMAGE_CHARS = 4 * math.ceil(MAX_IMAGE_BYTES / 3)  # its base64 length
 MAX_IMAGE_PIXELS = 16_000_000
 DECODE_MAX_SIDE = 2000  # JPEGs are decoded at reduced scale down to this (draft mode)
 TOO_LARGE = f"the image must be under 1 MB (at most {MAX_IMAGE_BYTES:,} bytes once decoded)"
+MAX_UNSURE_CANDIDATES = 5
 MATCH_THRESHOLD = 0.6  # dlib's same-person distance (99.38% on LFW; NOTES.md: 0.33-0.43 same)
 
 
@@ -103,7 +105,22 @@ def _document(zone: Zone | None, codes: list[Barcode], today: date) -> Extracted
         expiry_date=_iso(zone.expiry_date, True, today),
         optional_data=zone.optional_data or None,
         barcodes=formats,
+        unsure=[_unsure(doubt, today) for doubt in zone.unsure],
     )
+
+
+def _unsure(doubt: Unsure, today: date) -> UnsureField:
+    """An unsure field's candidates in the form its value takes in ``document``."""
+    shown: list[str] = []
+    for value in doubt.candidates:
+        text = (
+            _iso(value, doubt.field == "expiry_date", today) or value
+            if doubt.field in ("birth_date", "expiry_date")
+            else value.replace("<", " ").strip()
+        )
+        if text not in shown:
+            shown.append(text)
+    return UnsureField(field=doubt.field, candidates=shown[:MAX_UNSURE_CANDIDATES])  # type: ignore[arg-type]
 
 
 async def _embed(call: Call, data: bytes) -> FaceEmbedding:

@@ -100,9 +100,22 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
         "skew_degrees": reading.skew_degrees,
         "rotation": reading.rotation,
     }
-    if zone.valid:
+    if zone.sure:
         return Check(
             "mrz", "mrz", "passed", f"{zone.layout} zone read; every check digit holds", signals
+        )
+    if zone.valid:
+        # Check digits hold, but on one of several readings: never passed (issue 32).
+        unsure = ", ".join(d.field for d in zone.unsure)
+        signals["unsure_fields"] = unsure
+        retry.append("some characters of the zone could be read two ways; take a sharper photo")
+        return Check(
+            "mrz",
+            "mrz",
+            "attention",
+            f"check digits hold, but more than one reading passes them: {unsure} unsure "
+            "(document.unsure lists the candidates)",
+            signals,
         )
     failed = ", ".join(f.field for f in zone.failures)
     signals["failed_check_digits"] = failed

@@ -7,8 +7,16 @@ OCR reading that can say which character is likeliest among those a position all
 
 Check digits: :func:`hakiki.engines.mrz.td3.check_digit` (weights 7-3-1). A reading is forced
 to what each position allows (digits where a date or a check digit is, letters where a name
-or a country is), and a document number whose check digit fails is retried with the usual
-OCR-B confusions (0/O, 1/I, 2/Z, 5/S, 8/B, 6/G) before it is reported as failing.
+or a country is). A field guarded by a check digit (document number, dates, personal number) is
+then settled by its check digit, never guessed (issue 32):
+
+- the readings tried are those of the *confident* characters at each position (the reader says
+  which: glyphs scoring within a margin of the best); exactly one that holds is taken;
+- more than one that holds, or none of them and some of the usual OCR-B confusions (0/O, 1/I,
+  2/Z, 5/S, 8/B, 6/G) that do: the field is *unsure*, its candidates reported, never passed.
+  Two swaps of O and 0 can leave a check digit unchanged (7 x 24 + 3 x 24 = 240), so "the first
+  swap that passes" is often a wrong number that passes its check digit;
+- none at all: the check digit fails.
 """
 
 from __future__ import annotations
@@ -26,7 +34,10 @@ ANY = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
 DIGIT_OR_FILLER = DIGIT + "<"
 _CONFUSIONS = {"0": "O", "O": "0", "1": "I", "I": "1", "2": "Z", "Z": "2", "5": "S", "S": "5",
                "8": "B", "B": "8", "6": "G", "G": "6"}  # fmt: skip
-_MAX_RETRIES = 5  # confusable characters tried in a document number (2**5 combinations)
+_MAX_RETRIES = 6  # confusable characters tried in a field (2**6 combinations)
+_MAX_AMBIGUOUS = 8  # positions whose confident readings are combined (the least sure first)
+_MAX_CHOICES = 3  # confident readings of one position combined
+_MAX_COMBINATIONS = 2048  # readings of one field tried, at most
 
 
 class MrzError(ValueError):
@@ -38,6 +49,11 @@ class LineReading(Protocol):
     def text(self) -> str: ...
 
     def best(self, position: int, allowed: str) -> str: ...
+
+    def candidates(self, position: int, allowed: str) -> list[tuple[str, float]]:
+        """The characters the reading is confident of at ``position`` among ``allowed``, best
+        first, each with its score (higher is likelier)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -52,6 +68,21 @@ class TextLine:
             return ch
         swapped = _CONFUSIONS.get(ch)
         return swapped if swapped is not None and swapped in allowed else ch
+
+    def candidates(self, position: int, allowed: str) -> list[tuple[str, float]]:
+        return [(self.best(position, allowed), 1.0)]
+
+
+@dataclass(frozen=True)
+class Unsure:
+    """A field whose check digit does not single out one reading: the values it could be,
+    the likeliest first (the one the zone reports)."""
+
+    field: str  # document_number | birth_date | expiry_date | personal_number
+    candidates: tuple[str, ...]
+    # What was read, when no confident reading held and the candidates are the usual OCR-B
+    # confusions of it: kept only if the composite check digit agrees with one of them.
+    misread: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,10 +100,17 @@ class Zone:
     expiry_date: str  # YYMMDD
     optional_data: str
     failures: tuple[CheckFailure, ...]
+    unsure: tuple[Unsure, ...] = ()
 
     @property
     def valid(self) -> bool:
+        """Every check digit holds (on the likeliest reading of an unsure field)."""
         return not self.failures
+
+    @property
+    def sure(self) -> bool:
+        """Every check digit holds and no field could be read another way."""
+        return not self.failures and not self.unsure
 
 
 # (line, start, end, allowed) per field of each layout; check digits are one DIGIT position.
@@ -104,6 +142,8 @@ _SPEC: dict[str, dict[str, tuple[int, int, int, str]]] = {
     },
 }  # fmt: skip
 _LAYOUT_OF = {(3, 30): "TD1", (2, 36): "TD2", (2, 44): "TD3"}
+_FIELD_OF = {"document_number": "number", "birth_date": "birth", "expiry_date": "expiry",
+             "personal_number": "optional2"}  # fmt: skip
 
 
 def _composite(layout: str, lines: list[str]) -> str:
@@ -114,21 +154,63 @@ def _composite(layout: str, lines: list[str]) -> str:
     return second[0:10] + second[13:20] + second[21:end]
 
 
-def _fix_number(number: str, check: str) -> str:
-    """The document number with confusable characters swapped until its check digit holds
-    (unchanged when no combination does)."""
-    if check_digit(number) == check:
-        return number
-    spots = [i for i, ch in enumerate(number) if ch in _CONFUSIONS][:_MAX_RETRIES]
-    for count in range(1, len(spots) + 1):
-        for chosen in itertools.combinations(spots, count):
-            chars = list(number)
-            for i in chosen:
-                chars[i] = _CONFUSIONS[chars[i]]
-            candidate = "".join(chars)
-            if check_digit(candidate) == check:
-                return candidate
-    return number
+def _combinations(choices: list[list[tuple[str, float]]], limit: int) -> list[tuple[str, float]]:
+    """Every string made of one choice per position, with its summed score. Only the positions
+    with the closest second choice vary (at most ``limit``, with their ``_MAX_CHOICES`` best,
+    and ``_MAX_COMBINATIONS`` strings in all: a noisy photo must not make this explode); the
+    others keep their best."""
+    closeness = sorted(
+        (i for i, options in enumerate(choices) if len(options) > 1),
+        key=lambda i: choices[i][0][1] - choices[i][1][1],
+    )
+    pools = [options[:1] for options in choices]
+    count = 1
+    for i in closeness[:limit]:
+        options = choices[i][:_MAX_CHOICES]
+        if count * len(options) > _MAX_COMBINATIONS:
+            break
+        pools[i], count = options, count * len(options)
+    return [
+        ("".join(ch for ch, _ in picked), sum(score for _, score in picked))
+        for picked in itertools.product(*pools)
+    ]
+
+
+def _settle(
+    name: str, choices: list[list[tuple[str, float]]], allowed: str, check: str
+) -> tuple[str, Unsure | None]:
+    """The value of a field guarded by ``check``: the one confident reading that holds; else
+    unsure among those that hold (confident ones, or failing that the usual confusions); else
+    the likeliest reading, whose check digit then fails."""
+    likeliest = "".join(options[0][0] for options in choices)
+    holding = sorted(
+        (c for c in _combinations(choices, _MAX_AMBIGUOUS) if check_digit(c[0]) == check),
+        key=lambda c: -c[1],
+    )
+    if len(holding) == 1:
+        return holding[0][0], None
+    values = [value for value, _ in holding]
+    if not values:
+        twins = [_CONFUSIONS.get(ch, "") for ch in likeliest]
+        confusable = [
+            [(ch, 0.0)] + ([(twin, -1.0)] if twin and twin in allowed else [])
+            for ch, twin in zip(likeliest, twins, strict=True)
+        ]
+        values = [
+            value
+            for value, _ in sorted(_combinations(confusable, _MAX_RETRIES), key=lambda c: -c[1])
+            if check_digit(value) == check
+        ]
+    if not values:
+        return likeliest, None
+    return values[0], Unsure(name, tuple(values), None if holding else likeliest)
+
+
+def _replaced(lines: list[str], where: tuple[int, int, int], value: str) -> list[str]:
+    line, start, end = where
+    changed = list(lines)
+    changed[line] = changed[line][:start] + value + changed[line][end:]
+    return changed
 
 
 def parse_zone(readings: Sequence[LineReading]) -> Zone:
@@ -151,10 +233,40 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
         line, start, end, _ = spec[name]
         return lines[line][start:end]
 
-    number_line, number_start, number_end, _ = spec["number"]
-    number = _fix_number(field("number"), field("number_check"))
-    row = lines[number_line]
-    lines[number_line] = row[:number_start] + number + row[number_end:]
+    def choices(name: str) -> list[list[tuple[str, float]]]:
+        line, start, end, allowed = spec[name]
+        return [readings[line].candidates(p, allowed) for p in range(start, end)]
+
+    def settle(name: str, reported: str, check: str) -> None:
+        line, start, end, allowed = spec[name]
+        value, unsure = _settle(reported, choices(name), allowed, field(check))
+        lines[:] = _replaced(lines, (line, start, end), value)
+        if unsure is not None:
+            doubts.append(unsure)
+
+    doubts: list[Unsure] = []
+    if not (layout == "TD1" and field("number_check") == "<"):
+        settle("number", "document_number", "number_check")
+    settle("birth", "birth_date", "birth_check")
+    settle("expiry", "expiry_date", "expiry_check")
+    if "optional2_check" in spec and field("optional2_check") != "<":
+        settle("optional2", "personal_number", "optional2_check")
+    for doubt in list(doubts):
+        # The composite check digit covers every guarded field: it may single out a candidate.
+        where = spec[_FIELD_OF[doubt.field]][:3]
+        fitting = [
+            value
+            for value in doubt.candidates
+            if check_digit(_composite(layout, _replaced(lines, where, value))) == field("composite")
+        ]
+        if len(fitting) == 1 and doubt.misread is None:
+            lines[:] = _replaced(lines, where, fitting[0])
+            doubts.remove(doubt)
+        elif not fitting and doubt.misread is not None:
+            # A check digit the confusions explain but the composite does not: as printed.
+            lines[:] = _replaced(lines, where, doubt.misread)
+            doubts.remove(doubt)
+    number = field("number")
     failures: list[CheckFailure] = []
     optional1 = field("optional1") if "optional1" in spec else ""
     number_check = field("number_check")
@@ -190,6 +302,7 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
         expiry_date=field("expiry"),
         optional_data=optional.replace("<", " ").strip(),
         failures=tuple(failures),
+        unsure=tuple(doubts),
     )
 
 

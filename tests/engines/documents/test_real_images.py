@@ -1,0 +1,33 @@
+"""Real document images (tests/data/documents/real, MIT, see SOURCES.md): zones the old reader
+got wrong or missed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from hakiki.engines.documents.zone import scan
+
+REAL = Path(__file__).resolve().parents[2] / "data" / "documents" / "real"
+
+
+def read(name: str) -> tuple[str, ...] | None:
+    reading = scan(np.asarray(Image.open(REAL / name).convert("RGB"))).reading
+    return None if reading is None else reading.zone.lines
+
+
+def test_a_number_of_zeros_is_not_read_as_a_wrong_number_that_passes() -> None:
+    # The old reader: CAO0OOOO, whose check digit holds (two O/0 swaps at weights 7 and 3).
+    reading = scan(np.asarray(Image.open(REAL / "pe-100_pass-bdr.jpg").convert("RGB"))).reading
+    assert reading is not None and reading.zone.sure
+    assert reading.zone.document_number == "CA000000"
+    assert reading.zone.lines[1] == "CA000000<4D<<6408125F1802212<<<<<<<<<<<<<<<6"
+
+
+def test_a_frame_touching_the_zone_is_trimmed_away() -> None:
+    assert read("yu-1.png") == (
+        "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+        "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
+    )
