@@ -75,6 +75,7 @@ def test_a_lazy_subcommand_runs_its_own_help() -> None:
 def test_the_app_import_leaves_what_only_some_calls_need_for_later() -> None:
     loaded = _modules_after("import hakiki.app")
     later = {"phonenumbers.geocoder", "phonenumbers.carrier", "redis", "aiohttp", "pypdf"}
+    later |= {"rapidocr_onnxruntime", "onnxruntime", "cv2"}
     assert not later & loaded
 
 
