@@ -172,7 +172,9 @@ def base_names(rows: list[tuple[str, str]]) -> dict[str, str]:
     """Person id -> the longest name written for that person without a title."""
     best: dict[str, str] = {}
     for name, pid in rows:
-        words = name.replace(",", " ").split()
+        if "," in name:
+            continue  # "NAME, CON": an honour, not a name part
+        words = name.split()
         if words and words[0].rstrip(".").casefold() in {"dr", "eng", "hon", "rev", "captain"}:
             continue
         if "(" in name or not all(w.replace("-", "").replace("'", "").isalpha() for w in words):
@@ -358,7 +360,19 @@ FIELDS = ["name1", "name2", "is_match", "source", "dob1", "dob2", "country1", "c
 def build_country(path: Path, source: str, country: str, seed: int) -> list[dict[str, str]]:
     rows = read_names(path)
     natural = build(rows, source, seed)
-    return natural + build_classes(rows, natural, source, country, seed)
+    classes = build_classes(rows, natural, source, country, seed)
+    id_of = {name: pid for name, pid in rows}
+    kept = []
+    for row in natural:
+        a, b = parts(row["name1"]), parts(row["name2"])
+        if row["is_match"] == "true" and len(a & b) == 1 and a - b and b - a:
+            # one shared part, extras on both sides: only a date of birth can tell (the
+            # natural negatives stay name-only; the one_shared class has them with dates)
+            dob = synthetic_dob(id_of[row["name1"]])
+            row |= {"dob1": dob, "dob2": dob, "country1": country, "country2": country}
+            row["source"] += ":one_shared"
+        kept.append(row)
+    return kept + classes
 
 
 def main() -> None:
