@@ -190,7 +190,9 @@ def short_form(name: str) -> str | None:
         found = YORUBA_PREFIX.match(fold(w))
         if found:
             rest = found.group(2)
-            return " ".join([*words[:k], rest.upper() if w.isupper() else rest.capitalize(), *words[k + 1 :]])
+            return " ".join(
+                [*words[:k], rest.upper() if w.isupper() else rest.capitalize(), *words[k + 1 :]]
+            )
     return None
 
 

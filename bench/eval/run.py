@@ -250,7 +250,9 @@ def score_record_pair(row: Row) -> float:
             out["country"] = row[f"country{k}"]
         return out
 
-    return float(compare_pair({"a": record("1"), "b": record("2")}, threshold=HAKIKI_THRESHOLD)["score"])
+    return float(
+        compare_pair({"a": record("1"), "b": record("2")}, threshold=HAKIKI_THRESHOLD)["score"]
+    )
 
 
 def clear_hakiki_caches() -> None:
@@ -270,7 +272,9 @@ def score_pairs_hakiki(
     t0 = time.perf_counter()
     scores = [score(r["name1"], r["name2"], r.get("schema") or "Person") for r in rows]
     cold = (time.perf_counter() - t0) / len(rows) * 1e6
-    scores = [score_record_pair(r) if has_record(r) else s for r, s in zip(rows, scores, strict=True)]
+    scores = [
+        score_record_pair(r) if has_record(r) else s for r, s in zip(rows, scores, strict=True)
+    ]
     warm = []
     for _ in range(TIMING_REPEATS):
         t0 = time.perf_counter()
@@ -455,7 +459,10 @@ def run_screenings(
 
     rng = random.Random(TYPO_SEED)
     typo_rows = [row | {"full_name": with_typo(row["full_name"], rng)} for row in positives]
-    for mode, with_features in (("typo, name+dob+country+gender", True), ("typo, name_only", False)):
+    for mode, with_features in (
+        ("typo, name+dob+country+gender", True),
+        ("typo, name_only", False),
+    ):
         found = resolved = 0
         missed = []
         for row, ref in zip(typo_rows, refs, strict=True):

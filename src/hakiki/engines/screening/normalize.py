@@ -95,6 +95,11 @@ _ORG_ABBREVIATIONS = {
     "uk": ("united", "kingdom"),
 }
 _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
+# Maa "ole" and Kalenjin "arap" ("son of") before the father's or clan name: a particle when
+# not the first word (a Scandinavian "Ole" is a given name).
+SON_OF_INSIDE = _words("ole arap")
+# "Ben" is also an English given name: a link only after the first word ("Ben Murray").
+GIVEN_WHEN_FIRST = _words("ben")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +199,19 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         prefixes = written[:cut] if cut > 0 and written[cut:] == tokens else ()
         tokens, removed = strip_titles(tokens)
         removed = prefixes + removed
-    weights = tuple(token_weight(t, is_org) for t in tokens)
+    weights = tuple(
+        _person_weight(k, t) if not is_org else token_weight(t, is_org)
+        for k, t in enumerate(tokens)
+    )
     return NormalizedName(tokens, weights, removed)
+
+
+def _person_weight(position: int, token: str) -> float:
+    if position == 0 and token in GIVEN_WHEN_FIRST:
+        return 1.0
+    if position > 0 and token in SON_OF_INSIDE:
+        return PARTICLE_WEIGHT
+    return token_weight(token, False)
 
 
 def strip_titles(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
