@@ -39,6 +39,7 @@ from hakiki.engines.screening.normalize import (
 )
 from hakiki.engines.screening.similarity import (
     INITIAL_SIMILARITY,
+    VARIANT_SIMILARITY,
     Alignment,
     TokenMatch,
     align,
@@ -83,6 +84,10 @@ FATHER_SWAP_PENALTY = 0.25
 # same date, +0.05, makes the match; a different one, -0.20, excludes it).
 ONE_SHARED_POSSIBLE = 0.76
 WEAK_ALIAS_PENALTY = 0.05
+# Screening: when every matched name part is only a near spelling (no part exact or a listed
+# spelling: "Jonah Jang" / "Jonha LANG"), two slips are a coincidence the 40,000 listed names
+# make likely; the name alone stays under the threshold, a date of birth or country decides.
+ALL_NEAR_CAP = 0.79
 
 DOB_SAME_DATE = 0.05
 DOB_SAME_YEAR = 0.02
@@ -139,6 +144,8 @@ def score_name(
     matches, q_scores, l_scores = match_tokens(query, listed)
     l_tokens, l_weights = listed.tokens, listed.weights
     pair_rarity = _pair_rarity(matches)
+    substantive_list = [k for k, w in enumerate(l_weights) if w >= SUBSTANTIVE]
+    near_only = True
     full = initials = 0
     evidence = 0.0
     for k, (token, weight, sim) in enumerate(zip(l_tokens, l_weights, l_scores, strict=True)):
@@ -151,7 +158,8 @@ def score_name(
         if sim > INITIAL_SIMILARITY:
             full += 1
             evidence += pair_rarity.get(k, 1.0) * sim
-        else:
+            near_only = near_only and sim < VARIANT_SIMILARITY
+        elif not _middle_initial_for_surname(k, substantive_list, matches, query, q_scores):
             initials += 1
     if full == 0:
         return NameScore(0.0, query, listed, ("no name part matched",))
@@ -228,6 +236,9 @@ def score_name(
             if not compounds
             else "only one name matched ('Abdul X' is one name)"
         )
+    if search and near_only and full >= 2 and score > ALL_NEAR_CAP:
+        score = ALL_NEAR_CAP
+        notes.append("every matched part is a near spelling")
     cap = _common_name_cap(evidence)
     if score > cap:
         if search:
@@ -300,6 +311,25 @@ def _one_part_shared(a: NormalizedName, b: NormalizedName) -> bool:
     own_a = any(w >= SUBSTANTIVE and sc == 0.0 for w, sc in zip(a.weights, a_scores, strict=True))
     own_b = any(w >= SUBSTANTIVE and sc == 0.0 for w, sc in zip(b.weights, b_scores, strict=True))
     return own_a and own_b
+
+
+def _middle_initial_for_surname(
+    k: int,
+    substantive: list[int],
+    matches: list[TokenMatch],
+    query: NormalizedName,
+    q_scores: list[float],
+) -> bool:
+    """True when list part ``k``, the surname (last part), is matched only by a query initial
+    written before a query surname the list does not have ("Alex M. Mwiru" against "Alex
+    MIJALKOV"): a middle initial, not the list's surname."""
+    if not substantive or k != substantive[-1]:
+        return False
+    q_index = next((m.query_index for m in matches if m.list_index == k), None)
+    if q_index is None:
+        return False
+    q_last = max((i for i, w in enumerate(query.weights) if w >= SUBSTANTIVE), default=-1)
+    return q_index < q_last and q_scores[q_last] == 0.0
 
 
 def _compound_names(listed: NormalizedName, l_scores: list[float]) -> int:

@@ -38,6 +38,7 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 from rigour.text import metaphone
 
+from hakiki.engines.screening.frequency import measured_rarity
 from hakiki.engines.screening.normalize import PATRONYMIC_LINKS, SUBSTANTIVE, NormalizedName
 from hakiki.engines.screening.variants import are_variants, variants_of
 
@@ -99,9 +100,12 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
     if are_variants(a, b):
         return VARIANT_SIMILARITY, "variant"
     la, lb = len(a), len(b)
-    if la >= MIN_FUZZY_LENGTH and lb >= MIN_FUZZY_LENGTH:
-        if y_as_i(a) == y_as_i(b) or ("sh" in a or "sh" in b) and sh_as_s(a) == sh_as_s(b):
-            return VARIANT_SIMILARITY, "transliteration"
+    if (
+        la >= MIN_FUZZY_LENGTH
+        and lb >= MIN_FUZZY_LENGTH
+        and (y_as_i(a) == y_as_i(b) or (("sh" in a or "sh" in b) and sh_as_s(a) == sh_as_s(b)))
+    ):
+        return VARIANT_SIMILARITY, "transliteration"
     if la == 1 or lb == 1:
         if a[0] == b[0] and a[0].isalpha():
             return INITIAL_SIMILARITY, "initial"
@@ -237,18 +241,24 @@ def match_tokens(
     """The token matches of :func:`align` and each token's match score (0 when unmatched)."""
     q_tokens, l_tokens = query.tokens, listed.tokens
     q_weights, l_weights = query.weights, listed.weights
-    pairs: list[tuple[float, float, int, int, int, str]] = []
-    for i, qt in enumerate(q_tokens):
-        for j, lt in enumerate(l_tokens):
-            score, how = token_similarity(qt, lt)
-            if score > 0.0:
-                pairs.append((score, min(q_weights[i], l_weights[j]), -abs(i - j), i, j, how))
-    pairs.sort(reverse=True)
     q_score = [0.0] * len(q_tokens)
     l_score = [0.0] * len(l_tokens)
     q_used = [False] * len(q_tokens)
     l_used = [False] * len(l_tokens)
     matches: list[TokenMatch] = []
+    if len(q_tokens) > 1 and len(l_tokens) > 1:
+        _moved_boundary(query, listed, q_used, l_used, q_score, l_score, matches)
+    pairs: list[tuple[float, float, int, int, int, str]] = []
+    for i, qt in enumerate(q_tokens):
+        if q_used[i]:
+            continue
+        for j, lt in enumerate(l_tokens):
+            if l_used[j]:
+                continue
+            score, how = token_similarity(qt, lt)
+            if score > 0.0:
+                pairs.append((score, min(q_weights[i], l_weights[j]), -abs(i - j), i, j, how))
+    pairs.sort(reverse=True)
     for score, _, _, i, j, how in pairs:
         if q_used[i] or l_used[j]:
             continue
@@ -257,8 +267,6 @@ def match_tokens(
         matches.append(TokenMatch(q_tokens[i], l_tokens[j], score, how, i, j))
     if not all(q_used) and not all(l_used):
         _merge_adjacent(query, listed, q_used, l_used, q_score, l_score, matches)
-    if not all(q_used) and not all(l_used):
-        _moved_boundary(query, listed, q_used, l_used, q_score, l_score, matches)
     if not all(q_used) and not all(l_used):
         _in_context(query, listed, q_used, l_used, q_score, l_score, matches)
     return matches, q_score, l_score
@@ -313,21 +321,26 @@ def _in_context(
     """Matches only the rest of the name makes safe.
 
     * a one-letter slip in a part of two or three letters ("Kim Jong On" / "Kim Jong Un",
-      "bim" / "bin") once two other parts matched in full: alone, two short words one edit
-      apart are usually two names;
+      "bim" / "bin", "Fazl Rab" / "Fazl Rabi") once another part matched in full (two for a
+      two-letter part), unless both spellings are names of their own (Chinese and Korean
+      syllables, "Ho" / "Heo", "Su" / "Shi"): alone, two short words one edit apart are
+      usually two names;
     * the given name written short ("Chris" / "Christopher", "Jonah" / "Jonathan": the
       shorter, four letters or more, is the start of the longer but for its last letter)
-      when both are the first name part and another part matched.
+      when both are the first name part and two other parts matched (a compound given name,
+      "Mohammadyasin" against "Mohammad", leaves fewer).
     """
     full = sum(1 for m in matches if m.score > INITIAL_SIMILARITY)
     if full == 0:
         return
     q, lt = query.tokens, listed.tokens
+    short_form_context = full >= 2
     q_first = _first_substantive(query)
     l_first = _first_substantive(listed)
     if (
         q_first is not None
         and l_first is not None
+        and short_form_context
         and not q_used[q_first]
         and not l_used[l_first]
         and _given_short_form(q[q_first], lt[l_first])
@@ -337,13 +350,16 @@ def _in_context(
         )
         _pair(matches, (q_used, l_used), (q_score, l_score), match)
         full += 1
-    if full < 2:
-        return
     for i, a in enumerate(q):
-        if q_used[i] or not 2 <= len(a) <= 3 or not a.isalpha():
+        if q_used[i] or not 2 <= len(a) <= 4 or not a.isalpha():
             continue
         for j, b in enumerate(lt):
-            if l_used[j] or not 2 <= len(b) <= 3 or not b.isalpha():
+            if l_used[j] or not 2 <= len(b) <= 4 or not b.isalpha():
+                continue
+            shortest = min(len(a), len(b))
+            if shortest > 3 or abs(len(a) - len(b)) > 1 or full < (2 if shortest == 2 else 1):
+                continue
+            if measured_rarity(a) < 1.0 and measured_rarity(b) < 1.0:
                 continue
             if OSA.distance(a, b, score_cutoff=1) <= 1:
                 score = 1.0 - 1.0 / (min(len(a), len(b)) + TYPO_SOFTENING)
@@ -360,7 +376,7 @@ def _given_short_form(a: str, b: str) -> bool:
     short, full = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < SHORT_FORM_MIN_LENGTH or len(full) - len(short) < 2:
         return False
-    return full.startswith(short) or full.startswith(short[:-1]) and len(short) > 4
+    return full.startswith(short) or (full.startswith(short[:-1]) and len(short) > 4)
 
 
 def _merge_adjacent(
