@@ -107,6 +107,9 @@ class NormalizedName:
     tokens: tuple[str, ...]
     weights: tuple[float, ...]
     removed: tuple[str, ...] = ()  # titles, ranks and honours taken out of a person's name
+    # written in Latin letters: a keyboard slip is possible; a name written in Han, Hangul,
+    # Arabic or Cyrillic is romanised by rule, so one letter apart is another character
+    latin: bool = True
 
     @property
     def total_weight(self) -> float:
@@ -203,7 +206,12 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         _person_weight(k, t) if not is_org else token_weight(t, is_org)
         for k, t in enumerate(tokens)
     )
-    return NormalizedName(tokens, weights, removed)
+    return NormalizedName(tokens, weights, removed, is_latin(text))
+
+
+def is_latin(text: str) -> bool:
+    """True unless the text has a letter of another script than Latin."""
+    return all(ord(c) < 0x250 or not c.isalpha() or 0x1E00 <= ord(c) < 0x1F00 for c in text)
 
 
 def _person_weight(position: int, token: str) -> float:

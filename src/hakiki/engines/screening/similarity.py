@@ -50,7 +50,10 @@ SHORT_FORM_SIMILARITY = 0.9
 YORUBA_PREFIXES = ("oluwa", "olu", "ola")
 SHORT_FORM_MIN_LENGTH = 4
 INNER_TWO_EDITS_MIN_LENGTH = 7
-BOUNDARY_SIMILARITY = 0.9
+# A slip between two short spellings that are both names of their own needs this much joint
+# rarity (see .frequency) in the other matched parts: one rare part, or two common ones.
+SHORT_CONTEXT = 1.0
+BOUNDARY_SIMILARITY = 0.95  # every letter agrees; one slip in the space
 GIVEN_SHORT_SIMILARITY = 0.85
 VARIANT_SIMILARITY = 0.95
 # 6 gains 0.003 F1 on the name bench but lifts name-only false positives by a fifth: kept at 2.
@@ -322,9 +325,10 @@ def _in_context(
 
     * a one-letter slip in a part of two or three letters ("Kim Jong On" / "Kim Jong Un",
       "bim" / "bin", "Fazl Rab" / "Fazl Rabi") once another part matched in full (two for a
-      two-letter part), unless both spellings are names of their own (Chinese and Korean
-      syllables, "Ho" / "Heo", "Su" / "Shi"): alone, two short words one edit apart are
-      usually two names;
+      two-letter part), beside a rare part or two common ones when both spellings are names
+      of their own ("Ho" / "Heo"), and only between names written in Latin letters (a name
+      written in Han or Hangul romanises by rule: one letter apart is another character):
+      alone, two short words one edit apart are usually two names;
     * the given name written short ("Chris" / "Christopher", "Jonah" / "Jonathan": the
       shorter, four letters or more, is the start of the longer but for its last letter)
       when both are the first name part and two other parts matched (a compound given name,
@@ -335,6 +339,8 @@ def _in_context(
         return
     q, lt = query.tokens, listed.tokens
     short_form_context = full >= 2
+    context = sum(measured_rarity(m.listed) for m in matches if m.score > INITIAL_SIMILARITY)
+    slips = query.latin and listed.latin
     q_first = _first_substantive(query)
     l_first = _first_substantive(listed)
     if (
@@ -351,7 +357,7 @@ def _in_context(
         _pair(matches, (q_used, l_used), (q_score, l_score), match)
         full += 1
     for i, a in enumerate(q):
-        if q_used[i] or not 2 <= len(a) <= 4 or not a.isalpha():
+        if not slips or q_used[i] or not 2 <= len(a) <= 4 or not a.isalpha():
             continue
         for j, b in enumerate(lt):
             if l_used[j] or not 2 <= len(b) <= 4 or not b.isalpha():
@@ -359,7 +365,7 @@ def _in_context(
             shortest = min(len(a), len(b))
             if shortest > 3 or abs(len(a) - len(b)) > 1 or full < (2 if shortest == 2 else 1):
                 continue
-            if measured_rarity(a) < 1.0 and measured_rarity(b) < 1.0:
+            if measured_rarity(a) < 1.0 and measured_rarity(b) < 1.0 and context < SHORT_CONTEXT:
                 continue
             if OSA.distance(a, b, score_cutoff=1) <= 1:
                 score = 1.0 - 1.0 / (min(len(a), len(b)) + TYPO_SOFTENING)
