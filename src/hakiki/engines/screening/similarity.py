@@ -40,7 +40,10 @@ from rigour.text import metaphone
 
 from hakiki.engines.screening.frequency import measured_rarity
 from hakiki.engines.screening.normalize import PATRONYMIC_LINKS, SUBSTANTIVE, NormalizedName
-from hakiki.engines.screening.variants import are_variants, variants_of
+from hakiki.engines.screening.variants import (
+    VARIANT_TOKENS as _VARIANT_TOKENS,
+)
+from hakiki.engines.screening.variants import are_variants, has_variants, variants_of
 
 INITIAL_SIMILARITY = 0.6
 SHORT_FORM_SIMILARITY = 0.9
@@ -48,6 +51,8 @@ SHORT_FORM_SIMILARITY = 0.9
 # are called by the rest of the name (Olugbenga / Gbenga, Oluwaseun / Seun, Olajumoke /
 # Jumoke); longest prefix first.
 YORUBA_PREFIXES = ("oluwa", "olu", "ola")
+_YORUBA_SET = frozenset(YORUBA_PREFIXES)
+_NO_MATCH = (0.0, "")
 SHORT_FORM_MIN_LENGTH = 4
 INNER_TWO_EDITS_MIN_LENGTH = 7
 # A slip between two short spellings that are both names of their own needs this much joint
@@ -103,29 +108,32 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
     if are_variants(a, b):
         return VARIANT_SIMILARITY, "variant"
     la, lb = len(a), len(b)
-    if (
-        la >= MIN_FUZZY_LENGTH
-        and lb >= MIN_FUZZY_LENGTH
-        and (y_as_i(a) == y_as_i(b) or (("sh" in a or "sh" in b) and sh_as_s(a) == sh_as_s(b)))
-    ):
-        return VARIANT_SIMILARITY, "transliteration"
+    if la >= MIN_FUZZY_LENGTH and lb >= MIN_FUZZY_LENGTH:
+        if y_as_i(a) == y_as_i(b):
+            return VARIANT_SIMILARITY, "transliteration"
+        if ("sh" in a or "sh" in b) and sh_as_s(a) == sh_as_s(b):
+            return VARIANT_SIMILARITY, "transliteration"
     if la == 1 or lb == 1:
         if a[0] == b[0] and a[0].isalpha():
             return INITIAL_SIMILARITY, "initial"
-        return 0.0, ""
-    if _yoruba_short_form(a, b) or _yoruba_short_form(b, a):
+        return _NO_MATCH
+    if (la > lb and a.endswith(b) and _yoruba_short_form(a, b)) or (
+        lb > la and b.endswith(a) and _yoruba_short_form(b, a)
+    ):
         return SHORT_FORM_SIMILARITY, "short form"
-    shortest = min(la, lb)
+    shortest = la if la < lb else lb
     if shortest < MIN_FUZZY_LENGTH:
-        return 0.0, ""
+        return _NO_MATCH
+    typo_limit = allowed_edits(shortest)
+    if shortest >= INNER_TWO_EDITS_MIN_LENGTH and a[-1] == b[-1] and a[:2] == b[:2]:
+        typo_limit = 2
     sound_limit = int(0.4 * max(la, lb)) if shortest >= SOUND_MIN_LENGTH else 0
-    limit = max(allowed_edits(shortest), sound_limit)
-    inner_two = shortest >= INNER_TWO_EDITS_MIN_LENGTH and a[:2] == b[:2] and a[-1] == b[-1]
-    typo_limit = max(allowed_edits(shortest), 2 if inner_two else 0)
-    limit = max(limit, typo_limit)
+    limit = max(typo_limit, sound_limit)
     edits = OSA.distance(a, b, score_cutoff=limit)
     if edits > limit:
-        return _variant_with_typo(a, b)
+        return (
+            _variant_with_typo(a, b) if a in _VARIANT_TOKENS or b in _VARIANT_TOKENS else _NO_MATCH
+        )
     score = 0.0
     how = ""
     if edits <= typo_limit:
@@ -138,16 +146,15 @@ def token_similarity(a: str, b: str) -> tuple[float, str]:
 
 
 def _yoruba_short_form(full: str, short: str) -> bool:
-    if len(short) < SHORT_FORM_MIN_LENGTH:
-        return False
-    return any(full == prefix + short for prefix in YORUBA_PREFIXES)
+    """``full`` is ``short`` after a Yoruba prefix (``full`` ends with ``short``)."""
+    return len(short) >= SHORT_FORM_MIN_LENGTH and full[: len(full) - len(short)] in _YORUBA_SET
 
 
 def _variant_with_typo(a: str, b: str) -> tuple[float, str]:
     """One edit from a listed variant of the other token (5+ letters): a slip on top of
     another spelling of the same name."""
-    if min(len(a), len(b)) < SOUND_MIN_LENGTH:
-        return 0.0, ""
+    if min(len(a), len(b)) < SOUND_MIN_LENGTH or not (has_variants(a) or has_variants(b)):
+        return _NO_MATCH
     for x, y in ((a, b), (b, a)):
         for variant in variants_of(y):
             if abs(len(variant) - len(x)) <= 1 and OSA.distance(x, variant, score_cutoff=1) <= 1:
@@ -252,11 +259,12 @@ def match_tokens(
     if len(q_tokens) > 1 and len(l_tokens) > 1:
         _moved_boundary(query, listed, q_used, l_used, q_score, l_score, matches)
     pairs: list[tuple[float, float, int, int, int, str]] = []
+    moved = bool(matches)
     for i, qt in enumerate(q_tokens):
-        if q_used[i]:
+        if moved and q_used[i]:
             continue
         for j, lt in enumerate(l_tokens):
-            if l_used[j]:
+            if moved and l_used[j]:
                 continue
             score, how = token_similarity(qt, lt)
             if score > 0.0:
@@ -299,12 +307,13 @@ def _moved_boundary(
     ("Abdu Lrahman" / "Abdul Rahman", "Ta Ehun" / "Tae Hun"): one slip in the space."""
     q, lt = query.tokens, listed.tokens
     for k in range(len(q) - 1):
-        if q_used[k] or q_used[k + 1]:
-            continue
+        a = q[k]
         for m in range(len(lt) - 1):
-            if l_used[m] or l_used[m + 1] or abs(len(q[k]) - len(lt[m])) != 1:
+            b = lt[m]
+            # same letters from the start: the same first letter and one letter more or less
+            if a[0] != b[0] or abs(len(a) - len(b)) != 1 or a + q[k + 1] != b + lt[m + 1]:
                 continue
-            if q[k] + q[k + 1] != lt[m] + lt[m + 1]:
+            if q_used[k] or q_used[k + 1] or l_used[m] or l_used[m + 1]:
                 continue
             for i, j in ((k, m), (k + 1, m + 1)):
                 match = TokenMatch(q[i], lt[j], BOUNDARY_SIMILARITY, "part boundary moved", i, j)
@@ -339,8 +348,14 @@ def _in_context(
         return
     q, lt = query.tokens, listed.tokens
     short_form_context = full >= 2
-    context = sum(measured_rarity(m.listed) for m in matches if m.score > INITIAL_SIMILARITY)
-    slips = query.latin and listed.latin
+    slips = (
+        query.latin
+        and listed.latin
+        and any(not u and len(t) <= 4 for t, u in zip(q, q_used, strict=True))
+        and any(not u and len(t) <= 4 for t, u in zip(lt, l_used, strict=True))
+    )
+    if not short_form_context and not slips:
+        return
     q_first = _first_substantive(query)
     l_first = _first_substantive(listed)
     if (
@@ -356,8 +371,11 @@ def _in_context(
         )
         _pair(matches, (q_used, l_used), (q_score, l_score), match)
         full += 1
+    if not slips:
+        return
+    context = sum(measured_rarity(m.listed) for m in matches if m.score > INITIAL_SIMILARITY)
     for i, a in enumerate(q):
-        if not slips or q_used[i] or not 2 <= len(a) <= 4 or not a.isalpha():
+        if q_used[i] or not 2 <= len(a) <= 4 or not a.isalpha():
             continue
         for j, b in enumerate(lt):
             if l_used[j] or not 2 <= len(b) <= 4 or not b.isalpha():
