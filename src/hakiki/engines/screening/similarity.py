@@ -256,7 +256,11 @@ def match_tokens(
     q_used = [False] * len(q_tokens)
     l_used = [False] * len(l_tokens)
     matches: list[TokenMatch] = []
-    if len(q_tokens) > 1 and len(l_tokens) > 1:
+    if (
+        len(q_tokens) > 1
+        and len(l_tokens) > 1
+        and not _adjacent_joins(q_tokens).isdisjoint(_adjacent_joins(l_tokens))
+    ):
         _moved_boundary(query, listed, q_used, l_used, q_score, l_score, matches)
     pairs: list[tuple[float, float, int, int, int, str]] = []
     moved = bool(matches)
@@ -292,6 +296,12 @@ def _pair(
     used[0][match.query_index] = used[1][match.list_index] = True
     scores[0][match.query_index] = scores[1][match.list_index] = match.score
     matches.append(match)
+
+
+@lru_cache(maxsize=65536)
+def _adjacent_joins(tokens: tuple[str, ...]) -> frozenset[str]:
+    """Every two adjacent tokens written together (a moved boundary keeps the join)."""
+    return frozenset(a + b for a, b in itertools.pairwise(tokens))
 
 
 def _moved_boundary(
