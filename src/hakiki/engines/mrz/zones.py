@@ -3,7 +3,10 @@ OCR reading that can say which character is likeliest among those a position all
 
 - TD1 (identity cards): three lines of 30 characters;
 - TD2 (official travel documents, some identity cards): two lines of 36;
-- TD3 (passports): two lines of 44.
+- TD3 (passports): two lines of 44;
+- MRV-A and MRV-B (visas, part 7): two lines of 44 or 36, document code ``V``: the TD3/TD2
+  fields without the personal number's check digit and without a composite check digit; the
+  second line ends in optional data (16 or 8 characters).
 
 Check digits: :func:`hakiki.engines.mrz.td3.check_digit` (weights 7-3-1). A reading is forced
 to what each position allows (digits where a date or a check digit is, letters where a name
@@ -87,7 +90,7 @@ class Unsure:
 
 @dataclass(frozen=True)
 class Zone:
-    layout: str  # TD1, TD2 or TD3
+    layout: str  # TD1, TD2, TD3, MRV-A or MRV-B
     lines: tuple[str, ...]
     document_code: str  # P, I, ID, AC, ...
     issuing_state: str
@@ -141,7 +144,15 @@ _SPEC: dict[str, dict[str, tuple[int, int, int, str]]] = {
         "composite": (1, 43, 44, DIGIT),
     },
 }  # fmt: skip
+for _visa, _length in (("MRV-A", 44), ("MRV-B", 36)):
+    _SPEC[_visa] = {
+        **{k: v for k, v in _SPEC["TD3"].items() if k in ("code", "state", "number",
+           "number_check", "nationality", "birth", "birth_check", "sex", "expiry",
+           "expiry_check")},
+        "name": (0, 5, _length, ALPHA), "optional2": (1, 28, _length, ANY),
+    }  # fmt: skip
 _LAYOUT_OF = {(3, 30): "TD1", (2, 36): "TD2", (2, 44): "TD3"}
+_VISA_OF = {"TD3": "MRV-A", "TD2": "MRV-B"}
 _FIELD_OF = {"document_number": "number", "birth_date": "birth", "expiry_date": "expiry",
              "personal_number": "optional2"}  # fmt: skip
 
@@ -219,6 +230,8 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
     layout = _LAYOUT_OF.get(shape)
     if layout is None or any(len(r.text) != shape[1] for r in readings):
         raise MrzError("not 3 lines of 30, 2 of 36 or 2 of 44 characters")
+    if layout in _VISA_OF and readings[0].best(0, ALPHA) == "V":
+        layout = _VISA_OF[layout]
     spec = _SPEC[layout]
     chars = [list(r.text) for r in readings]
     for line, start, end, allowed in spec.values():
@@ -226,7 +239,8 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
             chars[line][position] = readings[line].best(position, allowed)
     lines = ["".join(c) for c in chars]
     code = lines[0][0:2]
-    if code[0] not in "PIAC" or (layout == "TD3" and code[0] != "P"):
+    allowed_codes = "V" if layout.startswith("MRV") else "P" if layout == "TD3" else "PIAC"
+    if code[0] not in allowed_codes:
         raise MrzError(f"{layout} zone with document code {code!r}")
 
     def field(name: str) -> str:
@@ -251,7 +265,7 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
     settle("expiry", "expiry_date", "expiry_check")
     if "optional2_check" in spec and field("optional2_check") != "<":
         settle("optional2", "personal_number", "optional2_check")
-    for doubt in list(doubts):
+    for doubt in list(doubts) if "composite" in spec else ():
         # The composite check digit covers every guarded field: it may single out a candidate.
         where = spec[_FIELD_OF[doubt.field]][:3]
         fitting = [
@@ -284,7 +298,8 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
         personal = field("optional2")
         if not (personal.strip("<") == "" and field("optional2_check") == "<"):
             _check("personal_number", personal, field("optional2_check"), failures)
-    _check("composite", _composite(layout, lines), field("composite"), failures)
+    if "composite" in spec:
+        _check("composite", _composite(layout, lines), field("composite"), failures)
     surname, _, given = field("name").partition("<<")
     optional = (optional1 + field("optional2")).strip("<")
     sex = field("sex")
