@@ -139,8 +139,9 @@ def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
     """The longest chain of glyphs in rows top..bottom, or None when it is not zone-like."""
     height = bottom - top
     rules = _rules(mask, top, bottom)
-    columns = np.asarray(mask[top:bottom].any(axis=0), dtype=bool) & ~rules
-    pieces = _runs(columns)
+    inked = np.where(rules, 0, mask[top:bottom].sum(axis=0))
+    # Specks of dust or of a printed background are no glyph: left out, they chain nothing.
+    pieces = [p for p in _runs(inked > 0) if inked[p[0] : p[1]].sum() >= 0.5 * height]
     if len(pieces) < 10:
         return None
     best: tuple[int, int] | None = None
@@ -263,10 +264,10 @@ def scan(pixels: np.ndarray) -> Scan:
 
     No zone at all: the photo is looked at again, the cheapest way first, and a reading is kept
     only if its check digits hold (a reading of a reshaped photo never fails a document on its
-    own): without ``TRIM`` of each side (a card's border or a frame line touching the zone);
-    each half (two sides of a card side by side: the zone is under half the width); turned by
-    the angle its text lines have (a photo held at any angle); the document's quadrilateral
-    warped flat (a photo taken at a slant)."""
+    own): turned by the angle its text lines have when that is far from a quarter turn (a photo
+    held at any angle); the document's quadrilateral warped flat (a photo taken at a slant);
+    without ``TRIM`` of each side (a card's border or a frame line touching the zone); each half
+    (two sides of a card side by side: the zone is under half the width)."""
     found = _scan(pixels)
     if found.reading is not None:
         return found
@@ -279,18 +280,18 @@ def scan(pixels: np.ndarray) -> Scan:
 
 def _reshaped(pixels: np.ndarray) -> Iterator[tuple[str, np.ndarray, tuple[int, ...]]]:
     """The photo reshaped for another look, cheapest first, with the quarter turns to try."""
-    height, width = pixels.shape[:2]
-    dy, dx = round(height * TRIM), round(width * TRIM)
-    yield "trimmed", pixels[dy : height - dy, dx : width - dx], _TURNS
-    if width > 1.3 * height:  # two sides side by side
-        yield "half", pixels[:, : width // 2], (0, 180)
-        yield "half", pixels[:, width // 2 :], (0, 180)
     angle = text_angle(grey(pixels))
     if angle is not None:
         yield "turned", _turned(pixels, angle), (0, 180)
     flat = flattened(pixels)
     if flat is not None:
         yield "flattened", flat, _TURNS
+    height, width = pixels.shape[:2]
+    dy, dx = round(height * TRIM), round(width * TRIM)
+    yield "trimmed", pixels[dy : height - dy, dx : width - dx], _TURNS
+    if width > 1.3 * height:  # two sides side by side
+        yield "half", pixels[:, : width // 2], (0, 180)
+        yield "half", pixels[:, width // 2 :], (0, 180)
 
 
 def text_angle(image: Image.Image) -> float | None:
@@ -308,7 +309,9 @@ def text_angle(image: Image.Image) -> float | None:
 def _turned(pixels: np.ndarray, angle: float) -> np.ndarray:
     image = Image.fromarray(pixels).convert("RGB")
     fill = tuple(int(v) for v in np.median(pixels.reshape(-1, pixels.shape[-1])[:, :3], axis=0))
-    turned = image.rotate(angle, Image.Resampling.BICUBIC, expand=True, fillcolor=fill)
+    # Not expanded: the document, in the middle, keeps its share of the width (the zone must
+    # span most of it); what is cut off is the corners of the photo.
+    turned = image.rotate(angle, Image.Resampling.BICUBIC, fillcolor=fill)
     return np.asarray(turned)
 
 
