@@ -176,13 +176,16 @@ def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
 
 
 def _bands(mask: np.ndarray) -> list[_Band]:
-    height, _width = mask.shape
+    height, width = mask.shape
     # Rows crossing many strokes: a line of glyphs, not the edge of the card or of the photo.
     crossings = (mask[:, 1:] & ~mask[:, :-1]).sum(axis=1)
     rows = crossings >= 12
     found = []
+    # A line of 30 glyphs across the width is about 0.045 of it high: in a strip of the zone
+    # alone, that is far more than 0.12 of the height.
+    tallest = max(0.12 * height, 0.06 * width)
     for top, bottom in _runs(rows):
-        if 6 <= bottom - top <= 0.12 * height:
+        if 6 <= bottom - top <= tallest:
             band = _band(mask, top, bottom)
             if band is not None:
                 found.append(band)
@@ -264,18 +267,25 @@ def scan(pixels: np.ndarray) -> Scan:
 
     No zone at all: the photo is looked at again, the cheapest way first, and a reading is kept
     only if its check digits hold (a reading of a reshaped photo never fails a document on its
-    own): turned by the angle its text lines have when that is far from a quarter turn (a photo
-    held at any angle); the document's quadrilateral warped flat (a photo taken at a slant);
-    without ``TRIM`` of each side (a card's border or a frame line touching the zone); each half
-    (two sides of a card side by side: the zone is under half the width)."""
+    own, and one with a field unsure only when no other look reads it surely): turned by the
+    angle its text lines have when that is far from a quarter turn (a photo held at any angle);
+    the document's quadrilateral warped flat (a photo taken at a slant); without ``TRIM`` of
+    each side (a card's border or a frame line touching the zone); each half (two sides of a
+    card side by side: the zone is under half the width)."""
     found = _scan(pixels)
     if found.reading is not None:
         return found
+    best: Scan | None = None
     for located, reshaped, turns in _reshaped(pixels):
         again = _scan(reshaped, turns)
-        if again.reading is not None and again.reading.zone.valid:
-            return replace(again, reading=replace(again.reading, located=located))
-    return found
+        if again.reading is None or not again.reading.zone.valid:
+            continue
+        again = replace(again, reading=replace(again.reading, located=located))
+        if again.reading.zone.sure:
+            return again
+        if best is None or _rank(again.reading) < _rank(best.reading):  # type: ignore[arg-type, union-attr]
+            best = again
+    return best or found
 
 
 def _reshaped(pixels: np.ndarray) -> Iterator[tuple[str, np.ndarray, tuple[int, ...]]]:
