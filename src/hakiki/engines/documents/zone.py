@@ -272,6 +272,7 @@ def scan(pixels: np.ndarray) -> Scan:
     the document's quadrilateral warped flat (a photo taken at a slant); without ``TRIM`` of
     each side (a card's border or a frame line touching the zone); each half (two sides of a
     card side by side: the zone is under half the width)."""
+    pixels = _with_margin(pixels)
     found = _scan(pixels)
     if found.reading is not None:
         return found
@@ -286,6 +287,21 @@ def scan(pixels: np.ndarray) -> Scan:
         if best is None or _rank(again.reading) < _rank(best.reading):  # type: ignore[arg-type, union-attr]
             best = again
     return best or found
+
+
+def _with_margin(pixels: np.ndarray) -> np.ndarray:
+    """A strip of the zone alone (five times as wide as high, or more: two cards side by side
+    are about three) framed with its own background: a glyph cut at the image's edge is
+    matched short of its first strokes."""
+    height, width = pixels.shape[:2]
+    if width < 5 * height:
+        return pixels
+    pad = max(4, round(0.03 * width))
+    channels = pixels.reshape(height * width, -1)
+    framed = np.empty((height + 2 * pad, width + 2 * pad, channels.shape[1]), pixels.dtype)
+    framed[:] = np.median(channels, axis=0).astype(pixels.dtype)
+    framed[pad : pad + height, pad : pad + width] = pixels.reshape(height, width, -1)
+    return framed if pixels.ndim == 3 else framed[:, :, 0]
 
 
 def _reshaped(pixels: np.ndarray) -> Iterator[tuple[str, np.ndarray, tuple[int, ...]]]:
