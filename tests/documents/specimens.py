@@ -126,9 +126,11 @@ def two_sides(lines: tuple[str, ...]) -> bytes:
     front = back.copy()
     left, top, right, bottom = zone_box(back)
     ImageDraw.Draw(front).rectangle((left, top, right, bottom), fill=(236, 238, 230))
-    both = Image.new("RGB", (back.width * 2 + 8, back.height), (255, 255, 255))
-    both.paste(front, (0, 0))
-    both.paste(back, (back.width + 8, 0))
+    # The scanner's glass around and between them: the zone is about 40% of the width.
+    space = 50
+    both = Image.new("RGB", (back.width * 2 + 3 * space, back.height + 2 * space), "white")
+    both.paste(front, (space, space))
+    both.paste(back, (back.width + 2 * space, space))
     return _png(both)
 
 

@@ -269,9 +269,9 @@ def scan(pixels: np.ndarray) -> Scan:
     only if its check digits hold (a reading of a reshaped photo never fails a document on its
     own, and one with a field unsure only when no other look reads it surely): turned by the
     angle its text lines have when that is far from a quarter turn (a photo held at any angle);
-    the document's quadrilateral warped flat (a photo taken at a slant); without ``TRIM`` of
-    each side (a card's border or a frame line touching the zone); each half (two sides of a
-    card side by side: the zone is under half the width)."""
+    the document's quadrilateral warped flat (a photo taken at a slant); each half (two sides of
+    a card side by side: the zone is under half the width); without ``TRIM`` of each side (a
+    card's border or a frame line touching the zone)."""
     pixels = _with_margin(pixels)
     found = _scan(pixels)
     if found.reading is not None:
@@ -313,11 +313,11 @@ def _reshaped(pixels: np.ndarray) -> Iterator[tuple[str, np.ndarray, tuple[int, 
     if flat is not None:
         yield "flattened", flat, _TURNS
     height, width = pixels.shape[:2]
-    dy, dx = round(height * TRIM), round(width * TRIM)
-    yield "trimmed", pixels[dy : height - dy, dx : width - dx], _TURNS
-    if width > 1.3 * height:  # two sides side by side
+    if width > 2 * height:  # two sides of a card side by side (one card is 1.6 times as wide)
         yield "half", pixels[:, : width // 2], (0, 180)
         yield "half", pixels[:, width // 2 :], (0, 180)
+    dy, dx = round(height * TRIM), round(width * TRIM)
+    yield "trimmed", pixels[dy : height - dy, dx : width - dx], _TURNS
 
 
 def text_angle(image: Image.Image) -> float | None:
