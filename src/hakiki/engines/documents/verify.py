@@ -99,6 +99,7 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
         "confidence": reading.confidence,
         "skew_degrees": reading.skew_degrees,
         "rotation": reading.rotation,
+        "located": reading.located,
     }
     if zone.sure:
         return Check(

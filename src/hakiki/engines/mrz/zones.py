@@ -42,11 +42,11 @@ _MAX_AMBIGUOUS = 8  # positions whose confident readings are combined (the least
 _MAX_CHOICES = 3  # confident readings of one position combined
 _MAX_COMBINATIONS = 2048  # readings of one field tried, at most
 # G (16) and 6 weigh the same modulo 10 at every weight: no check digit tells them apart. Where
-# a field allows both, a glyph matched less surely than this keeps its twin as a candidate (a
-# zone printed in another font than OCR-B read a 6 as G at 0.75; OCR-B's 6 and G score 0.8 and
-# more on the real scans of bench/documents_real.py, but for the smallest and blurriest).
+# a field allows both, a glyph matched less surely than this keeps its twin as a candidate: a
+# zone set in Courier read a 6 as G at 0.75; on the real scans of bench/documents_real.py the
+# 6s of guarded fields scored 0.796 and more, but for a 275-px scan (0.73, 0.76) and a visa.
 _INVISIBLE_TWINS = {"G": "6", "6": "G"}
-_SURE_GLYPH = 0.8
+_SURE_GLYPH = 0.78
 
 
 class MrzError(ValueError):
