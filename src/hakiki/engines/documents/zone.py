@@ -159,6 +159,7 @@ def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
     left, right, glyphs = first[0], last[1], best[1] - best[0] + 1
     if right - left < 0.45 * mask.shape[1] or glyphs < 10:
         return None
+    near = max(0, left - height)  # the lines beside the chain, erased before it is read
     # Rows of this chain only: the band's real top and bottom (cap height).
     rows = np.flatnonzero((mask[top:bottom, left:right] & ~rules[left:right]).sum(axis=1) >= 2)
     if len(rows) == 0:
@@ -171,7 +172,7 @@ def _band(mask: np.ndarray, top: int, bottom: int) -> _Band | None:
         glyphs,
         (first[0] + first[1]) / 2,
         (last[0] + last[1]) / 2,
-        tuple(int(x) for x in np.flatnonzero(rules[max(0, left - height) : right + height]) + max(0, left - height)),
+        tuple(int(x) + near for x in np.flatnonzero(rules[near : right + height])),
     )
 
 
@@ -276,17 +277,17 @@ def scan(pixels: np.ndarray) -> Scan:
     found = _scan(pixels)
     if found.reading is not None:
         return found
-    best: Scan | None = None
+    best: tuple[Scan, ZoneReading] | None = None
     for located, reshaped, turns in _reshaped(pixels):
         again = _scan(reshaped, turns)
         if again.reading is None or not again.reading.zone.valid:
             continue
-        again = replace(again, reading=replace(again.reading, located=located))
-        if again.reading.zone.sure:
-            return again
-        if best is None or _rank(again.reading) < _rank(best.reading):  # type: ignore[arg-type, union-attr]
-            best = again
-    return best or found
+        reading = replace(again.reading, located=located)
+        if reading.zone.sure:
+            return replace(again, reading=reading)
+        if best is None or _rank(reading) < _rank(best[1]):
+            best = (replace(again, reading=reading), reading)
+    return best[0] if best else found
 
 
 def _with_margin(pixels: np.ndarray) -> np.ndarray:

@@ -265,7 +265,9 @@ def parse_zone(readings: Sequence[LineReading]) -> Zone:
 
     def choices(name: str) -> list[list[tuple[str, float]]]:
         line, start, end, allowed = spec[name]
-        return [_with_twin(readings[line].candidates(p, allowed), allowed) for p in range(start, end)]
+        return [
+            _with_twin(readings[line].candidates(p, allowed), allowed) for p in range(start, end)
+        ]
 
     def settle(name: str, reported: str, check: str) -> None:
         line, start, end, allowed = spec[name]
