@@ -211,7 +211,7 @@ async def test_bad_images_are_400s_and_never_charged(
             "back_image",
         ),
         (
-            {"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "visa"},
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "voter_card"},
             "document_type",
         ),
         (
