@@ -120,6 +120,7 @@ async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
     assert document["expiry_date"] == "2005-05-01"
     found = checks(visa)
     assert found["mrz"]["status"] == "passed" and "MRV-B" in found["mrz"]["reason"]
+    assert found["mrz"]["signals"]["located"] == "whole"
     assert found["document_type"]["status"] == "passed"
     assert found["expiry"]["status"] == "failed"
     assert "the document expired on 2005-05-01" in visa["reasons"]
