@@ -158,6 +158,12 @@ class VerifySandbox:
                 front_image=solid_png((200, 30, 30)),
             ),
             verify(
+                "document_type visa, a white front image: clear, an MRV-A zone (code V)",
+                {**_NOT_CHARGED, "verdict": "clear", "document.layout": "MRV-A",
+                 "document.document_code": "V"},
+                document_type="visa", front_image=solid_png((240, 240, 240)),
+            ),
+            verify(
                 "a dark front image: too poor to judge, retryable",
                 {**_NOT_CHARGED, "verdict": "attention", "retryable": True,
                  "retry_reasons.0": "front_image: the photo is too dark"},
