@@ -1,6 +1,7 @@
 """Document specimens rendered here (no third-party images): a card with a zone printed in the
 OCR-B font Hakiki ships, a portrait-shaped block and some visual-zone text; then photographed
-badly on purpose (rotated, blurred, JPEG-compressed)."""
+badly on purpose (rotated, blurred, JPEG-compressed, at a slant), cropped to the zone alone,
+framed, or scanned beside its other side. Visas (MRV-A, MRV-B) are rendered the same way."""
 
 from __future__ import annotations
 
