@@ -23,7 +23,7 @@ from hakiki.engines.mrz.zones import Zone
 Status = Literal["passed", "attention", "failed", "not_run"]
 Category = Literal["quality", "mrz", "barcode", "consistency", "forensics", "face"]
 Verdict = Literal["clear", "attention", "rejected"]
-ZONE_EXPECTED = frozenset({"passport", "national_id", "residence_permit"})
+ZONE_EXPECTED = frozenset({"passport", "national_id", "residence_permit", "visa"})
 # Check digits that fail on glyphs read this surely are what is printed, not a misreading.
 SURE_READING = 0.8
 ELA_ATTENTION = 25.0  # the worst block's error level over the median's (clean photos: 5-21)
@@ -99,6 +99,7 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
         "confidence": reading.confidence,
         "skew_degrees": reading.skew_degrees,
         "rotation": reading.rotation,
+        "located": reading.located,
     }
     if zone.sure:
         return Check(
@@ -200,8 +201,9 @@ def analyse(
 ) -> Analysis:
     retry: list[str] = []
     sides = [front] + ([back] if back else [])
-    # An identity card's zone is on its back: read that side first.
-    order = list(reversed(sides)) if document_type != "passport" else sides
+    # An identity card's zone is on its back: read that side first (a passport's page and a
+    # visa's sticker carry theirs on the front).
+    order = sides if document_type in ("passport", "visa") else list(reversed(sides))
     scans: dict[str, Scan] = {}
     zone_scan: Scan | None = None
     for side in order:  # once a side's zone is read, the others are only straightened
