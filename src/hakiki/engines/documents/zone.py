@@ -39,6 +39,8 @@ class ZoneReading:
     skew_degrees: float
     rotation: int  # quarter turn applied first: 0, 90, 180 or 270 degrees
     confidence: float  # mean glyph correlation, 0-1
+    read: tuple[ReadLine, ...] = ()  # the glyph matcher's lines, when it read the zone
+    readers: tuple[str, ...] = ("glyphs",)  # which read it: glyphs, pp-ocr (mrz_fusion)
 
 
 @dataclass(frozen=True)
@@ -234,6 +236,13 @@ class Scan:
 
 
 def scan(pixels: np.ndarray) -> Scan:
+    """The zone read by the glyph matcher and by PP-OCRv4, fused (:mod:`.mrz_fusion`)."""
+    from hakiki.engines.documents.mrz_fusion import fused  # it builds on this module's Scan
+
+    return fused(pixels, glyph_scan(pixels))
+
+
+def glyph_scan(pixels: np.ndarray) -> Scan:
     """Find and read the zone of a document photo (RGB array). A zone whose check digits all
     hold, no field unsure, wins at once; otherwise the reading with the fewest failures, then
     unsure fields (and the surest glyphs) among those above ``MIN_CONFIDENCE``; a turn whose
@@ -279,7 +288,7 @@ def _scan(pixels: np.ndarray) -> Scan:
                 continue
             found = Scan(
                 straight,
-                ZoneReading(zone, zone.lines, angle, rotation, confidence),
+                ZoneReading(zone, zone.lines, angle, rotation, confidence, tuple(read)),
                 (group[0].top, group[-1].bottom),
             )
             if zone.sure:

@@ -1,0 +1,232 @@
+"""The machine-readable zone read a second way: PP-OCRv4 (:mod:`.text_ocr`), decoded over the
+zone's own alphabet, one line image at a time.
+
+1. The recogniser's frames are decoded (CTC, best path) over ``A-Z 0-9 <`` and the blank only:
+   whatever else the model could read (Chinese, punctuation, lower case) is out of the question.
+2. Each character keeps the probabilities the model gave every character of the alphabet at
+   its frames: ``O`` read with ``0`` close behind is a reading with two candidates.
+3. A run of ``<`` is often read as one ``<`` spanning the run (CTC merges repeats with no blank
+   between them). The line is brought to the layout's length by widening runs of ``<`` in
+   proportion to the frames each spans; a run is widened only when it spans at least one and a
+   half characters, so a lone ``<`` between two names stays one (else the line is not read).
+4. What a field may hold is applied by the parser (:func:`hakiki.engines.mrz.zones.parse_zone`):
+   the best allowed character, a ``0`` read in a name taken as ``O``, an ``O`` in a date as ``0``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from hakiki.engines.documents.ocrb import ALPHABET
+from hakiki.engines.documents.text_ocr import character_probabilities, crop_line, detect_lines
+
+_FILLER = ALPHABET.index("<")
+_CONFUSIONS = {"0": "O", "O": "0", "1": "I", "I": "1", "2": "Z", "Z": "2", "5": "S", "S": "5",
+               "8": "B", "B": "8", "6": "G", "G": "6", "D": "0", "Q": "0"}  # fmt: skip
+# A character the recogniser gave at least this probability is one it may have seen.
+ALTERNATIVE = 0.1
+# Below this the recogniser's best is not a reading it is sure of (fusion: it abstains).
+SURE = 0.5
+# Below this mean probability of its characters a line is noise that happened to fit.
+MIN_CONFIDENCE = 0.75
+LENGTHS = {3: (30,), 2: (44, 36)}
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """A zone line read by the recogniser: ``probabilities[i, j]`` is how likely position i
+    holds ALPHABET[j] (at the frame where the character read there peaks)."""
+
+    probabilities: np.ndarray
+    padded: bool = False  # runs of < widened to the layout's length: positions less certain
+
+    @property
+    def text(self) -> str:
+        return "".join(ALPHABET[j] for j in self.probabilities.argmax(axis=1))
+
+    @property
+    def confidence(self) -> float:
+        return float(self.probabilities.max(axis=1).mean())
+
+    def best(self, position: int, allowed: str) -> str:
+        row = self.probabilities[position]
+        top = ALPHABET[int(row.argmax())]
+        if top in allowed:
+            return top
+        twin = _CONFUSIONS.get(top)
+        if twin is not None and twin in allowed:
+            return twin  # what the field allows, in the shape the model saw (0 in a name: O)
+        return max(allowed, key=lambda ch: row[ALPHABET.index(ch)])
+
+    def probability(self, position: int, ch: str, allowed: str = ALPHABET) -> float:
+        """How likely ``ch`` is here; a character the field does not allow counts for its
+        twin (a ``0`` read in a name is as likely an ``O``)."""
+        row = self.probabilities[position]
+        value = float(row[ALPHABET.index(ch)])
+        top = ALPHABET[int(row.argmax())]
+        if top not in allowed and _CONFUSIONS.get(top) == ch:
+            return max(value, float(row.max()))
+        return value
+
+    def candidates(self, position: int, allowed: str) -> list[tuple[str, float]]:
+        """The best allowed character, and any other the model gave ``ALTERNATIVE`` or more."""
+        first = self.best(position, allowed)
+        found = {first: self.probability(position, first, allowed)}
+        for ch in allowed:
+            p = self.probability(position, ch, allowed)
+            if ch not in found and p >= ALTERNATIVE:
+                found[ch] = p
+        if found[first] < SURE:
+            for ch in sorted(allowed, key=lambda c: -self.probability(position, c, allowed))[:2]:
+                found.setdefault(ch, self.probability(position, ch, allowed))
+        return sorted(found.items(), key=lambda pair: (pair[0] != first, -pair[1]))
+
+    def sure_of(self, position: int, allowed: str) -> list[str]:
+        """The characters the recogniser is confident of here; none when its best is below
+        ``SURE`` (it abstains: a ``<`` read as something outside the alphabet, a smudge)."""
+        found = self.candidates(position, allowed)
+        return [ch for ch, _ in found] if found[0][1] >= SURE else []
+
+
+@dataclass(frozen=True)
+class _Emission:
+    start: int  # first and last frame + 1
+    end: int
+    index: int  # in ALPHABET
+    probabilities: np.ndarray  # per character of ALPHABET, at the frame it peaks
+
+
+def _emissions(frames: np.ndarray) -> list[_Emission]:
+    """Best-path CTC decoding: runs of one non-blank class are one character."""
+    best = frames.argmax(axis=1)
+    out: list[_Emission] = []
+    start = 0
+    for t in range(1, len(best) + 1):
+        if t == len(best) or best[t] != best[start]:
+            if best[start] != 0:
+                # The distribution of the frame the character peaks at: its rivals there.
+                peak = start + int(frames[start:t, best[start]].argmax())
+                out.append(_Emission(start, t, int(best[start]) - 1, frames[peak, 1:]))
+            start = t
+    return out
+
+
+def raw_text(frames: np.ndarray) -> str:
+    return "".join(ALPHABET[e.index] for e in _emissions(frames))
+
+
+def decode(frames: np.ndarray, length: int) -> OcrLine | None:
+    """The line as ``length`` characters, or None when it cannot be brought to that length
+    without guessing. Too few characters read: a character's pitch in frames is the median
+    distance between two characters read side by side that are not ``<``; each character read
+    then sits at a position (its distance from the first in pitches), and a ``<`` stands for
+    as many characters as there are positions before the next one. Only ``<`` is widened (a
+    letter dropped between two letters leaves the line unread), and a character that sits
+    between two positions (a quarter pitch or more off) leaves the line unread too."""
+    found = _emissions(frames)
+    if len(found) == length:
+        return OcrLine(np.stack([e.probabilities for e in found]))
+    if not 2 <= len(found) < length:
+        return None
+    centres = [(e.start + e.end - 1) / 2 for e in found]
+    steps = [
+        b - a
+        for (a, b), (x, y) in zip(
+            itertools.pairwise(centres), itertools.pairwise(found), strict=True
+        )
+        if _FILLER not in (x.index, y.index)
+    ]
+    if len(steps) < 5:
+        return None
+    pitch = float(np.median(steps))
+    places = [(c - centres[0]) / pitch for c in centres]
+    if pitch <= 0 or any(abs(p - round(p)) > 0.25 for p in places):
+        return None
+    positions = [round(p) for p in places] + [length]
+    rows: list[np.ndarray] = []
+    for i, emission in enumerate(found):
+        count = positions[i + 1] - positions[i]
+        if count < 1 or (count > 1 and emission.index != _FILLER):
+            return None
+        rows.extend([emission.probabilities] * count)
+    return OcrLine(np.stack(rows), padded=True)
+
+
+def read_lines(lines: list[np.ndarray], length: int) -> list[OcrLine | None] | None:
+    """Line images of one zone, each brought to ``length`` characters (None for a line that
+    cannot be); None if no line can."""
+    decoded = [decode(frames, length) for frames in character_probabilities(lines, ALPHABET)]
+    return decoded if any(line is not None for line in decoded) else None
+
+
+def zone_crops(grey: np.ndarray, lines: int) -> list[np.ndarray] | None:
+    """The ``lines`` text lines of a strip already cut around a zone (grey, deskewed), top to
+    bottom: boxes on one row are joined (the detector may split a line at a long run of ``<``)."""
+    rgb = np.ascontiguousarray(np.stack([grey] * 3, axis=-1))
+    boxes = detect_lines(rgb)
+    rows: list[list[float]] = []  # top, bottom, left, right
+    for box in sorted(boxes, key=lambda b: float(b[:, 1].mean())):
+        top, bottom = float(box[:, 1].min()), float(box[:, 1].max())
+        left, right = float(box[:, 0].min()), float(box[:, 0].max())
+        if rows and (top + bottom) / 2 < rows[-1][1]:
+            row = rows[-1]
+            row[:] = [min(row[0], top), max(row[1], bottom), min(row[2], left), max(row[3], right)]
+        else:
+            rows.append([top, bottom, left, right])
+    rows = [r for r in rows if r[3] - r[2] >= 0.4 * grey.shape[1]]
+    if len(rows) != lines:
+        return None
+    return [
+        grey[max(0, round(t)) : round(b) + 1, max(0, round(left)) : round(right) + 1]
+        for t, b, left, right in rows
+    ]
+
+
+@dataclass(frozen=True)
+class FoundLine:
+    crop: np.ndarray
+    corners: np.ndarray
+    text: str  # raw, as decoded over the alphabet
+    confidence: float
+    frames: np.ndarray
+
+
+def zone_like_lines(pixels: np.ndarray) -> list[FoundLine]:
+    """Lines of an RGB image that look like zone lines (long, over the zone's alphabet, with a
+    ``<``), in reading order: the detector's quadrilaterals give perspective-corrected crops,
+    tried upside down too when none reads as a zone line."""
+    boxes = [
+        box
+        for box in detect_lines(pixels)
+        if np.linalg.norm(box[0] - box[1]) >= 8 * max(np.linalg.norm(box[0] - box[3]), 1.0)
+    ]
+    if not boxes:
+        return []
+    crops = [crop_line(pixels, box) for box in boxes]
+    for turned in (False, True):
+        images = [np.ascontiguousarray(c[::-1, ::-1]) if turned else c for c in crops]
+        found = []
+        for crop, box, frames in zip(
+            images, boxes, character_probabilities(images, ALPHABET), strict=True
+        ):
+            emitted = _emissions(frames)
+            text = "".join(ALPHABET[e.index] for e in emitted)
+            if len(text) < 20 or "<" not in text:
+                continue
+            confidence = float(np.mean([e.probabilities.max() for e in emitted]))
+            if confidence >= MIN_CONFIDENCE:
+                found.append(FoundLine(crop, box, text, confidence, frames))
+        if found:
+            return _reading_order(found, turned)
+    return []
+
+
+def _reading_order(found: list[FoundLine], turned: bool) -> list[FoundLine]:
+    """Top to bottom along the lines' own perpendicular (a tilted photo's rows are slanted)."""
+    direction = np.mean([f.corners[1] - f.corners[0] for f in found], axis=0)
+    normal = np.array([-direction[1], direction[0]]) / max(float(np.linalg.norm(direction)), 1e-6)
+    order = sorted(found, key=lambda f: float(f.corners.mean(axis=0) @ normal))
+    return order[::-1] if turned else order
