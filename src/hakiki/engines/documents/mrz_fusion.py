@@ -20,6 +20,7 @@ One reader alone: its reading is used under its own confidence rules (the matche
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -63,8 +64,8 @@ class FusedLine:
         ocr = self.ocr.sure_of(position, allowed)
         common = [ch for ch in glyph if ch in ocr]
         if common or not ocr:
-            chosen = common or glyph
-            return sorted(((ch, self._score(position, ch, allowed)) for ch in chosen), key=lambda p: -p[1])
+            scored = [(ch, self._score(position, ch, allowed)) for ch in common or glyph]
+            return sorted(scored, key=lambda pair: -pair[1])
         # Each sure of another character: both are candidates. The recogniser's first when it
         # read the line at its length (it misreads letters less than the matcher does on small
         # or blurred images), the matcher's when the recogniser's runs of < were widened.
@@ -143,10 +144,8 @@ def fuse(glyphs: list[ReadLine], ocr: list[OcrLine | None], glyph_zone: Zone | N
     zone = parse_zone(lines)
     alone = [] if glyph_zone is None else [glyph_zone]
     if all(o is not None for o in ocr):
-        try:
+        with contextlib.suppress(MrzError):
             alone.append(parse_zone([o for o in ocr if o is not None]))
-        except MrzError:
-            pass
     doubts = _rivals(zone, alone) + _disputed(zone, lines)
     return replace(zone, unsure=tuple(doubts)) if doubts != list(zone.unsure) else zone
 
@@ -209,8 +208,10 @@ def fused(pixels: np.ndarray, found: Scan) -> Scan:
     if alone is None:
         return found
     zone, read, confidence = alone
-    if glyph is not None and len(glyph.read) == len(read) and len(glyph.lines[0]) == len(
-        read[0].text
+    if (
+        glyph is not None
+        and len(glyph.read) == len(read)
+        and len(glyph.lines[0]) == len(read[0].text)
     ):
         try:
             both = fuse(list(glyph.read), list(read), glyph.zone)

@@ -95,9 +95,10 @@ def character_probabilities(lines: list[np.ndarray], alphabet: str) -> list[np.n
         bgr = line[..., ::-1] if line.ndim == 3 else np.stack([line] * 3, axis=-1)
         height, width = bgr.shape[:2]
         ratio = width / max(height, 1)
-        prepared = recogniser.resize_norm_img(np.ascontiguousarray(bgr), max(ratio, 320 / 48))
+        widest = max(ratio, 320 / 48)  # the model's narrowest input
+        prepared = recogniser.resize_norm_img(np.ascontiguousarray(bgr), widest)
         predicted = recogniser.session(prepared[np.newaxis].astype(np.float32))[0][0]
         # Frames beyond the image (padding to the model's minimum width) are dropped.
-        frames = max(1, min(len(predicted), int(np.ceil(len(predicted) * ratio / max(ratio, 320 / 48)))))
+        frames = max(1, min(len(predicted), int(np.ceil(len(predicted) * ratio / widest))))
         out.append(np.asarray(predicted[:frames, columns], dtype=np.float32))
     return out
