@@ -21,6 +21,7 @@ One reader alone: its reading is used under its own confidence rules (the matche
 from __future__ import annotations
 
 import contextlib
+import itertools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -175,8 +176,9 @@ def _ocr_zone(pixels: np.ndarray) -> tuple[Zone, list[OcrLine], float] | None:
     best: tuple[Zone, list[OcrLine], float] | None = None
     for count, lengths in mrz_ocr.LENGTHS.items():
         for first in range(len(lines) - count + 1):
-            group = lines[first : first + count]
-            for length in lengths:
+            for group, length in itertools.product(
+                (lines[first : first + count], lines[first : first + count][::-1]), lengths
+            ):
                 decoded = [mrz_ocr.decode(line.frames, length) for line in group]
                 if any(d is None for d in decoded):
                     continue

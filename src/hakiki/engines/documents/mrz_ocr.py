@@ -198,11 +198,7 @@ def zone_like_lines(pixels: np.ndarray) -> list[FoundLine]:
     """Lines of an RGB image that look like zone lines (long, over the zone's alphabet, with a
     ``<``), in reading order: the detector's quadrilaterals give perspective-corrected crops,
     tried upside down too when none reads as a zone line."""
-    boxes = [
-        box
-        for box in detect_lines(pixels)
-        if np.linalg.norm(box[0] - box[1]) >= 8 * max(np.linalg.norm(box[0] - box[3]), 1.0)
-    ]
+    boxes = [box for box in detect_lines(pixels) if _long(box) >= 8 * max(_short(box), 1.0)]
     if not boxes:
         return []
     crops = [crop_line(pixels, box) for box in boxes]
@@ -224,9 +220,28 @@ def zone_like_lines(pixels: np.ndarray) -> list[FoundLine]:
     return []
 
 
+def _edges(box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return box[1] - box[0], box[3] - box[0]
+
+
+def _long(box: np.ndarray) -> float:
+    return max(float(np.linalg.norm(edge)) for edge in _edges(box))
+
+
+def _short(box: np.ndarray) -> float:
+    return min(float(np.linalg.norm(edge)) for edge in _edges(box))
+
+
 def _reading_order(found: list[FoundLine], turned: bool) -> list[FoundLine]:
-    """Top to bottom along the lines' own perpendicular (a tilted photo's rows are slanted)."""
-    direction = np.mean([f.corners[1] - f.corners[0] for f in found], axis=0)
+    """Along the lines' own perpendicular (a tilted photo's rows are slanted): top to bottom
+    for a photo the right way up; a photo turned a quarter may need the reverse, which the
+    caller tries too."""
+
+    def along(box: np.ndarray) -> np.ndarray:
+        top, side = _edges(box)
+        return top if np.linalg.norm(top) >= np.linalg.norm(side) else side
+
+    direction = np.mean([along(f.corners) for f in found], axis=0)
     normal = np.array([-direction[1], direction[0]]) / max(float(np.linalg.norm(direction)), 1e-6)
     order = sorted(found, key=lambda f: float(f.corners.mean(axis=0) @ normal))
     return order[::-1] if turned else order
