@@ -39,6 +39,7 @@ _UNGUARDED = {  # field reported: (layout: (line, start, end)) of the fields no 
     "sex": {"TD1": (1, 7, 8), "TD2": (1, 20, 21), "TD3": (1, 20, 21)},
 }
 _SEX = "MFX<"
+DETECTION_SIZES = (960, 1280)
 
 
 @dataclass(frozen=True)
@@ -170,9 +171,21 @@ def _ocr_of_glyph_zone(found: Scan) -> list[OcrLine | None] | None:
 
 
 def _ocr_zone(pixels: np.ndarray) -> tuple[Zone, list[OcrLine], float] | None:
-    """The recogniser alone on the whole image: consecutive zone-like lines, 3 of 30 or 2 of 44
-    or 36, the reading with the fewest failures (then unsure fields, then the surest)."""
-    lines = mrz_ocr.zone_like_lines(pixels)
+    """The recogniser alone on the whole image, detecting lines on a copy of 960 pixels, then
+    (no zone whose check digits hold) of 1,280: zone lines set close together merge into one
+    box at the smaller size."""
+    found = None
+    for longest in DETECTION_SIZES:
+        found = _ocr_zone_at(pixels, longest)
+        if found is not None and found[0].valid:
+            return found
+    return found
+
+
+def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine], float] | None:
+    """Consecutive zone-like lines, 3 of 30 or 2 of 44 or 36: the reading with the fewest
+    failures (then unsure fields, then the surest)."""
+    lines = mrz_ocr.zone_like_lines(pixels, longest)
     best: tuple[Zone, list[OcrLine], float] | None = None
     for count, lengths in mrz_ocr.LENGTHS.items():
         for first in range(len(lines) - count + 1):

@@ -194,30 +194,78 @@ class FoundLine:
     frames: np.ndarray
 
 
-def zone_like_lines(pixels: np.ndarray) -> list[FoundLine]:
+def zone_like_lines(pixels: np.ndarray, longest: int = 960) -> list[FoundLine]:
     """Lines of an RGB image that look like zone lines (long, over the zone's alphabet, with a
     ``<``), in reading order: the detector's quadrilaterals give perspective-corrected crops,
     tried upside down too when none reads as a zone line."""
-    boxes = [box for box in detect_lines(pixels) if _long(box) >= 8 * max(_short(box), 1.0)]
+    boxes = [
+        box
+        for box in joined(detect_lines(pixels, longest))
+        if _long(box) >= 8 * max(_short(box), 1.0)
+    ]
     if not boxes:
         return []
-    crops = [crop_line(pixels, box) for box in boxes]
+    crops = [crop_line(pixels, _widened(box, pixels.shape)) for box in boxes]
     for turned in (False, True):
         images = [np.ascontiguousarray(c[::-1, ::-1]) if turned else c for c in crops]
         found = []
         for crop, box, frames in zip(
             images, boxes, character_probabilities(images, ALPHABET), strict=True
         ):
-            emitted = _emissions(frames)
-            text = "".join(ALPHABET[e.index] for e in emitted)
-            if len(text) < 20 or "<" not in text:
-                continue
-            confidence = float(np.mean([e.probabilities.max() for e in emitted]))
-            if confidence >= MIN_CONFIDENCE:
-                found.append(FoundLine(crop, box, text, confidence, frames))
+            found += _split(crop, box, frames, turned)
         if found:
             return _reading_order(found, turned)
     return []
+
+
+def _widened(box: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The box a third of its height longer at each end: the detector's box can clip a line's
+    first or last character, which leaves the line one short."""
+    centre, along, _normal = _axes(box)
+    reach = along * _short(box) / 3
+    signs = np.sign((box - centre) @ along)[:, None]
+    moved = box + signs * reach
+    return np.clip(moved, 0, [shape[1] - 1, shape[0] - 1]).astype(np.float32)
+
+
+def _zone_like(crop: np.ndarray, box: np.ndarray, frames: np.ndarray) -> FoundLine | None:
+    emitted = _emissions(frames)
+    text = "".join(ALPHABET[e.index] for e in emitted)
+    if len(text) < 20 or "<" not in text:
+        return None
+    confidence = float(np.mean([e.probabilities.max() for e in emitted]))
+    return FoundLine(crop, box, text, confidence, frames) if confidence >= MIN_CONFIDENCE else None
+
+
+def _split(crop: np.ndarray, box: np.ndarray, frames: np.ndarray, turned: bool) -> list[FoundLine]:
+    """The zone-like line in ``crop``, or the lines of a box holding two or three lines at once
+    (zone lines are close: the detector may take two as one): a line of n characters is about
+    0.6 n times as wide as it is high, a box of two half that."""
+    line = _zone_like(crop, box, frames)
+    if line is None:
+        return []
+    height, width = crop.shape[:2]
+    count = round(0.6 * len(line.text) / (width / max(height, 1)))
+    if count < 2:
+        return [line] if line.confidence >= MIN_CONFIDENCE else []
+    count = min(count, 3)
+    cuts = [round(height * k / count) for k in range(count + 1)]
+    parts = [crop[a:b] for a, b in itertools.pairwise(cuts)]
+    found = []
+    for k, (part, part_frames) in enumerate(
+        zip(parts, character_probabilities(parts, ALPHABET), strict=True)
+    ):
+        j = count - 1 - k if turned else k  # which share of the box, top edge first
+        top = box[0] + (box[3] - box[0]) * j / count, box[1] + (box[2] - box[1]) * j / count
+        bottom = (
+            box[0] + (box[3] - box[0]) * (j + 1) / count,
+            box[1] + (box[2] - box[1]) * (j + 1) / count,
+        )
+        corners = np.asarray([top[0], top[1], bottom[1], bottom[0]], dtype=np.float32)
+        piece = _zone_like(part, corners, part_frames)
+        if piece is not None:
+            found.append(piece)
+    return found or [line]
 
 
 def _edges(box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -230,6 +278,48 @@ def _long(box: np.ndarray) -> float:
 
 def _short(box: np.ndarray) -> float:
     return min(float(np.linalg.norm(edge)) for edge in _edges(box))
+
+
+def _axes(box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Centre, unit direction along the line, unit normal."""
+    top, side = _edges(box)
+    along = top if np.linalg.norm(top) >= np.linalg.norm(side) else side
+    if along[0] < 0:
+        along = -along
+    unit = along / max(float(np.linalg.norm(along)), 1e-6)
+    return box.mean(axis=0), unit, np.array([-unit[1], unit[0]])
+
+
+def joined(boxes: list[np.ndarray]) -> list[np.ndarray]:
+    """Boxes that are pieces of one line (same slant, same row, close along it) as one box:
+    the detector cuts a zone line at a long run of ``<`` or a gap, in a tilted photo too."""
+    merged = [b.astype(np.float32) for b in boxes]
+    changed = True
+    while changed:
+        changed = False
+        for i, j in itertools.combinations(range(len(merged)), 2):
+            a, b = merged[i], merged[j]
+            ca, ua, na = _axes(a)
+            cb, ub, _ = _axes(b)
+            height = max(_short(a), _short(b))
+            if abs(float(ua @ ub)) < 0.995 or abs(float((cb - ca) @ na)) > 0.4 * height:
+                continue
+            ends = sorted(float((corner - ca) @ ua) for corner in np.concatenate([a, b]))
+            spans = sorted(((a - ca) @ ua).tolist()), sorted(((b - ca) @ ua).tolist())
+            gap = max(spans[0][0], spans[1][0]) - min(spans[0][-1], spans[1][-1])
+            if gap > 2.5 * height:
+                continue
+            points = np.concatenate([a, b])
+            across = (points - ca) @ na
+            lo, hi, top, bottom = ends[0], ends[-1], float(across.min()), float(across.max())
+            corners = [
+                ca + ua * x + na * y for x, y in ((lo, top), (hi, top), (hi, bottom), (lo, bottom))
+            ]
+            merged[i] = np.asarray(corners, dtype=np.float32)
+            del merged[j]
+            changed = True
+            break
+    return merged
 
 
 def _reading_order(found: list[FoundLine], turned: bool) -> list[FoundLine]:
