@@ -192,7 +192,10 @@ def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine],
             for group, length in itertools.product(
                 (lines[first : first + count], lines[first : first + count][::-1]), lengths
             ):
-                decoded = [mrz_ocr.decode(line.frames, length) for line in group]
+                decoded = [
+                    mrz_ocr.decode(line.frames, length, leading)
+                    for line, leading in zip(group, _leading(group), strict=True)
+                ]
                 if any(d is None for d in decoded):
                     continue
                 read = [d for d in decoded if d is not None]
@@ -204,6 +207,17 @@ def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine],
                 if best is None or _rank(zone, confidence) < _rank(best[0], best[2]):
                     best = (zone, read, confidence)
     return best
+
+
+def _leading(group: list[mrz_ocr.FoundLine]) -> list[int]:
+    """Characters each line of a zone lost at its start: how much later than the earliest its
+    first character begins (zone lines are aligned on the left)."""
+    leads = [mrz_ocr.lead(line.frames) for line in group]
+    known = [x for x in leads if x is not None]
+    if not known:
+        return [0] * len(group)
+    first = min(known)
+    return [0 if x is None or x - first < 0.85 else round(x - first) for x in leads]
 
 
 def fused(pixels: np.ndarray, found: Scan) -> Scan:
@@ -236,8 +250,26 @@ def fused(pixels: np.ndarray, found: Scan) -> Scan:
             return replace(found, reading=_reading(glyph, both, ("glyphs", "pp-ocr")))
     if glyph is not None and _rank(glyph.zone, 1.0) <= _rank(zone, 1.0):
         return found
+    zone = _doubtful(zone, read)
     reading = ZoneReading(zone, zone.lines, 0.0, 0, confidence, readers=("pp-ocr",))
     return replace(found, reading=reading, zone_rows=None)
+
+
+def _doubtful(zone: Zone, read: list[OcrLine]) -> Zone:
+    """The recogniser alone: a field with a character it is not sure of (its best under
+    ``SURE``, or not read at all) is unsure, whatever the check digit says (one unknown digit
+    always has exactly one value that passes)."""
+    doubts = {doubt.field: doubt for doubt in zone.unsure}
+    spans = {**_GUARDED, **_UNGUARDED}
+    for field, where in spans.items():
+        if zone.layout not in where or field in doubts:
+            continue
+        line, start, end = where[zone.layout]
+        allowed = _SEX if field == "sex" else mrz_ocr.ALPHABET
+        if any(not read[line].sure_of(p, allowed) for p in range(start, end)):
+            doubts[field] = Unsure(field, (zone.lines[line][start:end],))
+    unsure = tuple(doubts.values())
+    return replace(zone, unsure=unsure) if unsure != zone.unsure else zone
 
 
 def _reading(glyph: ZoneReading, zone: Zone, readers: tuple[str, ...]) -> ZoneReading:

@@ -30,6 +30,9 @@ _CONFUSIONS = {"0": "O", "O": "0", "1": "I", "I": "1", "2": "Z", "Z": "2", "5": 
 ALTERNATIVE = 0.1
 # Below this the recogniser's best is not a reading it is sure of (fusion: it abstains).
 SURE = 0.5
+# Characters a line may miss (a gap in its frames) and still be read, each then unknown.
+MAX_UNKNOWN = 2
+_UNKNOWN = np.full(len(ALPHABET), 1 / len(ALPHABET), dtype=np.float32)
 # Below this mean probability of its characters a line is noise that happened to fit.
 MIN_CONFIDENCE = 0.75
 LENGTHS = {3: (30,), 2: (44, 36)}
@@ -118,41 +121,57 @@ def raw_text(frames: np.ndarray) -> str:
     return "".join(ALPHABET[e.index] for e in _emissions(frames))
 
 
-def decode(frames: np.ndarray, length: int) -> OcrLine | None:
+def _pitch(found: list[_Emission]) -> float | None:
+    """Frames per character: the median step between characters read side by side, not <."""
+    steps = [
+        b.start - a.start for a, b in itertools.pairwise(found) if _FILLER not in (a.index, b.index)
+    ]
+    return float(np.median(steps)) if len(steps) >= 5 and np.median(steps) > 0 else None
+
+
+def lead(frames: np.ndarray) -> float | None:
+    """Where the first character read begins, in characters from the line image's start: the
+    lines of one zone begin at one place, so a line whose first character begins later has
+    lost its first characters (the detector's box holds them; the recogniser missed them)."""
+    found = _emissions(frames)
+    pitch = _pitch(found)
+    return None if pitch is None else found[0].start / pitch
+
+
+def decode(frames: np.ndarray, length: int, leading: int = 0) -> OcrLine | None:
     """The line as ``length`` characters, or None when it cannot be brought to that length
     without guessing. Too few characters read: a character's pitch in frames is the median
     distance between two characters read side by side that are not ``<``; each character read
     then sits at a position (its distance from the first in pitches), and a ``<`` stands for
-    as many characters as there are positions before the next one. Only ``<`` is widened (a
-    letter dropped between two letters leaves the line unread), and a character that sits
-    between two positions (a quarter pitch or more off) leaves the line unread too."""
+    as many characters as there are positions before the next one. After another character
+    a gap is characters not read: unknown (at most ``MAX_UNKNOWN``; the recogniser is then
+    sure of nothing there). A character that sits between two positions (over a third of a
+    pitch off) leaves the line unread. ``leading``: characters lost before the first read."""
     found = _emissions(frames)
-    if len(found) == length:
+    if len(found) == length and not leading:
         return OcrLine(np.stack([e.probabilities for e in found]))
-    if not 2 <= len(found) < length:
+    pitch = _pitch(found)
+    if pitch is None or len(found) + leading > length:
         return None
-    centres = [(e.start + e.end - 1) / 2 for e in found]
-    steps = [
-        b - a
-        for (a, b), (x, y) in zip(
-            itertools.pairwise(centres), itertools.pairwise(found), strict=True
-        )
-        if _FILLER not in (x.index, y.index)
-    ]
-    if len(steps) < 5:
+    # Where each character begins: a run of < read as one begins at its first <.
+    places = [(e.start - found[0].start) / pitch for e in found]
+    if any(abs(p - round(p)) > 0.35 for p in places):
         return None
-    pitch = float(np.median(steps))
-    places = [(c - centres[0]) / pitch for c in centres]
-    if pitch <= 0 or any(abs(p - round(p)) > 0.25 for p in places):
-        return None
-    positions = [round(p) for p in places] + [length]
-    rows: list[np.ndarray] = []
+    positions = [leading + round(p) for p in places] + [length]
+    rows: list[np.ndarray] = [_UNKNOWN] * leading
     for i, emission in enumerate(found):
         count = positions[i + 1] - positions[i]
-        if count < 1 or (count > 1 and emission.index != _FILLER):
+        if count < 1:
             return None
-        rows.extend([emission.probabilities] * count)
-    return OcrLine(np.stack(rows), padded=True)
+        # A character whose frames span the gap after it is a run of it read as one (CTC
+        # merges repeats: 0000 read as 00); a gap it does not span, characters not read.
+        spans = emission.end - emission.start >= 0.5 * pitch * (count - 1) + 1
+        if emission.index == _FILLER or spans:
+            rows.extend([emission.probabilities] * count)
+        else:
+            rows.extend([emission.probabilities] + [_UNKNOWN] * (count - 1))
+    unknown = sum(row is _UNKNOWN for row in rows)
+    return OcrLine(np.stack(rows), padded=True) if unknown <= MAX_UNKNOWN else None
 
 
 def read_lines(lines: list[np.ndarray], length: int) -> list[OcrLine | None] | None:
@@ -196,8 +215,9 @@ class FoundLine:
 
 def zone_like_lines(pixels: np.ndarray, longest: int = 960) -> list[FoundLine]:
     """Lines of an RGB image that look like zone lines (long, over the zone's alphabet, with a
-    ``<``), in reading order: the detector's quadrilaterals give perspective-corrected crops,
-    tried upside down too when none reads as a zone line."""
+    ``<`` or, 28 characters or more, a third of them digits), in reading order: the
+    detector's quadrilaterals give perspective-corrected crops, tried upside down too when
+    none reads as a zone line."""
     boxes = [
         box
         for box in joined(detect_lines(pixels, longest))
@@ -219,8 +239,8 @@ def zone_like_lines(pixels: np.ndarray, longest: int = 960) -> list[FoundLine]:
 
 
 def _widened(box: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The box a third of its height longer at each end: the detector's box can clip a line's
-    first or last character, which leaves the line one short."""
+    """The box a third of its height longer at each end: the detector's box can clip a
+    line's first or last character, which leaves the line one short."""
     centre, along, _normal = _axes(box)
     reach = along * _short(box) / 3
     signs = np.sign((box - centre) @ along)[:, None]
@@ -231,7 +251,8 @@ def _widened(box: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def _zone_like(crop: np.ndarray, box: np.ndarray, frames: np.ndarray) -> FoundLine | None:
     emitted = _emissions(frames)
     text = "".join(ALPHABET[e.index] for e in emitted)
-    if len(text) < 20 or "<" not in text:
+    digits = sum(ch.isdigit() for ch in text)
+    if len(text) < 20 or ("<" not in text and (len(text) < 28 or digits < 0.3 * len(text))):
         return None
     confidence = float(np.mean([e.probabilities.max() for e in emitted]))
     return FoundLine(crop, box, text, confidence, frames) if confidence >= MIN_CONFIDENCE else None

@@ -266,6 +266,8 @@ def _scan(pixels: np.ndarray) -> Scan:
     best: Scan | None = None
     first: Image.Image | None = None
     for rotation in (0, 180, 90, 270):
+        if rotation in (90, 270) and base.width > 4 * base.height:
+            continue  # a strip lying flat: turned, it would be 1,100 pixels by 10,000 or more
         turned = base.rotate(rotation, expand=True) if rotation else base
         if rotation in (90, 270):
             turned = turned.resize((WORK_WIDTH, round(turned.height * WORK_WIDTH / turned.width)))
