@@ -113,7 +113,7 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
             "mrz",
             "mrz",
             "attention",
-            f"check digits hold, but more than one reading passes them: {unsure} unsure "
+            f"check digits hold, but the zone reads more than one way: {unsure} unsure "
             "(document.unsure lists the candidates)",
             signals,
         )
