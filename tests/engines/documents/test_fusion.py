@@ -143,3 +143,15 @@ def test_a_letter_not_read_is_unknown_never_guessed() -> None:
     for i in (8, 9, 10):  # three more not read: too many, the line is not read
         frames[i * 4] = frames[i * 4 + 1]
     assert decode(frames, 44) is None
+
+
+def test_a_state_code_that_cannot_be_one_is_unsure() -> None:
+    # The recogniser alone, sure of a < where the K of KEN is: "<EN" is no state code (codes
+    # are letters padded at the end), so the state is unsure, never reported as "EN".
+    from hakiki.engines.documents.mrz_fusion import _malformed
+
+    first, second = td3("AB1234567", "900101", "301231")
+    misread = swapped(first, {2: "<"})
+    zone = _malformed(parse_zone([ocr(misread), ocr(second)]))
+    assert [doubt.field for doubt in zone.unsure] == ["issuing_state"]
+    assert _malformed(parse_zone([ocr(first), ocr(second)])).sure

@@ -221,7 +221,30 @@ def _leading(group: list[mrz_ocr.FoundLine]) -> list[int]:
 
 
 def fused(pixels: np.ndarray, found: Scan) -> Scan:
-    """The glyph matcher's scan with the recogniser's reading fused in (see the module)."""
+    """The glyph matcher's scan with the recogniser's reading fused in (see the module); a
+    state code that cannot be one is unsure."""
+    result = _fused(pixels, found)
+    reading = result.reading
+    if reading is None:
+        return result
+    zone = _malformed(reading.zone)
+    return result if zone is reading.zone else replace(result, reading=replace(reading, zone=zone))
+
+
+def _malformed(zone: Zone) -> Zone:
+    """An issuing state or nationality with a ``<`` before a letter (``<EN``): codes are
+    letters, padded at the end only (``D<<``), so a character was misread there: unsure."""
+    doubts = {doubt.field: doubt for doubt in zone.unsure}
+    for field in ("issuing_state", "nationality"):
+        line, start, end = _UNGUARDED[field][zone.layout]
+        value = zone.lines[line][start:end]
+        if "<" in value.rstrip("<") and field not in doubts:
+            doubts[field] = Unsure(field, (value,))
+    unsure = tuple(doubts.values())
+    return replace(zone, unsure=unsure) if unsure != zone.unsure else zone
+
+
+def _fused(pixels: np.ndarray, found: Scan) -> Scan:
     glyph = found.reading
     ocr = _ocr_of_glyph_zone(found)
     if glyph is not None and ocr is not None:
