@@ -155,3 +155,19 @@ def test_a_state_code_that_cannot_be_one_is_unsure() -> None:
     zone = _malformed(parse_zone([ocr(misread), ocr(second)]))
     assert [doubt.field for doubt in zone.unsure] == ["issuing_state"]
     assert _malformed(parse_zone([ocr(first), ocr(second)])).sure
+
+
+def test_failing_check_digits_read_by_the_recogniser_alone_are_attention_not_failed() -> None:
+    from PIL import Image
+
+    from hakiki.engines.documents.verify import _zone_check
+    from hakiki.engines.documents.zone import Scan, ZoneReading
+
+    first, second = td3("AB1234567", "900101", "301231")
+    broken = swapped(second, {9: str((int(second[9]) + 1) % 10)})
+    zone = parse_zone([ocr(first), ocr(broken)])
+    assert zone.failures
+    for readers, status in ((("pp-ocr",), "attention"), (("glyphs", "pp-ocr"), "failed")):
+        reading = ZoneReading(zone, zone.lines, 0.0, 0, 0.97, readers=readers)
+        check = _zone_check(Scan(Image.new("L", (8, 8)), reading, None), "passport", [])
+        assert check.status == status
