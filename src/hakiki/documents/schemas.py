@@ -52,10 +52,21 @@ class DocumentCheck(BaseModel):
 
 
 class UnsureField(BaseModel):
-    field: Literal["document_number", "birth_date", "expiry_date", "personal_number"]
+    field: Literal[
+        "document_number",
+        "birth_date",
+        "expiry_date",
+        "personal_number",
+        "name",
+        "issuing_state",
+        "nationality",
+        "sex",
+    ]
     candidates: list[str] = Field(
         description="What the field could be, the likeliest first (the value shown in the "
-        "document); each passes the field's check digit. Up to 5."
+        "document). A field a check digit guards: each candidate passes it. name, "
+        "issuing_state, nationality, sex: the two readers of the zone read it differently, "
+        "or one read it alone and is not sure of a character. Up to 5."
     )
 
 
@@ -75,8 +86,9 @@ class ExtractedDocument(BaseModel):
     unsure: list[UnsureField] = Field(
         default_factory=list,
         description="Fields the zone does not settle: their glyphs read two ways (0 or O, 1 or I, "
-        "...) and more than one reading passes the check digit. Never a verified value: the "
-        "mrz check is attention, and the field's value is only the likeliest candidate.",
+        "...) and more than one reading passes the check digit, or the zone's two readers read "
+        "the field differently. Never a verified value: the mrz check is attention, and the "
+        "field's value is only the likeliest candidate.",
     )
 
 

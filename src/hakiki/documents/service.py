@@ -116,7 +116,7 @@ def _unsure(doubt: Unsure, today: date) -> UnsureField:
         text = (
             _iso(value, doubt.field == "expiry_date", today) or value
             if doubt.field in ("birth_date", "expiry_date")
-            else value.replace("<", " ").strip()
+            else " ".join(value.replace("<", " ").split())
         )
         if text not in shown:
             shown.append(text)

@@ -51,3 +51,54 @@ def recognise(lines: list[np.ndarray]) -> list[tuple[str, float]]:
     bgr = [line[..., ::-1] if line.ndim == 3 else np.stack([line] * 3, axis=-1) for line in lines]
     read, _ = _ocr().text_rec([np.ascontiguousarray(image) for image in bgr])
     return [(text, float(score)) for text, score in read]
+
+
+def detect_lines(pixels: np.ndarray, longest: int = 960) -> list[np.ndarray]:
+    """The quadrilaterals (4 x 2, clockwise from top left, in the image's pixels) of the lines
+    of text of an RGB image, detected on a copy whose longest side is at most ``longest``
+    (the engine's own setting scales the *shortest* side up to 736: a thin strip would cost
+    seconds)."""
+    from rapidocr_onnxruntime.ch_ppocr_det.utils import DetPreProcess
+
+    detector = _ocr().text_det
+    bgr = np.ascontiguousarray(pixels[..., ::-1])
+    prepared = DetPreProcess(longest, "max", detector.mean, detector.std)(bgr)
+    if prepared is None:
+        return []
+    predicted = detector.infer(prepared)[0]
+    boxes, _scores = detector.postprocess_op(predicted, bgr.shape[:2])
+    if boxes is None or len(boxes) == 0:
+        return []
+    kept = detector.filter_tag_det_res(boxes, bgr.shape[:2])
+    return [np.asarray(box, dtype=np.float32) for box in kept]
+
+
+def crop_line(pixels: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The quadrilateral ``corners`` of ``pixels`` warped to an upright rectangle (a line
+    photographed in perspective comes out straight; a tall one is turned to lie flat)."""
+    [crop] = _ocr().get_crop_img_list(np.ascontiguousarray(pixels), [corners.astype(np.float32)])
+    return np.asarray(crop)
+
+
+def character_probabilities(lines: list[np.ndarray], alphabet: str) -> list[np.ndarray]:
+    """Per image of one line (RGB or grey), the recogniser's output frame by frame over
+    ``alphabet``: an array (frames x 1 + len(alphabet)), column 0 the CTC blank. Other
+    characters of the model's dictionary (Chinese, punctuation) are left out, so a decoder
+    choosing among these columns reads only what ``alphabet`` allows."""
+    if not lines:
+        return []
+    recogniser = _ocr().text_rec
+    dictionary = recogniser.postprocess_op.character
+    columns = [0] + [dictionary.index(ch) for ch in alphabet]
+    out = []
+    for line in lines:
+        bgr = line[..., ::-1] if line.ndim == 3 else np.stack([line] * 3, axis=-1)
+        height, width = bgr.shape[:2]
+        ratio = width / max(height, 1)
+        widest = max(ratio, 320 / 48)  # the model's narrowest input
+        prepared = recogniser.resize_norm_img(np.ascontiguousarray(bgr), widest)
+        predicted = recogniser.session(prepared[np.newaxis].astype(np.float32))[0][0]
+        # Frames beyond the image (padding to the model's minimum width) are dropped.
+        frames = max(1, min(len(predicted), int(np.ceil(len(predicted) * ratio / widest))))
+        out.append(np.asarray(predicted[:frames, columns], dtype=np.float32))
+    return out

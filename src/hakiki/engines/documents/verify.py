@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from hakiki.engines.documents import barcodes, consistency, forensics, quality
-from hakiki.engines.documents.zone import Scan, scan, straighten
+from hakiki.engines.documents.zone import Scan, ZoneReading, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
 Status = Literal["passed", "attention", "failed", "not_run"]
@@ -114,13 +114,13 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
             "mrz",
             "mrz",
             "attention",
-            f"check digits hold, but more than one reading passes them: {unsure} unsure "
+            f"check digits hold, but the zone reads more than one way: {unsure} unsure "
             "(document.unsure lists the candidates)",
             signals,
         )
     failed = ", ".join(f.field for f in zone.failures)
     signals["failed_check_digits"] = failed
-    if reading.confidence >= SURE_READING:
+    if _sure(reading):
         return Check("mrz", "mrz", "failed", f"check digits do not hold: {failed}", signals)
     retry.append("the zone was read unsurely; take a sharper photo")
     return Check(
@@ -130,6 +130,13 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
         f"check digits do not hold ({failed}) on an unsure reading",
         signals,
     )
+
+
+def _sure(reading: ZoneReading) -> bool:
+    """A reading sure enough that failing check digits are the document's: the glyph matcher's
+    (alone or fused) above ``SURE_READING``. The recogniser alone is never: a digit it misread
+    surely is likelier than a forged check digit in the photos only it can read."""
+    return reading.confidence >= SURE_READING and "glyphs" in reading.readers
 
 
 def _consistency(
@@ -212,7 +219,7 @@ def analyse(
             zone_scan = scans[side.field]
     reading = zone_scan.reading if zone_scan else None
     # What an unsure reading says (check digits failing) is not the document's: not used.
-    sure = reading is not None and (reading.zone.valid or reading.confidence >= SURE_READING)
+    sure = reading is not None and (reading.zone.valid or _sure(reading))
     zone = reading.zone if reading is not None and sure else None
     checks = [_quality(side, scans[side.field], retry) for side in sides]
     checks.append(_zone_check(zone_scan, document_type, retry))

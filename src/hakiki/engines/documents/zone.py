@@ -40,6 +40,8 @@ class ZoneReading:
     skew_degrees: float
     rotation: int  # quarter turn applied first: 0, 90, 180 or 270 degrees
     confidence: float  # mean glyph correlation, 0-1
+    read: tuple[ReadLine, ...] = ()  # the glyph matcher's lines, when it read the zone
+    readers: tuple[str, ...] = ("glyphs",)  # which read it: glyphs, pp-ocr (mrz_fusion)
     # How the zone was found: "whole" image, "trimmed" of its borders, one "half" of two sides
     # side by side, "turned" by an angle far from a quarter turn, or the document "flattened".
     located: str = "whole"
@@ -261,6 +263,13 @@ class Scan:
 
 
 def scan(pixels: np.ndarray) -> Scan:
+    """The zone read by the glyph matcher and by PP-OCRv4, fused (:mod:`.mrz_fusion`)."""
+    from hakiki.engines.documents.mrz_fusion import fused  # it builds on this module's Scan
+
+    return fused(pixels, glyph_scan(pixels))
+
+
+def glyph_scan(pixels: np.ndarray) -> Scan:
     """Find and read the zone of a document photo (RGB array). A zone whose check digits all
     hold, no field unsure, wins at once; otherwise the reading with the fewest failures, then
     unsure fields (and the surest glyphs) among those above ``MIN_CONFIDENCE``; a turn whose
@@ -387,6 +396,8 @@ def _scan(pixels: np.ndarray, turns: tuple[int, ...] = _TURNS) -> Scan:
     best: Scan | None = None
     first: Image.Image | None = None
     for rotation in turns:
+        if rotation in (90, 270) and base.width > 4 * base.height:
+            continue  # a strip lying flat: turned, it would be 1,100 pixels by 10,000 or more
         turned = base.rotate(rotation, expand=True) if rotation else base
         if rotation in (90, 270):
             turned = turned.resize((WORK_WIDTH, round(turned.height * WORK_WIDTH / turned.width)))
@@ -409,7 +420,7 @@ def _scan(pixels: np.ndarray, turns: tuple[int, ...] = _TURNS) -> Scan:
                 continue
             found = Scan(
                 straight,
-                ZoneReading(zone, zone.lines, angle, rotation, confidence),
+                ZoneReading(zone, zone.lines, angle, rotation, confidence, tuple(read)),
                 (group[0].top, group[-1].bottom),
             )
             if zone.sure:
