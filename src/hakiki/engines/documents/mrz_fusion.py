@@ -112,6 +112,12 @@ _GUARDED = {  # field: (layout: (line, start, end)) of the fields a check digit 
     "expiry_date": {"TD1": (1, 8, 14), "TD2": (1, 21, 27), "TD3": (1, 21, 27)},
     "personal_number": {"TD3": (1, 28, 42)},
 }
+# Visas place these fields as the book and the card of their size do (MRV-A as TD3, MRV-B as
+# TD2); their optional data carries no personal number.
+for _where in (*_UNGUARDED.values(), *_GUARDED.values()):
+    for _visa, _like in (("MRV-A", "TD3"), ("MRV-B", "TD2")):
+        if _like in _where and _where is not _GUARDED["personal_number"]:
+            _where[_visa] = _where[_like]
 
 
 def _rivals(zone: Zone, alone: list[Zone]) -> list[Unsure]:
