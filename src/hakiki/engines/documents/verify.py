@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from hakiki.engines.documents import barcodes, consistency, forensics, quality
-from hakiki.engines.documents.zone import Scan, scan, straighten
+from hakiki.engines.documents.zone import WORK_WIDTH, Scan, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
 Status = Literal["passed", "attention", "failed", "not_run"]
@@ -67,13 +67,28 @@ def verdict(checks: list[Check]) -> Verdict:
     return "attention" if "attention" in statuses else "clear"
 
 
+def _zone_box(side: Side, scanned: Scan) -> quality.ZoneBox | None:
+    """Where the zone lies in the reader's straightened image, and the scale back to the sent
+    image (the reader turns the image, then scales it to ``WORK_WIDTH`` along the text)."""
+    if scanned.reading is None or scanned.zone_rows is None:
+        return None
+    width, height = side.original_size
+    along = height if scanned.reading.rotation in (90, 270) else width
+    top, bottom = scanned.zone_rows
+    return quality.ZoneBox(top, bottom, len(scanned.reading.lines), along / WORK_WIDTH)
+
+
 def _quality(side: Side, scanned: Scan, retry: list[str]) -> Check:
-    found = quality.assess(side.pixels, np.asarray(scanned.straight), side.original_size)
+    found = quality.assess(
+        side.pixels, np.asarray(scanned.straight), side.original_size, _zone_box(side, scanned)
+    )
     signals: dict[str, float | int | str | bool | None] = {
         "short_side": found.short_side,
+        "zone_glyph_height": found.glyph_height,
         "sharpness": found.sharpness,
         "brightness": found.brightness,
         "glare": found.glare,
+        "zone_hidden": found.zone_hidden,
     }
     if found.acceptable:
         return Check(f"{side.field}.quality", "quality", "passed", "good enough to judge", signals)
