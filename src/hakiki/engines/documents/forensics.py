@@ -42,7 +42,7 @@ COPY_MOVE_MIN_SHIFT = 24  # pixels at the working width: nearer blocks overlap
 MOIRE_ATTENTION = 200.0
 MOIRE_CROP = 512
 CHROME_ZONE = 0.08  # of the height, at the top and at the bottom
-CHROME_ROWS = 8  # flat rows of 540 (1.5% of the height)
+CHROME_ROWS = 4  # flat rows of 540, at each end
 MIN_DETAIL = 0.02  # fine-detail energy over coarse: sharp photos 0.13-0.16, blurred under 0.01
 _SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 4 / 3, 16 / 10)
 
@@ -169,12 +169,13 @@ def moire(grey: Image.Image) -> float:
 
 
 def screen_chrome(image: Image.Image) -> bool:
-    """A screen's bars: rows of one flat colour across the whole width at the top or the
-    bottom (a status bar, an app's title or navigation bar). A camera's rows are never flat."""
+    """A screen's bars: rows of one flat colour across the whole width at the top and at the
+    bottom (a status bar, an app's title and navigation bars). A camera's rows are never flat;
+    a photo on a black cloth can be, at one end (a genuine passport photo of the set)."""
     small = np.asarray(image.convert("RGB").resize((270, 540)), dtype=np.float32)
     flat = small.std(axis=1).max(axis=1) < 2.0
     edge = round(len(flat) * CHROME_ZONE)
-    return int(flat[:edge].sum()) >= CHROME_ROWS or int(flat[-edge:].sum()) >= CHROME_ROWS
+    return int(flat[:edge].sum()) >= CHROME_ROWS and int(flat[-edge:].sum()) >= CHROME_ROWS
 
 
 def screenshot_shape(size: tuple[int, int], camera: bool, chrome: bool) -> bool:
