@@ -121,6 +121,18 @@ def editor_saved(image: Image.Image) -> Doctored:
     return _jpeg(image, exif=exif), "JPEG"
 
 
+def glare(image: Image.Image) -> Doctored:
+    """Not an edit: a lamp's reflection over the middle of the document (a burnt-out core
+    fading out over 15% of the width), photographed as a phone's JPEG."""
+    pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
+    yy, xx = np.mgrid[: image.height, : image.width]
+    sigma = 0.075 * image.width
+    away = (xx - 0.55 * image.width) ** 2 + (yy - 0.45 * image.height) ** 2
+    spot = np.clip(np.exp(-away / (2 * sigma**2)) * 1.6, 0, 1)[..., None]
+    lit = pixels + (255 - pixels) * spot
+    return _jpeg(Image.fromarray(lit.clip(0, 255).astype(np.uint8)), quality=92), "JPEG"
+
+
 EDITS: dict[str, Callable[..., Doctored]] = {
     "pasted_photo": pasted_photo,
     "copied_region": copied_region,
@@ -128,6 +140,7 @@ EDITS: dict[str, Callable[..., Doctored]] = {
     "screenshot": screenshot,
     "photo_of_screen": photo_of_screen,
     "editor_saved": editor_saved,
+    "glare": glare,
 }
 # The check that exists to catch each edit.
 CAUGHT_BY = {
@@ -137,4 +150,5 @@ CAUGHT_BY = {
     "screenshot": ("screen",),
     "photo_of_screen": ("screen",),
     "editor_saved": ("editing_software",),
+    "glare": ("quality",),
 }

@@ -7,11 +7,11 @@ Calibrated on 45 genuine public document images (bench/documents_forensics.py; i
   read right; at 6 px and less, never). Without a zone, only an image too small to hold an
   ID-1 card's zone at that height is said to be too small (a file's pixel count alone said
   "too low" of 17 images read perfectly).
-- **Glare** is judged only where it hides what is read: along the zone's lines (every
-  character position of a zone holds a glyph or a ``<``, so a burnt-out stretch there hides
-  characters) and, without a zone, as a burnt-out patch on a page whose paper is not itself
-  burnt out (a photo: paper is grey-white, glare is white). A flat scan's white paper is
-  burnt out everywhere: that hides nothing.
+- **Glare** is a burnt-out patch on the document that fades out: not connected to the image's
+  edge (the page, the scanner's lid or a white background around the document reaches it)
+  and ringed by a light halo (a white field or box printed on the document ends at a hard
+  edge). A flat scan's white paper hides nothing. Glare over the zone stops the zone from
+  being found at all: the mrz check then asks for another photo.
 
 Thresholds: docs/decisions.md ("Issue 32: forensics and quality calibrated").
 """
@@ -32,7 +32,6 @@ BURNT = 250  # every channel at or above it
 MAX_GLARE = 0.01  # share of the image under one patch of glare
 HALO = 230  # a glare's halo: the cells around the patch at least this light
 MIN_HALO = 0.5  # share of the ring that is halo (genuine white fields and boxes: 0.31 at most)
-MAX_HIDDEN_ZONE = 0.08  # share of the zone's line length burnt out without ink
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,6 @@ class Quality:
     glare: float
     problems: tuple[str, ...]  # each a reason the photo cannot be judged, in plain words
     glyph_height: float | None = None  # the zone's glyphs, pixels of the sent image
-    zone_hidden: float = 0.0  # share of the zone's lines burnt out without ink
 
     @property
     def acceptable(self) -> bool:
@@ -89,25 +87,6 @@ def glyph_height(grey: np.ndarray, box: ZoneBox) -> float | None:
     if not lines:
         return None
     return float(np.median([b - a for a, b in lines])) * box.pixels_per_straight
-
-
-def hidden_zone(grey: np.ndarray, box: ZoneBox) -> float:
-    """The share of the zone's line length burnt out without ink: glare over characters."""
-    lines, ink = zone_lines(grey, box)
-    if not lines:
-        return 0.0
-    crop = grey[box.top : box.bottom]
-    columns = np.flatnonzero(ink.any(axis=0))
-    left, right = int(columns[0]), int(columns[-1]) + 1
-    step = max(2, round(np.median([b - a for a, b in lines]) / 2))
-    hidden = total = 0
-    for top, bottom in lines:
-        for x in range(left, right - step + 1, step):
-            cell = slice(top, bottom), slice(x, x + step)
-            total += 1
-            if not ink[cell].any() and float((crop[cell] >= BURNT).mean()) > 0.9:
-                hidden += 1
-    return hidden / max(total, 1)
 
 
 def _grow(mask: np.ndarray) -> np.ndarray:
@@ -167,7 +146,6 @@ def assess(
     brightness = float(grey.mean())
     height = glyph_height(grey, zone) if zone is not None else None
     glare = glare_share(pixels[::2, ::2])  # every other pixel is plenty for a patch
-    hidden = hidden_zone(grey, zone) if zone is not None else 0.0
     problems = []
     if height is not None and height < MIN_GLYPH_HEIGHT:
         problems.append(
@@ -183,9 +161,7 @@ def assess(
         problems.append("the photo is blurred; hold the camera still and focus on the document")
     if brightness < MIN_MEAN_LIGHT:
         problems.append("the photo is too dark")
-    if hidden > MAX_HIDDEN_ZONE:
-        problems.append("glare hides the machine-readable zone; tilt it away from the light")
-    elif glare > MAX_GLARE:
+    if glare > MAX_GLARE:
         problems.append("glare hides part of the document; tilt it away from the light")
     return Quality(
         short,
@@ -194,5 +170,4 @@ def assess(
         round(glare, 3),
         tuple(problems),
         None if height is None else round(height, 1),
-        round(hidden, 3),
     )

@@ -88,7 +88,6 @@ def _quality(side: Side, scanned: Scan, retry: list[str]) -> Check:
         "sharpness": found.sharpness,
         "brightness": found.brightness,
         "glare": found.glare,
-        "zone_hidden": found.zone_hidden,
     }
     if found.acceptable:
         return Check(f"{side.field}.quality", "quality", "passed", "good enough to judge", signals)
