@@ -15,6 +15,7 @@ Barcodes (``--barcodes``): zxing-cpp on each image as sent (before) and through
 zxing-cpp at 0.8-2.2 pixels per module, blurred (0, 0.7, 1.2 px) and saved as JPEG (60, 85).
 
     uv run --group dev python bench/documents_forensics.py [--details] [--limit N] [--barcodes]
+    # genuine images only, as another tree has it (PYTHONPATH=/work/main/src:. ... --limit 0)
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ from pathlib import Path
 import numpy as np
 import zxingcpp
 from PIL import Image, ImageFilter
+from tests.documents.doctored import CAUGHT_BY, EDITS
 
 from bench.documents_real import TRUTH, extract
 from hakiki.engines.documents import barcodes
 from hakiki.engines.documents.verify import Analysis, Side, analyse
 from hakiki.engines.face import load_image
-from tests.documents.doctored import CAUGHT_BY, EDITS
 
 TODAY = date(2026, 11, 27)
 ALARM_CATEGORIES = ("quality", "forensics")
@@ -102,8 +103,10 @@ def bench_barcodes(paths: dict[str, Path]) -> None:
         seconds.append(spent)
         if before or after:
             print(f"  {name}: as sent {before}, read {after}")
-    print(f"genuine images: barcodes.read CPU median {statistics.median(seconds):.3f} s, "
-          f"max {max(seconds):.3f} s (an image without a code runs the whole ladder)")
+    print(
+        f"genuine images: barcodes.read CPU median {statistics.median(seconds):.3f} s, "
+        f"max {max(seconds):.3f} s (an image without a code runs the whole ladder)"
+    )
     for kind in ("PDF417", "QRCode"):
         counts = Counter()
         for module, blur, quality in itertools.product(MODULES, (0, 0.7, 1.2), (60, 85)):
@@ -119,7 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--details", action="store_true")
-    parser.add_argument("--limit", type=int, default=0, help="doctor only the first N images")
+    parser.add_argument("--limit", type=int, default=-1, help="doctor only the first N images")
     parser.add_argument("--json", type=Path, help="write every row here")
     parser.add_argument("--barcodes", action="store_true", help="the barcode ladder only")
     args = parser.parse_args()
@@ -145,7 +148,7 @@ def main() -> None:
             rows.append({"image": name, "edit": None, "alarms": raised, **signals(found)})
             if args.details:
                 print(f"{name:28} {sorted(raised) or '-'} {signals(found)}", flush=True)
-            if args.limit and index >= args.limit:
+            if 0 <= args.limit <= index:
                 continue
             image = Image.open(io.BytesIO(data)).convert("RGB")
             for edit, make in EDITS.items():
@@ -160,7 +163,9 @@ def main() -> None:
                     print(f"  {edit:16} {'caught' if hit else 'MISSED'} {sorted(raised)}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1, default=str))
-    print(f"\ngenuine images: {len(paths)}; median CPU per image {statistics.median(seconds):.2f} s")
+    print(
+        f"\ngenuine images: {len(paths)}; median CPU per image {statistics.median(seconds):.2f} s"
+    )
     clean = sum(1 for r in rows if r["edit"] is None and not r["alarms"])
     print(f"genuine images without any alarm: {clean}")
     for check, count in sorted(genuine_alarms.items()):

@@ -108,10 +108,14 @@ def test_resolution_is_judged_on_the_zone_s_characters() -> None:
 
 
 def _pdf417_photo(module: float, blur: float) -> np.ndarray:
-    code = zxingcpp.create_barcode("ANSI 636000 DAQ123456789 PUBLIC JON", zxingcpp.BarcodeFormat.PDF417)
+    code = zxingcpp.create_barcode(
+        "ANSI 636000 DAQ123456789 PUBLIC JON", zxingcpp.BarcodeFormat.PDF417
+    )
     card = Image.new("RGB", (1000, 640), (236, 238, 230))
     card.paste(Image.fromarray(np.asarray(code.to_image(scale=4))).convert("RGB"), (60, 60))
-    small = card.resize((round(1000 * module / 4), round(640 * module / 4)), Image.Resampling.BILINEAR)
+    small = card.resize(
+        (round(1000 * module / 4), round(640 * module / 4)), Image.Resampling.BILINEAR
+    )
     out = io.BytesIO()
     small.filter(ImageFilter.GaussianBlur(blur)).save(out, "JPEG", quality=80)
     return np.asarray(Image.open(io.BytesIO(out.getvalue())).convert("RGB"))
