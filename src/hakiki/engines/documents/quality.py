@@ -32,6 +32,7 @@ BURNT = 250  # every channel at or above it
 MAX_GLARE = 0.01  # share of the image under one patch of glare
 HALO = 230  # a glare's halo: the cells around the patch at least this light
 MIN_HALO = 0.5  # share of the ring that is halo (genuine white fields and boxes: 0.31 at most)
+HALO_STEP = 2.0  # grey levels the ring is lighter than the ring beyond (a printed box: -6.5)
 
 
 @dataclass(frozen=True)
@@ -127,8 +128,14 @@ def glare_share(pixels: np.ndarray) -> float:
         seed.flat[int(np.flatnonzero(left)[0])] = True
         patch = _reach(seed, left)
         left &= ~patch
-        ring = _grow(_grow(patch)) & ~patch
-        if float((level[ring] >= HALO).mean()) >= MIN_HALO:
+        near = _grow(_grow(patch))
+        far = _grow(_grow(near)) & ~near
+        ring = near & ~patch
+        if not far.any():
+            continue
+        # Lighter next to the patch than further out: light fading out, not a printed field.
+        fading = float(level[ring].mean()) - float(level[far].mean()) >= HALO_STEP
+        if fading and float((level[ring] >= HALO).mean()) >= MIN_HALO:
             largest = max(largest, int(patch.sum()))
     return largest / burnt.size
 
