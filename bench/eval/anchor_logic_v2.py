@@ -55,10 +55,14 @@ def main() -> None:
     repeats = int(request.get("repeats", 3))
     config = LogicV2.default_config()
 
-    def entity(eid: str, schema: str, name: str) -> Any:
+    def entity(eid: str, schema: str, name: str, dob: str = "", country: str = "") -> Any:
         proxy = model.make_entity(schema)
         proxy.id = eid
         proxy.add("name", name)
+        if dob:
+            proxy.add("birthDate", dob)
+        if country:
+            proxy.add("nationality", country)
         return proxy
 
     out: dict[str, Any] = {
@@ -70,7 +74,10 @@ def main() -> None:
     }
     for set_name, pairs in request["sets"].items():
         entities = [
-            (entity(f"q{i}", p["schema"], p["name1"]), entity(f"c{i}", p["schema"], p["name2"]))
+            (
+                entity(f"q{i}", p["schema"], p["name1"], p.get("dob1", ""), p.get("country1", "")),
+                entity(f"c{i}", p["schema"], p["name2"], p.get("dob2", ""), p.get("country2", "")),
+            )
             for i, p in enumerate(pairs)
         ]
         warm_up = (entity("w1", "Company", "Warm Up"), entity("w2", "Company", "Warm-Up Ltd"))

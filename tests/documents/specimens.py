@@ -1,11 +1,13 @@
 """Document specimens rendered here (no third-party images): a card with a zone printed in the
 OCR-B font Hakiki ships, a portrait-shaped block and some visual-zone text; then photographed
-badly on purpose (rotated, blurred, JPEG-compressed)."""
+badly on purpose (rotated, blurred, JPEG-compressed, at a slant), cropped to the zone alone,
+framed, or scanned beside its other side. Visas (MRV-A, MRV-B) are rendered the same way."""
 
 from __future__ import annotations
 
 import io
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from hakiki.engines.documents.ocrb import _font_path
@@ -60,3 +62,94 @@ def render_card(
     out = io.BytesIO()
     photo.save(out, fmt, **({"quality": quality} if fmt == "JPEG" else {}))
     return out.getvalue()
+
+
+# ICAO 9303 part 7's visa examples (MRV-A and MRV-B), check digits recomputed.
+MRV_A = (
+    "V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+    "L8988901C4XXX4009078F96121096ZE184226B<<<<<<",
+)
+MRV_B = (
+    "V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<",
+    "L8988901C4XXX4009078F9612109<<<<<<<<",
+)
+_TABLE = (95, 100, 105)
+
+
+def _image(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def card_only(lines: tuple[str, ...], width: int = 900) -> Image.Image:
+    """The card of :func:`render_card` without the table around it."""
+    height = round(width * 54 / 85.6)
+    table = _image(render_card(lines, width=width, fmt="PNG"))
+    left, top = int(width * 0.125), int(height * 0.175)
+    return table.crop((left, top, left + width, top + height))
+
+
+def zone_box(card: Image.Image) -> tuple[int, int, int, int]:
+    """The zone's ink on a card of :func:`card_only`: left, top, right, bottom."""
+    dark = np.asarray(card.convert("L")) < 60
+    lower = dark[int(card.height * 0.6) :]
+    rows = np.flatnonzero(lower.any(axis=1)) + int(card.height * 0.6)
+    columns = np.flatnonzero(dark[rows[0] : rows[-1] + 1].any(axis=0))
+    return int(columns[0]), int(rows[0]), int(columns[-1]) + 1, int(rows[-1]) + 1
+
+
+def tight_strip(lines: tuple[str, ...], margin: int = 3) -> bytes:
+    """Only the zone, ``margin`` pixels of card around its ink."""
+    card = card_only(lines)
+    left, top, right, bottom = zone_box(card)
+    return _png(card.crop((left - margin, top - margin, right + margin, bottom + margin)))
+
+
+def framed(lines: tuple[str, ...]) -> bytes:
+    """A card whose zone is boxed by a printed frame half a character from the glyphs."""
+    card = card_only(lines)
+    left, top, right, bottom = zone_box(card)
+    gap = (right - left) // (2 * len(lines[0]))
+    ImageDraw.Draw(card).rectangle(
+        (left - gap, top - gap, right + gap, bottom + gap), outline=(20, 20, 20), width=3
+    )
+    return _png(card)
+
+
+def two_sides(lines: tuple[str, ...]) -> bytes:
+    """Front (no zone) and back (the zone) scanned side by side on white."""
+    back = card_only(lines)
+    front = back.copy()
+    left, top, right, bottom = zone_box(back)
+    ImageDraw.Draw(front).rectangle((left, top, right, bottom), fill=(236, 238, 230))
+    # The scanner's glass around and between them: the zone is about 40% of the width.
+    space = 50
+    both = Image.new("RGB", (back.width * 2 + 3 * space, back.height + 2 * space), "white")
+    both.paste(front, (space, space))
+    both.paste(back, (back.width + 2 * space, space))
+    return _png(both)
+
+
+def slanted(lines: tuple[str, ...], corners: tuple[tuple[float, float], ...]) -> bytes:
+    """The card on its table photographed at a slant: its corners (top-left, top-right,
+    bottom-right, bottom-left, as fractions of the photo) moved to ``corners``."""
+    photo = _image(render_card(lines, width=900, fmt="PNG"))
+    width, height = photo.size
+    # PIL's perspective transform maps each output pixel to an input one: solve for it.
+    target = [(x * width, y * height) for x, y in corners]
+    source = [(0, 0), (width, 0), (width, height), (0, height)]
+    rows = []
+    for (x, y), (u, v) in zip(target, source, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+    coefficients = np.linalg.solve(np.array(rows), np.array(source).ravel())
+    warped = photo.transform(
+        photo.size, Image.Transform.PERSPECTIVE, tuple(coefficients), Image.Resampling.BICUBIC,
+        fillcolor=_TABLE,
+    )  # fmt: skip
+    return _png(warped)

@@ -102,6 +102,32 @@ async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     assert result["verdict"] == "clear", result["reasons"]
 
 
+async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    # A real Schengen visa (MRV-B, MIT: tests/data/documents/real/SOURCES.md), expired in 2005.
+    account = await make_account("live", balance=10_000)
+    image = b64((DATA / "real" / "pe-100_visa-polx.jpg").read_bytes())
+    visa, passport = [
+        (await verify(client, account.headers, document_type=kind, front_image=image)).json()
+        for kind in ("visa", "passport")
+    ]
+    document = visa["document"]
+    assert (document["layout"], document["document_code"], document["document_number"]) == (
+        "MRV-B", "VC", "PL0000000",
+    )  # fmt: skip
+    assert (document["surname"], document["given_names"]) == ("KOWALSKA KWIATKOWSKA", "BEATA")
+    assert document["expiry_date"] == "2005-05-01"
+    found = checks(visa)
+    assert found["mrz"]["status"] == "passed" and "MRV-B" in found["mrz"]["reason"]
+    assert found["mrz"]["signals"]["located"] == "whole"
+    assert found["document_type"]["status"] == "passed"
+    assert found["expiry"]["status"] == "failed"
+    assert "the document expired on 2005-05-01" in visa["reasons"]
+    assert checks(passport)["document_type"]["status"] == "failed"
+    assert "the zone's document code 'VC' is not a passport's" in passport["reasons"]
+
+
 async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_rejected(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -186,7 +212,7 @@ async def test_bad_images_are_400s_and_never_charged(
             "back_image",
         ),
         (
-            {"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "visa"},
+            {"front_image": b64(specimen("pe-passport-td3.jpg")), "document_type": "voter_card"},
             "document_type",
         ),
         (

@@ -32,7 +32,9 @@ _NOT_CHARGED = {"http_status": 200, "live": False, "billing.charged": False, "bi
 INVALID = {"http_status": 400, "error": "invalid_request"}
 SANDBOX_DISTANCE = 0.38
 _ISO3 = {"KE": "KEN", "UG": "UGA", "TZ": "TZA", "NG": "NGA"}
-_NUMBERS = {"passport": "AK0000000", "national_id": "123456789", "residence_permit": "R0000000"}
+_NUMBERS = {"passport": "AK0000000", "national_id": "123456789", "residence_permit": "R0000000",
+            "visa": "V00000000"}  # fmt: skip
+_LAYOUTS = {"passport": ("TD3", "P"), "visa": ("MRV-A", "V")}
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,11 @@ def _zone(query: SandboxQuery, expired: bool) -> Zone | None:
     if number is None:
         return None
     state = _ISO3.get(query.country_code or "KE", "KEN")
-    passport = query.document_type == "passport"
+    layout, code = _LAYOUTS.get(query.document_type, ("TD1", "ID"))
     return Zone(
-        layout="TD3" if passport else "TD1",
+        layout=layout,
         lines=(),
-        document_code="P" if passport else "ID",
+        document_code=code,
         issuing_state=state,
         document_number=number,
         surname="KAMAU",
@@ -154,6 +156,12 @@ class VerifySandbox:
                 "a red front image: rejected (the document expired)",
                 {**_NOT_CHARGED, "verdict": "rejected", "document.expiry_date": "2020-01-01"},
                 front_image=solid_png((200, 30, 30)),
+            ),
+            verify(
+                "document_type visa, a white front image: clear, an MRV-A zone (code V)",
+                {**_NOT_CHARGED, "verdict": "clear", "document.layout": "MRV-A",
+                 "document.document_code": "V"},
+                document_type="visa", front_image=solid_png((240, 240, 240)),
             ),
             verify(
                 "a dark front image: too poor to judge, retryable",

@@ -10,7 +10,7 @@ from hakiki.core.envelope import ResultBase
 from hakiki.documents import examples
 from hakiki.identity.schemas import CountryCode
 
-DocumentType = Literal["passport", "national_id", "drivers_license", "residence_permit"]
+DocumentType = Literal["passport", "national_id", "drivers_license", "residence_permit", "visa"]
 
 
 class DocumentRequest(BaseModel):
@@ -18,7 +18,8 @@ class DocumentRequest(BaseModel):
 
     document_type: DocumentType = Field(
         description="passport (TD3 zone), national_id (TD1 or TD2 zone, usually on the back), "
-        "residence_permit, or drivers_license (no zone expected)."
+        "residence_permit, visa (an MRV-A or MRV-B zone: 2 x 44 or 2 x 36, code V), or "
+        "drivers_license (no zone expected)."
     )
     country_code: CountryCode | None = Field(
         None, description="KE, NG, TZ or UG: the issuing country to compare with the zone's."
@@ -59,7 +60,7 @@ class UnsureField(BaseModel):
 
 
 class ExtractedDocument(BaseModel):
-    layout: Literal["TD1", "TD2", "TD3"] | None
+    layout: Literal["TD1", "TD2", "TD3", "MRV-A", "MRV-B"] | None
     document_code: str | None
     issuing_state: str | None = Field(description="ICAO three-letter code, as in the zone.")
     document_number: str | None

@@ -139,3 +139,18 @@ def test_a_reading_where_every_glyph_is_in_doubt_stays_bounded() -> None:
     zone = parse_zone([reading(first), ReadLine(scores=scores)])
     assert not zone.sure
     assert all(len(doubt.candidates) <= 2048 for doubt in zone.unsure)
+
+
+def test_a_6_read_as_g_unsurely_is_unsure_for_no_check_digit_tells_them_apart() -> None:
+    # G is 16: at any weight it adds what 6 adds, modulo 10. A zone in another font than
+    # OCR-B (yu_mrz_strip_taylor.png of the real-image bench) read the 6 of B98765432 as G at
+    # 0.75, the 6 nowhere near: "B987G5432" passed its check digit, a wrong number, valid.
+    lines = td3("B98765432", "900101", "301231")
+    assert check_digit("B987G5432") == check_digit("B98765432")
+    misread = lines[1][:4] + "G" + lines[1][5:]
+    unsure = parse_zone([reading(lines[0]), reading(misread, {4: ("G", 0.75)})])
+    assert [d.field for d in unsure.unsure] == ["document_number"]
+    assert set(unsure.unsure[0].candidates) == {"B987G5432", "B98765432"}
+    # Read surely (OCR-B's G and 6 score 0.8 and more on real scans): the G is what is printed.
+    sure = parse_zone([reading(lines[0]), reading(misread)])
+    assert sure.sure and sure.document_number == "B987G5432"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hakiki.engines.mrz.zones import MrzError, TextLine, parse_text, parse_zone
-from tests.documents.specimens import TD1_KENYA, TD1_UTOPIA
+from tests.documents.specimens import MRV_A, MRV_B, TD1_KENYA, TD1_UTOPIA
 
 TD3 = (
     "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
@@ -86,3 +86,29 @@ def test_what_is_not_a_zone_is_refused(lines: tuple[str, ...]) -> None:
 
 def test_text_line_keeps_what_no_confusion_explains() -> None:
     assert TextLine("A").best(0, "0123456789") == "A"
+
+
+def test_visas_mrv_a_and_mrv_b_icao_examples() -> None:
+    # ICAO 9303 part 7: no composite check digit, optional data to the end of the second line.
+    mrv_a = parse_text(MRV_A)
+    assert mrv_a.sure and mrv_a.layout == "MRV-A" and mrv_a.document_code == "V"
+    assert (mrv_a.document_number, mrv_a.nationality, mrv_a.issuing_state) == (
+        "L8988901C", "XXX", "UTO",
+    )  # fmt: skip
+    assert (mrv_a.birth_date, mrv_a.sex, mrv_a.expiry_date) == ("400907", "F", "961210")
+    assert mrv_a.optional_data == "6ZE184226B"
+    mrv_b = parse_text(MRV_B)
+    assert mrv_b.sure and mrv_b.layout == "MRV-B" and mrv_b.surname == "ERIKSSON"
+    assert mrv_b.optional_data == ""
+
+
+def test_a_visa_still_checks_its_fields_check_digits() -> None:
+    wrong = (MRV_A[0], MRV_A[1][:19] + "0" + MRV_A[1][20:])  # birth date's check digit
+    assert [f.field for f in parse_text(wrong).failures] == ["birth_date"]
+    # The last characters are optional data, not a composite check digit: anything goes.
+    assert parse_text((MRV_B[0], MRV_B[1][:35] + "7")).sure
+
+
+def test_v_is_a_visa_code_only_in_two_line_layouts() -> None:
+    with pytest.raises(MrzError):
+        parse_text(("V" + TD1_KENYA[0][1:], *TD1_KENYA[1:]))

@@ -32,6 +32,7 @@ ZONE_CODES = {
     "passport": ("P",),
     "national_id": ("I", "A", "C"),
     "residence_permit": ("I", "A", "C"),
+    "visa": ("V",),
 }
 MAX_VALIDITY_YEARS = 20
 MAX_AGE_YEARS = 120

@@ -17,13 +17,13 @@ from typing import Literal
 import numpy as np
 
 from hakiki.engines.documents import barcodes, consistency, forensics, quality
-from hakiki.engines.documents.zone import WORK_WIDTH, Scan, scan, straighten
+from hakiki.engines.documents.zone import TRIM, WORK_WIDTH, Scan, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
 Status = Literal["passed", "attention", "failed", "not_run"]
 Category = Literal["quality", "mrz", "barcode", "consistency", "forensics", "face"]
 Verdict = Literal["clear", "attention", "rejected"]
-ZONE_EXPECTED = frozenset({"passport", "national_id", "residence_permit"})
+ZONE_EXPECTED = frozenset({"passport", "national_id", "residence_permit", "visa"})
 # Check digits that fail on glyphs read this surely are what is printed, not a misreading.
 SURE_READING = 0.8
 ELA_ATTENTION = 25.0  # the worst block's error level over the median's (clean photos: 5-21)
@@ -67,15 +67,21 @@ def verdict(checks: list[Check]) -> Verdict:
     return "attention" if "attention" in statuses else "clear"
 
 
+# The share of the sent image's width the reader read, by how it found the zone.
+_SHARE_READ = {"whole": 1.0, "turned": 1.0, "half": 0.5, "trimmed": 1 - 2 * TRIM}
+
+
 def _zone_box(side: Side, scanned: Scan) -> quality.ZoneBox | None:
     """Where the zone lies in the reader's straightened image, and the scale back to the sent
     image (the reader turns the image, then scales it to ``WORK_WIDTH`` along the text)."""
-    if scanned.reading is None or scanned.zone_rows is None:
+    reading = scanned.reading
+    # A flattened photo's scale is the document outline's, unknown here: judged as no zone.
+    if reading is None or scanned.zone_rows is None or reading.located not in _SHARE_READ:
         return None
     width, height = side.original_size
-    along = height if scanned.reading.rotation in (90, 270) else width
+    along = (height if reading.rotation in (90, 270) else width) * _SHARE_READ[reading.located]
     top, bottom = scanned.zone_rows
-    return quality.ZoneBox(top, bottom, len(scanned.reading.lines), along / WORK_WIDTH)
+    return quality.ZoneBox(top, bottom, len(reading.lines), along / WORK_WIDTH)
 
 
 def _quality(side: Side, scanned: Scan, retry: list[str]) -> Check:
@@ -113,6 +119,7 @@ def _zone_check(scanned: Scan | None, document_type: str, retry: list[str]) -> C
         "confidence": reading.confidence,
         "skew_degrees": reading.skew_degrees,
         "rotation": reading.rotation,
+        "located": reading.located,
     }
     if zone.sure:
         return Check(
@@ -214,8 +221,9 @@ def analyse(
 ) -> Analysis:
     retry: list[str] = []
     sides = [front] + ([back] if back else [])
-    # An identity card's zone is on its back: read that side first.
-    order = list(reversed(sides)) if document_type != "passport" else sides
+    # An identity card's zone is on its back: read that side first (a passport's page and a
+    # visa's sticker carry theirs on the front).
+    order = sides if document_type in ("passport", "visa") else list(reversed(sides))
     scans: dict[str, Scan] = {}
     zone_scan: Scan | None = None
     for side in order:  # once a side's zone is read, the others are only straightened

@@ -95,6 +95,11 @@ _ORG_ABBREVIATIONS = {
     "uk": ("united", "kingdom"),
 }
 _APOSTROPHES = re.compile(r"['`´ʹʻʼʽ‘’′]")
+# Maa "ole" and Kalenjin "arap" ("son of") before the father's or clan name: a particle when
+# not the first word (a Scandinavian "Ole" is a given name).
+SON_OF_INSIDE = _words("ole arap")
+# "Ben" is also an English given name: a link only after the first word ("Ben Murray").
+GIVEN_WHEN_FIRST = _words("ben")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,9 @@ class NormalizedName:
     tokens: tuple[str, ...]
     weights: tuple[float, ...]
     removed: tuple[str, ...] = ()  # titles, ranks and honours taken out of a person's name
+    # written in Latin letters: a keyboard slip is possible; a name written in Han, Hangul,
+    # Arabic or Cyrillic is romanised by rule, so one letter apart is another character
+    latin: bool = True
 
     @property
     def total_weight(self) -> float:
@@ -194,8 +202,24 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         prefixes = written[:cut] if cut > 0 and written[cut:] == tokens else ()
         tokens, removed = strip_titles(tokens)
         removed = prefixes + removed
-    weights = tuple(token_weight(t, is_org) for t in tokens)
-    return NormalizedName(tokens, weights, removed)
+    weights = tuple(
+        _person_weight(k, t) if not is_org else token_weight(t, is_org)
+        for k, t in enumerate(tokens)
+    )
+    return NormalizedName(tokens, weights, removed, is_latin(text))
+
+
+def is_latin(text: str) -> bool:
+    """True unless the text has a letter of another script than Latin."""
+    return all(ord(c) < 0x250 or not c.isalpha() or 0x1E00 <= ord(c) < 0x1F00 for c in text)
+
+
+def _person_weight(position: int, token: str) -> float:
+    if position == 0 and token in GIVEN_WHEN_FIRST:
+        return 1.0
+    if position > 0 and token in SON_OF_INSIDE:
+        return PARTICLE_WEIGHT
+    return token_weight(token, False)
 
 
 def strip_titles(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -39,6 +39,7 @@ from hakiki.engines.screening.normalize import (
 )
 from hakiki.engines.screening.similarity import (
     INITIAL_SIMILARITY,
+    VARIANT_SIMILARITY,
     Alignment,
     TokenMatch,
     align,
@@ -77,7 +78,16 @@ RECOGNISABLE_SIMILARITY = 0.9  # one edit in eight letters or more, a variant, o
 OMISSION_EVIDENCE = 1.25
 # "Salman bin Muhammad" is the son of a Muhammad, "Muhammad bin Salman" the son of a Salman.
 FATHER_SWAP_PENALTY = 0.25
+# Compare mode, one name part shared and other parts on both sides ("Bassey Albert" /
+# "BASSEY AKPAN", a married name, a different second name): the name cannot tell one person
+# from two, so it says "possible" just under the threshold and the date of birth decides (a
+# same date, +0.05, makes the match; a different one, -0.20, excludes it).
+ONE_SHARED_POSSIBLE = 0.76
 WEAK_ALIAS_PENALTY = 0.05
+# Screening: when every matched name part is only a near spelling (no part exact or a listed
+# spelling: "Jonah Jang" / "Jonha LANG"), two slips are a coincidence the 40,000 listed names
+# make likely; the name alone stays under the threshold, a date of birth or country decides.
+ALL_NEAR_CAP = 0.79
 
 DOB_SAME_DATE = 0.05
 DOB_SAME_YEAR = 0.02
@@ -134,6 +144,8 @@ def score_name(
     matches, q_scores, l_scores = match_tokens(query, listed)
     l_tokens, l_weights = listed.tokens, listed.weights
     pair_rarity = _pair_rarity(matches)
+    substantive_list = [k for k, w in enumerate(l_weights) if w >= SUBSTANTIVE]
+    near_only = True
     full = initials = 0
     evidence = 0.0
     for k, (token, weight, sim) in enumerate(zip(l_tokens, l_weights, l_scores, strict=True)):
@@ -146,7 +158,8 @@ def score_name(
         if sim > INITIAL_SIMILARITY:
             full += 1
             evidence += pair_rarity.get(k, 1.0) * sim
-        else:
+            near_only = near_only and sim < VARIANT_SIMILARITY
+        elif not _middle_initial_for_surname(k, substantive_list, matches, query, q_scores):
             initials += 1
     if full == 0:
         return NameScore(0.0, query, listed, ("no name part matched",))
@@ -157,7 +170,21 @@ def score_name(
     )
     unmatched_list = [k for k in substantive if l_scores[k] == 0.0]
     conflicts = min(unmatched_query, len(unmatched_list))
-    omission = full >= 2 and conflicts == 0 and evidence >= OMISSION_EVIDENCE
+    # Compare mode: the given name and the surname agree and only middle parts differ (a
+    # baptismal, clan or father's name one record gives and the other gives another): the
+    # middle parts are omissions, not a changed identity.
+    middle_only = (
+        not search
+        and conflicts > 0
+        and l_scores[first] > INITIAL_SIMILARITY
+        and l_scores[last] > INITIAL_SIMILARITY
+        and _ends_matched(query, q_scores)
+    )
+    if middle_only:
+        conflicts = 0
+    # Compare mode reports common names instead of capping them (below), and counts two
+    # agreeing parts as the evidence an omission needs whatever their frequency.
+    omission = full >= 2 and conflicts == 0 and (evidence >= OMISSION_EVIDENCE or not search)
     # The query contradicts these list parts rather than leaving them out: no middle-name
     # discount for them (inner ones first, as those would otherwise get it).
     inner_first = sorted(unmatched_list, key=lambda k: not first < k < last)
@@ -182,7 +209,11 @@ def score_name(
     notes: list[str] = []
     if query.removed or listed.removed:
         notes.append("titles removed: " + ", ".join(query.removed + listed.removed))
-    if omission and (unmatched_query or unmatched_list):
+    if middle_only:
+        notes.append(
+            "given name and surname agree; middle names differ (omitted, not contradicted)"
+        )
+    elif omission and (unmatched_query or unmatched_list):
         notes.append("a name part on one side only (omitted, not contradicted)")
     if conflicts:
         score -= CONFLICT_PENALTY * conflicts
@@ -205,6 +236,9 @@ def score_name(
             if not compounds
             else "only one name matched ('Abdul X' is one name)"
         )
+    if search and near_only and full >= 2 and score > ALL_NEAR_CAP:
+        score = ALL_NEAR_CAP
+        notes.append("every matched part is a near spelling")
     cap = _common_name_cap(evidence)
     if score > cap:
         if search:
@@ -246,7 +280,56 @@ def score_names_symmetric(a: NormalizedName, b: NormalizedName, kind: NameKind) 
     ab = score_name(a, b, kind, search=False)
     ba = score_name(b, a, kind, search=False)
     notes = ab.notes + tuple(n for n in ba.notes if n not in ab.notes)
-    return NameScore((ab.score + ba.score) / 2, a, b, notes)
+    score = (ab.score + ba.score) / 2
+    if score < ONE_SHARED_POSSIBLE and _one_part_shared(a, b):
+        score = ONE_SHARED_POSSIBLE
+        notes += ("one name part shared, other parts on both sides: a date of birth decides",)
+    return NameScore(score, a, b, notes)
+
+
+def _ends_matched(name: NormalizedName, scores: list[float]) -> bool:
+    """The first and the last substantive parts of ``name`` are matched in full."""
+    ends = [k for k, w in enumerate(name.weights) if w >= SUBSTANTIVE]
+    return (
+        bool(ends)
+        and scores[ends[0]] > INITIAL_SIMILARITY
+        and scores[ends[-1]] > INITIAL_SIMILARITY
+    )
+
+
+def _one_part_shared(a: NormalizedName, b: NormalizedName) -> bool:
+    """Exactly one substantive part matched in full, nothing else matched, and each name has
+    a substantive part of its own."""
+    matches, a_scores, b_scores = match_tokens(a, b)
+    full = [
+        m
+        for m in matches
+        if m.score > INITIAL_SIMILARITY and b.weights[m.list_index] >= SUBSTANTIVE
+    ]
+    if len(full) != 1 or any(0.0 < sc <= INITIAL_SIMILARITY for sc in a_scores):
+        return False
+    own_a = any(w >= SUBSTANTIVE and sc == 0.0 for w, sc in zip(a.weights, a_scores, strict=True))
+    own_b = any(w >= SUBSTANTIVE and sc == 0.0 for w, sc in zip(b.weights, b_scores, strict=True))
+    return own_a and own_b
+
+
+def _middle_initial_for_surname(
+    k: int,
+    substantive: list[int],
+    matches: list[TokenMatch],
+    query: NormalizedName,
+    q_scores: list[float],
+) -> bool:
+    """True when list part ``k``, the surname (last part), is matched only by a query initial
+    written before a query surname the list does not have ("Alex M. Mwiru" against "Alex
+    MIJALKOV"): a middle initial, not the list's surname."""
+    if not substantive or k != substantive[-1]:
+        return False
+    q_index = next((m.query_index for m in matches if m.list_index == k), None)
+    if q_index is None:
+        return False
+    q_last = max((i for i, w in enumerate(query.weights) if w >= SUBSTANTIVE), default=-1)
+    return q_index < q_last and q_scores[q_last] == 0.0
 
 
 def _compound_names(listed: NormalizedName, l_scores: list[float]) -> int:

@@ -146,6 +146,14 @@ def are_variants(a: str, b: str) -> bool:
     return ga is not None and not ga.isdisjoint(_TABLE.get(b, ()))
 
 
+VARIANT_TOKENS = frozenset(_TABLE)
+
+
+def has_variants(token: str) -> bool:
+    """True when the token is in a listed group of spellings."""
+    return token in _TABLE
+
+
 @lru_cache(maxsize=4096)
 def variants_of(token: str) -> tuple[str, ...]:
     """Every other listed spelling of ``token`` (empty for a name not in the table)."""
