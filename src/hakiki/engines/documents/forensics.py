@@ -10,8 +10,9 @@
   many pairs sharing one displacement is a region pasted elsewhere in the same image. Shifts
   along a row (within 2 pixels vertically) are ignored: a zone's ``<<<<`` fillers and repeated
   letters are legitimate copies along a line.
-- **Screens**: a photo of a screen carries moiré, strong isolated peaks in the spectrum at
-  high frequencies; a screenshot has no camera EXIF and a phone screen's proportions.
+- **Screens**: a photo of a screen carries the screen's pixel grid, a strong isolated peak in
+  the spectrum near the finest frequencies of the image as sent; a screenshot has no camera
+  EXIF, a screen's proportions and its bars (status, title, navigation).
 """
 
 from __future__ import annotations
@@ -32,9 +33,16 @@ _XMP_TOOLS = re.compile(rb"(?:CreatorTool|softwareAgent)[\"'>=\s]+([^\"'<]{1,100
 ELA_QUALITY = 90
 ELA_ATTENTION = 6.0  # ratio of the worst block's error level to the median block's
 COPY_MOVE_WIDTH = 512
-COPY_MOVE_MIN_BLOCKS = 80  # pairs with one displacement (clean documents: 35 at most)
+# Pairs with one displacement: genuine scans and renders up to 124 (repeated print: a
+# document's own text and patterns repeat), so only a large copy is called one (issue 32).
+COPY_MOVE_MIN_BLOCKS = 150
 COPY_MOVE_MIN_SHIFT = 24  # pixels at the working width: nearer blocks overlap
-MOIRE_ATTENTION = 150.0  # the spectral peak over the median of its band (clean photos: 14-60)
+# The fine spectral peak over its band's median, on a crop at the sent resolution: genuine
+# scans, photos and renders 4-77; a screen's grid photographed 620 and more (issue 32).
+MOIRE_ATTENTION = 200.0
+MOIRE_CROP = 512
+CHROME_ZONE = 0.08  # of the height, at the top and at the bottom
+CHROME_ROWS = 4  # flat rows of 540, at each end
 MIN_DETAIL = 0.02  # fine-detail energy over coarse: sharp photos 0.13-0.16, blurred under 0.01
 _SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 4 / 3, 16 / 10)
 
@@ -138,24 +146,42 @@ def copy_move_blocks(grey: Image.Image, skip_rows: tuple[int, int] | None = None
 
 
 def moire(grey: Image.Image) -> float:
-    """How much the strongest high-frequency peak stands above its band (photos of screens)."""
-    side = 512
-    g = np.asarray(grey.resize((side, side)), dtype=np.float32)
+    """How much the strongest fine periodic peak stands above its band, on a crop of the image
+    at the resolution it was sent: a screen's pixel grid, photographed, leaves a peak near the
+    camera's finest frequency (or its alias, the moiré). Resizing first would blur it away;
+    printed patterns and halftones of genuine scans stay under ``MOIRE_ATTENTION``."""
+    side = min(MOIRE_CROP, grey.width, grey.height) // 2 * 2
+    if side < 64:
+        return 0.0
+    left, top = (grey.width - side) // 2, (grey.height - side) // 2
+    g = np.asarray(grey.crop((left, top, left + side, top + side)), dtype=np.float32)
     g = (g - g.mean()) * np.outer(np.hanning(side), np.hanning(side))
     spectrum = np.abs(np.fft.fftshift(np.fft.fft2(g)))
-    yy, xx = np.mgrid[-side // 2 : side // 2, -side // 2 : side // 2]
+    yy, xx = np.mgrid[:side, :side] - side // 2
     radius = np.hypot(yy, xx)
-    band = spectrum[(radius > side * 0.15) & (radius < side * 0.45)]
+    band = spectrum[(radius > side * 0.3) & (radius < side * 0.5)]
     low = spectrum[(radius > 2) & (radius < side * 0.05)]
     median = float(np.median(band))
     # A blurred photo has no fine detail left: any residue would look like a peak.
-    if median < MIN_DETAIL * float(np.median(low)):
+    if median <= 0 or median < MIN_DETAIL * float(np.median(low)):
         return 0.0
     return round(float(band.max()) / median, 1)
 
 
-def screenshot_shape(size: tuple[int, int], fmt: str, camera: bool) -> bool:
-    if camera or fmt == "JPEG":
+def screen_chrome(image: Image.Image) -> bool:
+    """A screen's bars: rows of one flat colour across the whole width at the top and at the
+    bottom (a status bar, an app's title and navigation bars). A camera's rows are never flat;
+    a photo on a black cloth can be, at one end (a genuine passport photo of the set)."""
+    small = np.asarray(image.convert("RGB").resize((270, 540)), dtype=np.float32)
+    flat = small.std(axis=1).max(axis=1) < 2.0
+    edge = round(len(flat) * CHROME_ZONE)
+    return int(flat[:edge].sum()) >= CHROME_ROWS and int(flat[-edge:].sum()) >= CHROME_ROWS
+
+
+def screenshot_shape(size: tuple[int, int], camera: bool, chrome: bool) -> bool:
+    """A screen's proportions, no camera recorded and a screen's bars (any format: screenshots
+    are shared as JPEG too)."""
+    if camera or not chrome:
         return False
     long, short = max(size), min(size)
     return short >= 600 and any(abs(long / short - r) < 0.01 for r in _SCREEN_RATIOS)
@@ -170,10 +196,12 @@ def examine(
         software, camera = metadata_software(image)
         ela = error_level_ratio(image) if fmt == "JPEG" else None
         size = image.size
+        native = image.convert("L")
+        chrome = screen_chrome(image)
     return Forensics(
         software=software,
         error_level_ratio=ela,
         copy_move_blocks=copy_move_blocks(straight, zone_rows),
-        moire=moire(straight),
-        screenshot=screenshot_shape(size, fmt, camera),
+        moire=moire(native),
+        screenshot=screenshot_shape(size, camera, chrome),
     )

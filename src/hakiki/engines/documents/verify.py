@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 
 from hakiki.engines.documents import barcodes, consistency, forensics, quality
-from hakiki.engines.documents.zone import Scan, ZoneReading, scan, straighten
+from hakiki.engines.documents.zone import TRIM, WORK_WIDTH, Scan, ZoneReading, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
 Status = Literal["passed", "attention", "failed", "not_run"]
@@ -67,10 +67,30 @@ def verdict(checks: list[Check]) -> Verdict:
     return "attention" if "attention" in statuses else "clear"
 
 
+# The share of the sent image's width the reader read, by how it found the zone.
+_SHARE_READ = {"whole": 1.0, "turned": 1.0, "half": 0.5, "trimmed": 1 - 2 * TRIM}
+
+
+def _zone_box(side: Side, scanned: Scan) -> quality.ZoneBox | None:
+    """Where the zone lies in the reader's straightened image, and the scale back to the sent
+    image (the reader turns the image, then scales it to ``WORK_WIDTH`` along the text)."""
+    reading = scanned.reading
+    # A flattened photo's scale is the document outline's, unknown here: judged as no zone.
+    if reading is None or scanned.zone_rows is None or reading.located not in _SHARE_READ:
+        return None
+    width, height = side.original_size
+    along = (height if reading.rotation in (90, 270) else width) * _SHARE_READ[reading.located]
+    top, bottom = scanned.zone_rows
+    return quality.ZoneBox(top, bottom, len(reading.lines), along / WORK_WIDTH)
+
+
 def _quality(side: Side, scanned: Scan, retry: list[str]) -> Check:
-    found = quality.assess(side.pixels, np.asarray(scanned.straight), side.original_size)
+    found = quality.assess(
+        side.pixels, np.asarray(scanned.straight), side.original_size, _zone_box(side, scanned)
+    )
     signals: dict[str, float | int | str | bool | None] = {
         "short_side": found.short_side,
+        "zone_glyph_height": found.glyph_height,
         "sharpness": found.sharpness,
         "brightness": found.brightness,
         "glare": found.glare,
