@@ -44,7 +44,9 @@ MOIRE_CROP = 512
 CHROME_ZONE = 0.08  # of the height, at the top and at the bottom
 CHROME_ROWS = 4  # flat rows of 540, at each end
 MIN_DETAIL = 0.02  # fine-detail energy over coarse: sharp photos 0.13-0.16, blurred under 0.01
-_SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 4 / 3, 16 / 10)
+# Not 4:3: a phone camera's own frame, and a camera photo shared through a messenger loses its
+# EXIF: a photo of a card on a plain table at 4:3 was taken for a screenshot.
+_SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 16 / 10)
 
 
 @dataclass(frozen=True)
