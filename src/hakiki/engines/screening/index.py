@@ -39,6 +39,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -59,11 +60,13 @@ CANDIDATES = 40
 # Beyond the best ``limit``, names whose overlap is at least this share of the last one taken
 # are taken too (near ties: a list of a million names has many names as like the query as the
 # one wanted, and the overlap cannot tell them apart; the scorer can) ...
-NEAR_TIE = 0.9
+NEAR_TIE = 0.98
 # ... up to this many in all.
 MAX_CANDIDATES = 320
 
 IntArray = npt.NDArray[np.int32]
+_A = TypeVar("_A")
+_R = TypeVar("_R")
 
 
 def normalize_identifier(value: str) -> str:
@@ -197,15 +200,20 @@ class NameTable:
             delattr(self, name)
         self.weights = tuple(self._weights)
         self.frozen = True
+        # the names a server scores again and again (the common ones) are rebuilt once
+        self.norm = _weak_memo(self._norm, 65536)
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state.pop("_token_ids")  # rebuilt on load: a dict pickles slower than a list
+        state.pop("norm", None)
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
         self._token_ids = {t: k for k, t in enumerate(self.tokens)}
+        if self.frozen:
+            self.norm = _weak_memo(self._norm, 65536)
 
     @property
     def count(self) -> int:
@@ -214,7 +222,8 @@ class NameTable:
     def token_ids(self, nid: int) -> IntArray:
         return self.ids[self.starts[nid] : self.starts[nid + 1]]
 
-    def norm(self, nid: int) -> NormalizedName:
+    def _norm(self, nid: int) -> NormalizedName:
+        """The name at row ``nid`` as it was added (:attr:`norm` is its memo)."""
         lo, hi = int(self.starts[nid]), int(self.starts[nid + 1])
         tokens = self.tokens
         weights = self.weights
@@ -226,6 +235,20 @@ class NameTable:
 
     def kind_of(self, nid: int) -> NameKind:
         return NAME_KINDS[self.kind[nid]]
+
+
+def _weak_memo(method: Callable[[_A], _R], size: int) -> Callable[[_A], _R]:
+    """A memo of a bound method that does not hold its object: a cache of the bound method
+    would, a cycle that only the garbage collector frees, and never once the object is frozen
+    (``gc.freeze``) and then replaced by a reload."""
+    weak = weakref.WeakMethod(method)
+
+    def call(argument: _A) -> _R:
+        bound = weak()
+        assert bound is not None  # whoever calls the memo holds the object
+        return bound(argument)
+
+    return lru_cache(maxsize=size)(call)
 
 
 class _Scratch(threading.local):
@@ -321,17 +344,7 @@ class CandidateIndex:
         return cls(table)
 
     def _expand_cache(self) -> Callable[[str], tuple[tuple[int, float], ...]]:
-        """A memo of :meth:`_expand` that does not hold the index: a cache of the bound method
-        would, a cycle that only the garbage collector frees, and never once the index is
-        frozen (``gc.freeze``) and then replaced by a reload."""
-        method = weakref.WeakMethod(self._expand)
-
-        def expand(token: str) -> tuple[tuple[int, float], ...]:
-            bound = method()
-            assert bound is not None  # whoever calls the cache holds the index
-            return bound(token)
-
-        return lru_cache(maxsize=16384)(expand)
+        return _weak_memo(self._expand, 16384)
 
     def __getstate__(self) -> dict[str, object]:
         """Everything but the look-up cache and the work arrays."""
