@@ -14,8 +14,9 @@ vocabulary grows with the list, as a real one does); they have 0-3 aliases (a sp
 variant, a dropped middle name, surname first), a date of birth for most, one or two
 countries. One in eight synthetic entities is an organisation.
 
-Reported per size: entities, names, build time (index and engine, not the generation), engine
-RSS (the process after the build minus before the list was generated: entities and index),
+Reported per size: entities, names, build time (index and engine, not the generation; CPU
+time), engine RSS (the process after the build, the generated entities dropped, minus before
+they were generated: what the engine keeps, entities and index),
 p50/p99 latency, screenings/s, and recall of the planted positives at the candidate stage (the
 entity among the candidates the index proposes) and final (a hit at threshold 0.8).
 
@@ -31,10 +32,12 @@ import gc
 import gzip
 import json
 import os
+import pickle
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,13 +46,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 UN_POSITIVES = ROOT / "tests" / "engines" / "screening" / "data" / "un_positives_sample.csv"
 NEGATIVES = ROOT / "bench" / "eval" / "data" / "negatives_global.csv.gz"
-COUNTRIES = (
+COUNTRIES = (  # noqa: SIM905 (a list of words reads better as words)
     "ke ug tz ng gh za et so sd ss cd rw bi eg ly dz ma tn ml ne td cm sn ci bf gn "
     "af pk ir iq sy ye sa ae qa om lb jo ps tr ru ua by kz uz tj cn kp mm th vn ph id my "
     "in bd lk np us gb fr de it es nl be ch at se no pl ro bg rs ba hr gr cy mt ve co mx br"
 ).split()
 ORG_FORMS = ("Ltd", "LLC", "Limited", "Company", "Trading Co", "Group", "SA", "GmbH", "JSC", "")
-ORG_WORDS = (
+ORG_WORDS = (  # noqa: SIM905
     "General Trading Holdings Industries Petroleum Shipping Logistics Investment Mining Gold "
     "Energy Oil Gas Bank Finance Capital Agro Foods Textiles Electronics Technology Systems "
     "Construction Engineering Security Services Import Export Marine Aviation Pharma Medical "
@@ -142,7 +145,9 @@ def synthetic_entities(count: int, pool: NamePool, seed: int) -> Iterator[Any]:
             names = [NameEntry(name)]
             if rnd.random() < 0.3:
                 names.append(NameEntry(" ".join(name.split()[:-1]) or name, "alias"))
-            yield ListEntity(f"S{k}", "synthetic", "Organization", tuple(names), ("SYN",), (), countries)
+            yield ListEntity(
+                f"S{k}", "synthetic", "Organization", tuple(names), ("SYN",), (), countries
+            )
             continue
         given = [pool.given_name(rnd) for _ in range(rnd.choice((1, 1, 2, 2, 3)))]
         family = [pool.family_name(rnd) for _ in range(rnd.choice((1, 1, 1, 2)))]
@@ -193,6 +198,38 @@ def candidate_entities(engine: Any, subject: Any) -> set[int]:
     return {engine.index.names[nid].entity for nid in nids}
 
 
+_LOAD = """
+import gc, json, os, pickle, sys, time
+import hakiki.engines.screening.engine
+def rss():
+    with open("/proc/self/statm") as h:
+        return int(h.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+gc.collect()
+base = rss()
+started = time.perf_counter()
+with open(sys.argv[1], "rb") as handle:
+    engine = pickle.load(handle)
+took = time.perf_counter() - started
+gc.collect()
+print(json.dumps({"rss_mb": round(rss() - base), "load_s": round(took, 2)}))
+"""
+
+
+def loaded_from_cache(engine: Any) -> dict[str, Any]:
+    """The engine as a server gets it from the index cache (``lists/index_cache.py``, a
+    pickle): the file's size, and the RSS and time of loading it in a fresh process (no
+    garbage from the build)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "engine.pickle"
+        with path.open("wb") as handle:
+            pickle.dump(engine, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        size = path.stat().st_size / 2**20
+        out = subprocess.run(
+            [sys.executable, "-c", _LOAD, str(path)], check=True, capture_output=True, text=True
+        ).stdout
+    return {"file_mb": round(size), **json.loads(out.strip().splitlines()[-1])}
+
+
 def run_one(size: int, planted: int, negatives: int, seed: int) -> dict[str, Any]:
     from hakiki.engines.screening import ListSnapshot, ScreeningEngine, Subject
     from hakiki.engines.screening.bundled import load_bundled_snapshots
@@ -206,31 +243,39 @@ def run_one(size: int, planted: int, negatives: int, seed: int) -> dict[str, Any
     snapshots = [*bundled]
     if synthetic:
         snapshots.append(
-            ListSnapshot(
-                "synthetic", "Synthetic list", "1", "", frozenset({"sanction"}), synthetic
-            )
+            ListSnapshot("synthetic", "Synthetic list", "1", "", frozenset({"sanction"}), synthetic)
         )
+    # what the planted queries need, so the generated entities can go before RSS is read
+    rnd = random.Random(seed + 1)
+    offset = sum(len(s.entities) for s in bundled)
+    persons = [k for k, e in enumerate(synthetic) if e.schema == "Person"]
+    planted_rows = [
+        (
+            offset + k,
+            synthetic[k].entity_id,
+            synthetic[k].names[0].name,
+            synthetic[k].birth_dates[:1],
+            synthetic[k].countries[:1],
+        )
+        for k in rnd.sample(persons, min(planted, len(persons)))
+    ]
+    del persons
     started = time.thread_time()
     engine = ScreeningEngine(snapshots)
     build = time.thread_time() - started
-    del snapshots
+    del snapshots, synthetic
     gc.collect()
     gc.freeze()
     memory = rss_mb() - base
+    cached = loaded_from_cache(engine)
 
-    rnd = random.Random(seed + 1)
-    offset = sum(len(s.entities) for s in bundled)
-    queries: list[tuple[str, Any, int | str | None]] = []
-    persons = [k for k, e in enumerate(synthetic) if e.schema == "Person"]
-    for k in rnd.sample(persons, min(planted, len(persons))):
-        entity = synthetic[k]
-        name = typo_name(entity.names[0].name, rnd)
+    queries: list[tuple[str, Any, Any]] = []
+    for position, entity_id, name, births, countries in planted_rows:
         subject = Subject(
-            name,
-            birth_date=entity.birth_dates[0] if entity.birth_dates else None,
-            countries=entity.countries[:1],
+            typo_name(name, rnd), birth_date=births[0] if births else None, countries=countries
         )
-        queries.append(("planted", subject, offset + k))
+        queries.append(("planted", subject, (position, entity_id)))
+
     with UN_POSITIVES.open(encoding="utf-8", newline="") as handle:
         for k, row in enumerate(csv.DictReader(handle)):
             name = row["full_name"] if k % 2 == 0 else typo_name(row["full_name"], rnd)
@@ -266,8 +311,9 @@ def run_one(size: int, planted: int, negatives: int, seed: int) -> dict[str, Any
     for (kind, subject, expected), result in zip(queries, results, strict=True):
         if kind == "planted":
             planted_total += 1
-            found_candidates += expected in candidate_entities(engine, subject)
-            found_final += any(h.entity_id == synthetic[expected - offset].entity_id for h in result.hits)
+            position, entity_id = expected
+            found_candidates += position in candidate_entities(engine, subject)
+            found_final += any(h.entity_id == entity_id for h in result.hits)
         elif kind == "un":
             un_total += 1
             un_found += any(h.entity_id == expected for h in result.hits)
@@ -285,6 +331,9 @@ def run_one(size: int, planted: int, negatives: int, seed: int) -> dict[str, Any
         "p50_ms": round(statistics.median(ms), 2),
         "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 2),
         "per_s": round(len(queries) / elapsed),
+        "cache_mb": cached["file_mb"],
+        "loaded_rss_mb": cached["rss_mb"],
+        "load_s": cached["load_s"],
         "wall_p50_ms": round(statistics.median(wall_ms), 2),
         "wall_p99_ms": round(wall_ms[min(len(wall_ms) - 1, int(len(wall_ms) * 0.99))], 2),
         "planted": planted_total,
@@ -315,10 +364,11 @@ def main() -> None:
         return
     header = (
         "| entities | names | build | engine RSS | p50 / p99 | screenings/s "
-        "| planted recall (candidates / final) | UN hit | negatives flagged | wall p50 / p99 |"
+        "| planted recall (candidates / final) | UN hit | negatives flagged | wall p50 / p99 "
+        "| cache file | loaded from cache: RSS, time |"
     )
     print(header)
-    print("|---" * 10 + "|")
+    print("|---" * 12 + "|")
     for size in (int(s) for s in args.sizes.split(",")):
         command = [
             sys.executable,
@@ -341,7 +391,8 @@ def main() -> None:
             f"| {r['p50_ms']} / {r['p99_ms']} ms | {r['per_s']:,} "
             f"| {r['recall_candidates']:.3f} / {r['recall_final']:.3f} ({r['planted']}) "
             f"| {r['un_hit']:.3f} | {r['negatives_flagged']:.4f} "
-            f"| {r['wall_p50_ms']} / {r['wall_p99_ms']} ms |",
+            f"| {r['wall_p50_ms']} / {r['wall_p99_ms']} ms | {r['cache_mb']} MB "
+            f"| {r['loaded_rss_mb']} MB, {r['load_s']} s |",
             flush=True,
         )
 

@@ -37,7 +37,6 @@ import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
@@ -79,7 +78,9 @@ def _deletions(token: str) -> set[str]:
 
 
 def _index_tokens(tokens: Sequence[str], weights: Sequence[float]) -> tuple[str, ...]:
-    found = tuple(dict.fromkeys(t for t, w in zip(tokens, weights, strict=True) if w >= SUBSTANTIVE))
+    found = tuple(
+        dict.fromkeys(t for t, w in zip(tokens, weights, strict=True) if w >= SUBSTANTIVE)
+    )
     return found or tuple(dict.fromkeys(tokens))
 
 
@@ -316,21 +317,21 @@ class CandidateIndex:
                     yield key, nid
 
         self._joined = HashedPostings.build(joined())
-        deletes: list[tuple[str, int]] = []
-        phonetic: list[tuple[str, int]] = []
-        y_spelled: list[tuple[str, int]] = []
-        for tid, token in enumerate(tokens):
-            if not posted[tid] or len(token) < MIN_FUZZY_LENGTH:
-                continue
-            if "y" in token:
-                y_spelled.append((y_as_i(token), tid))
-            deletes.extend((deleted, tid) for deleted in _deletions(token))
-            key = phonetic_key(token)
-            if key:
-                phonetic.append((key, tid))
-        self._deletes = HashedPostings.build(deletes)
-        self._phonetic = HashedPostings.build(phonetic)
-        self._y_spelled = HashedPostings.build(y_spelled)
+        fuzzy = [
+            (tid, token)
+            for tid, token in enumerate(tokens)
+            if posted[tid] and len(token) >= MIN_FUZZY_LENGTH
+        ]
+        # generators, not lists: the keys of a large list are millions of short strings
+        self._deletes = HashedPostings.build(
+            (deleted, tid) for tid, token in fuzzy for deleted in _deletions(token)
+        )
+        self._phonetic = HashedPostings.build(
+            (key, tid) for tid, token in fuzzy if (key := phonetic_key(token))
+        )
+        self._y_spelled = HashedPostings.build(
+            (y_as_i(token), tid) for tid, token in fuzzy if "y" in token
+        )
         self._group_count = int(table.group.max()) + 1 if count else 0
         self._scratch = _Scratch()
         self.expand = self._expand_cache()
@@ -437,7 +438,10 @@ class CandidateIndex:
         query_weight = 0.0
         try:
             for token in q_tokens:
-                sources = [(similarity * idf[tid], self._postings(tid)) for tid, similarity in self.expand(token)]
+                sources = [
+                    (similarity * idf[tid], self._postings(tid))
+                    for tid, similarity in self.expand(token)
+                ]
                 split = self._joined.get(token)
                 if len(split):
                     sources.append((self._unknown_idf, split))
