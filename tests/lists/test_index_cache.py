@@ -224,3 +224,19 @@ def test_an_engine_holds_no_reference_cycle() -> None:
     finally:
         if collecting:
             gc.enable()
+
+
+def test_a_reload_builds_in_a_child_process_and_loads_what_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build's millions of short-lived objects stay out of the serving process (issue 33):
+    here a build in this process would fail."""
+    settings = Settings(data_dir=tmp_path, secret_key="k" * 43)
+
+    def no_build_here(_: Settings) -> Any:
+        raise AssertionError("built in the serving process")
+
+    monkeypatch.setattr(loading, "build_current_engine", no_build_here)
+    engine = load_current_engine(settings, build_elsewhere=True)
+    assert {v.code for v in engine.lists} >= {"un_sc_consolidated"}
+    assert index_cache.cache_path(tmp_path).is_file()
