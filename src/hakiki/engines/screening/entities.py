@@ -13,6 +13,7 @@ import marshal
 from array import array
 
 import numpy as np
+import numpy.typing as npt
 
 from hakiki.engines.screening.model import ListEntity, NameEntry
 
@@ -58,8 +59,9 @@ class EntityStore:
     def __init__(self) -> None:
         self._buffer = bytearray()
         self._offsets = array("q", [0])
-        self._data: bytes = b""
-        self._ends: np.ndarray = np.zeros(1, dtype=np.int64)
+        # an array, not bytes: pickled out of band, so a cached engine maps it from the file
+        self._data: npt.NDArray[np.uint8] = np.zeros(0, dtype=np.uint8)
+        self._ends: npt.NDArray[np.int64] = np.zeros(1, dtype=np.int64)
 
     def add(self, entity: ListEntity) -> int:
         position = len(self._offsets) - 1
@@ -68,7 +70,7 @@ class EntityStore:
         return position
 
     def freeze(self) -> None:
-        self._data = bytes(self._buffer)
+        self._data = np.frombuffer(bytes(self._buffer), dtype=np.uint8)
         self._ends = np.frombuffer(self._offsets, dtype=np.int64).copy()
         self._buffer = bytearray()
         self._offsets = array("q")
@@ -80,8 +82,8 @@ class EntityStore:
         if not 0 <= position < len(self):
             raise IndexError(position)
         start, end = int(self._ends[position]), int(self._ends[position + 1])
-        return _decode(self._data[start:end])
+        return _decode(self._data[start:end].tobytes())
 
     @property
     def nbytes(self) -> int:
-        return len(self._data) + self._ends.nbytes
+        return self._data.nbytes + self._ends.nbytes
