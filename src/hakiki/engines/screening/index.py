@@ -59,7 +59,7 @@ CANDIDATES = 40
 # Beyond the best ``limit``, names whose overlap is at least this share of the last one taken
 # are taken too (near ties: a list of a million names has many names as like the query as the
 # one wanted, and the overlap cannot tell them apart; the scorer can) ...
-NEAR_TIE = 0.98
+NEAR_TIE = 0.999
 # ... up to this many in all.
 MAX_CANDIDATES = 320
 
