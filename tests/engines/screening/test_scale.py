@@ -97,3 +97,18 @@ def test_a_pickled_engine_screens_as_the_one_it_was_made_from() -> None:
         first = [(h.entity_id, h.score, h.matched_name) for h in engine.screen(subject).hits]
         again = [(h.entity_id, h.score, h.matched_name) for h in copy.screen(subject).hits]
         assert first == again and first
+
+
+def test_queries_in_many_threads_find_what_one_thread_finds() -> None:
+    """The index's work arrays are shared out one query at a time (never two at once)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    engine = ScreeningEngine([_snapshot(_people(2000))])
+    subjects = [
+        Subject(f"{GIVEN[k % 10]} {GIVEN[k * 3 % 10]} {FAMILY[k % 7]}", birth_date="1950-01-01")
+        for k in range(60)
+    ]
+    alone = [engine.candidate_entities(s) for s in subjects]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = list(pool.map(engine.candidate_entities, subjects * 4))
+    assert together == alone * 4

@@ -31,7 +31,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import threading
 import weakref
 import zlib
 from array import array
@@ -252,23 +251,21 @@ def _weak_memo(method: Callable[[_A], _R], size: int) -> Callable[[_A], _R]:
     return lru_cache(maxsize=size)(call)
 
 
-class _Scratch(threading.local):
-    """Per-thread work arrays as long as the name table, zero between queries."""
+class _Scratch:
+    """Work arrays as long as the name table, zero between queries. One query uses one at a
+    time; the index keeps the free ones (as many as queries ever ran at once, not one per
+    thread: 20 bytes a name, 38 MB at a million entities)."""
 
-    size = -1
-
-    def ensure(self, size: int) -> None:
-        if self.size != size:
-            self.best = np.zeros(size, dtype=np.float64)
-            self.acc = np.zeros(size, dtype=np.float64)
-            self.owner = np.zeros(size, dtype=np.int64)
-            self.size = size
+    def __init__(self, size: int) -> None:
+        self.best = np.zeros(size, dtype=np.float64)
+        self.acc = np.zeros(size, dtype=np.float64)
+        self.owner = np.zeros(size, dtype=np.int32)
 
 
-def _unique(ids: IntArray, owner: npt.NDArray[np.int64]) -> IntArray:
+def _unique(ids: IntArray, owner: IntArray) -> IntArray:
     """``ids`` without repeats, in linear time: each position writes itself into ``owner`` at
     its id, and the one position that stays written there is the one kept."""
-    positions = np.arange(len(ids), dtype=np.int64)
+    positions = np.arange(len(ids), dtype=np.int32)
     owner[ids] = positions
     return ids[owner[ids] == positions]
 
@@ -333,7 +330,7 @@ class CandidateIndex:
             (y_as_i(token), tid) for tid, token in fuzzy if "y" in token
         )
         self._group_count = int(table.group.max()) + 1 if count else 0
-        self._scratch = _Scratch()
+        self._free: list[_Scratch] = []
         self.expand = self._expand_cache()
 
     @classmethod
@@ -351,12 +348,12 @@ class CandidateIndex:
         """Everything but the look-up cache and the work arrays."""
         state = dict(self.__dict__)
         del state["expand"]
-        del state["_scratch"]
+        del state["_free"]
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self._scratch = _Scratch()
+        self._free = []
         self.expand = self._expand_cache()
 
     @property
@@ -430,8 +427,11 @@ class CandidateIndex:
         q_tokens = [t for t in dict.fromkeys(q_tokens) if len(t) > 1]
         if not q_tokens:
             return []
-        scratch = self._scratch
-        scratch.ensure(self.table.count)
+        scratch: _Scratch | None
+        try:
+            scratch = self._free.pop()  # atomic under the GIL: no two queries share one
+        except IndexError:
+            scratch = _Scratch(self.table.count)
         best, acc, owner = scratch.best, scratch.acc, scratch.owner
         idf = self._idf
         touched: list[IntArray] = []
@@ -475,9 +475,14 @@ class CandidateIndex:
                 return []
             reached = _unique(np.concatenate(touched), owner) if len(touched) > 1 else touched[0]
             overlap = acc[reached]
+        except BaseException:
+            scratch = None  # an exception may have left ``best`` dirty: not reused
+            raise
         finally:
             for ids in touched:
                 acc[ids] = 0.0
+            if scratch is not None:
+                self._free.append(scratch)
         if groups is not None:
             allowed = np.zeros(self._group_count, dtype=bool)
             allowed[[g for g in groups if 0 <= g < self._group_count]] = True
