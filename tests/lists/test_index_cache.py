@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
 import stat
 import weakref
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hakiki.core.crypto import load_master_key
 from hakiki.core.settings import Settings
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.subject import Subject
@@ -86,9 +86,9 @@ def _corrupt(path: Path, how: str) -> None:
         path.write_bytes(b"")
     elif how == "not a pickle":  # a valid header and HMAC over bytes pickle refuses
         junk = b"this is not a pickle"
-        fields = header.split(b" ")
-        fields[3] = index_cache._mac(MASTER_KEY, junk).encode()
-        path.write_bytes(b" ".join(fields) + b"\n" + junk)
+        fields = header.split(b" ")[:4]
+        fields[3] = index_cache._mac_parts(MASTER_KEY, [junk]).encode()
+        path.write_bytes(b" ".join([*fields, str(len(junk)).encode()]) + b"\n" + junk)
 
 
 @pytest.mark.parametrize("how", ["truncated", "flipped byte", "garbage", "empty", "not a pickle"])
@@ -203,8 +203,10 @@ def test_a_restart_reads_the_index_and_a_new_list_version_rebuilds_it(
 def test_the_cache_holds_what_the_build_made(tmp_path: Path, un_only: Builds) -> None:
     settings = Settings(data_dir=tmp_path, secret_key="k" * 43)
     built = load_current_engine(settings)
-    header, _, payload = index_cache.cache_path(tmp_path).read_bytes().partition(b"\n")
-    engine, infos = pickle.loads(payload)
+    path = index_cache.cache_path(tmp_path)
+    header = path.read_bytes().partition(b"\n")[0]
+    key = index_cache.cache_key(loading.list_identities(settings))
+    engine, infos = index_cache.read(path, key, load_master_key(settings))
     assert header.startswith(index_cache.MAGIC + b" ")
     assert isinstance(engine, ScreeningEngine) and engine.name_count == built.name_count
     assert [info["code"] for info in infos] == ["un_sc_consolidated"]
@@ -224,3 +226,31 @@ def test_an_engine_holds_no_reference_cycle() -> None:
     finally:
         if collecting:
             gc.enable()
+
+
+def test_a_reload_builds_in_a_child_process_and_loads_what_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build's millions of short-lived objects stay out of the serving process (issue 33):
+    here a build in this process would fail."""
+    settings = Settings(data_dir=tmp_path, secret_key="k" * 43)
+
+    def no_build_here(_: Settings) -> Any:
+        raise AssertionError("built in the serving process")
+
+    monkeypatch.setattr(loading, "build_current_engine", no_build_here)
+    engine = load_current_engine(settings, build_elsewhere=True)
+    assert {v.code for v in engine.lists} >= {"un_sc_consolidated"}
+    assert index_cache.cache_path(tmp_path).is_file()
+
+
+def test_the_arrays_of_a_cached_engine_are_views_of_the_mapped_file(tmp_path: Path) -> None:
+    """Loaded from the cache, the index's arrays are read-only views of the memory-mapped file
+    (shared by every process that loads it), not copies (issue 33)."""
+    build = Builds()
+    index_cache.load_or_build(tmp_path, KEY, MASTER_KEY, build)
+    (engine, _), built = index_cache.load_or_build(tmp_path, KEY, MASTER_KEY, build)
+    assert not built
+    postings = engine.index._post_ids
+    assert not postings.flags.writeable and not postings.flags.owndata
+    assert _hit_ids(engine)

@@ -1,8 +1,11 @@
-"""Downloading list files: timeouts, a size limit and a few retries."""
+"""Downloading list files: timeouts, a size limit and a few retries; or reading them from a
+path the operator gives (``/srv/lists/entities.ftm.json`` or ``file:///srv/...``)."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -24,7 +27,11 @@ async def download(
     backoff_seconds: float,
     headers: dict[str, str] | None = None,
 ) -> bytes:
-    """The body of ``url``; retried on timeouts, connection errors, 429 and 5xx."""
+    """The body of ``url``; retried on timeouts, connection errors, 429 and 5xx. A local path
+    is read from disk, with the same size limit."""
+    path = local_path(url)
+    if path is not None:
+        return await asyncio.to_thread(read_local, path, max_bytes)
     last = "no attempt"
     for attempt in range(retries + 1):
         if attempt:
@@ -38,6 +45,25 @@ async def download(
         except httpx.TransportError as exc:
             last = f"connection failed: {exc.__class__.__name__}"
     raise DownloadError(f"{_shown(url)}: {last} (after {retries + 1} attempts)")
+
+
+def local_path(url: str) -> Path | None:
+    """The file an address names on this machine (an absolute path or a ``file://`` URL)."""
+    if url.startswith("file://"):
+        return Path(unquote(urlsplit(url).path))
+    if url.startswith("/"):
+        return Path(url)
+    return None
+
+
+def read_local(path: Path, max_bytes: int) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise DownloadError(f"{path}: {size} bytes exceeds the {max_bytes} limit")
+        return path.read_bytes()
+    except OSError as exc:
+        raise DownloadError(f"{path}: unreadable ({exc.__class__.__name__})") from exc
 
 
 class _Retryable(Exception):

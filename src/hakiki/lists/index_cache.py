@@ -2,7 +2,11 @@
 index (seconds of CPU over the bundled lists) from the same lists.
 
 One file, ``<data_dir>/cache/screening-index.pickle``: a header line (a magic word, the format,
-the key, an HMAC of the payload) and the pickled payload. The key names everything the index
+the key, an HMAC of the rest, the sizes of the parts), the pickled payload, then the engine's
+arrays, each at a 64-byte boundary (pickle protocol 5's out-of-band buffers). The file is
+memory-mapped read-only and the arrays are views of it: the pages are the operating system's
+page cache, shared by every process of the machine that loads the same file, and read from
+disk as they are touched. The key names everything the index
 is built from: each list's code, source, version and files (``list_identities``), the engine's
 code and data (a digest of ``hakiki/engines/screening``) and the Python version. The HMAC is
 keyed by the service's master key.
@@ -22,6 +26,7 @@ import hashlib
 import hmac
 import json
 import logging
+import mmap
 import os
 import pickle
 import stat
@@ -38,7 +43,8 @@ from hakiki.core.data_dir import private_dir
 logger = logging.getLogger("hakiki.lists")
 
 MAGIC = b"hakiki-screening-index"
-FORMAT = 1
+FORMAT = 2
+_ALIGN = 64
 FILE_NAME = "screening-index.pickle"
 _HMAC_LABEL = b"hakiki screening index cache\0"
 
@@ -70,10 +76,6 @@ def _signing_key(master_key: str) -> bytes:
     return hashlib.sha256(_HMAC_LABEL + master_key.encode()).digest()
 
 
-def _mac(master_key: str, payload: bytes) -> str:
-    return hmac.new(_signing_key(master_key), payload, hashlib.sha256).hexdigest()
-
-
 def load_or_build(
     data_dir: Path, key: str, master_key: str, build: Callable[[], Any], *, freeze: bool = False
 ) -> tuple[Any, bool]:
@@ -98,27 +100,62 @@ def read(path: Path, key: str, master_key: str, *, freeze: bool = False) -> Any 
     if not _private_file_of_mine(path):
         return None
     try:
-        data = path.read_bytes()
-    except OSError as error:
+        with path.open("rb") as handle:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError) as error:  # ValueError: an empty file cannot be mapped
         logger.warning("screening index cache %s unreadable (%s); rebuilding", path, error)
         return None
-    header, _, payload = data.partition(b"\n")
-    fields = header.split(b" ")
-    if len(fields) != 4 or fields[0] != MAGIC or fields[1] != str(FORMAT).encode():
+    view = memoryview(mapped)
+    end = mapped.find(b"\n", 0, 4096)
+    fields = bytes(view[: max(end, 0)]).split(b" ")
+    if end < 0 or len(fields) < 6 or fields[0] != MAGIC or fields[1] != str(FORMAT).encode():
         logger.warning("screening index cache %s is not one Hakiki wrote; rebuilding", path)
         return None
     if fields[2].decode("ascii", "replace") != key:
         logger.info("screening index cache is for other lists or code; rebuilding")
         return None
-    if not hmac.compare_digest(fields[3], _mac(master_key, payload).encode()):
+    try:
+        sizes = [int(f) for f in fields[4:]]
+    except ValueError:
+        logger.warning("screening index cache %s is not one Hakiki wrote; rebuilding", path)
+        return None
+    body = view[end + 1 :]
+    parts = _parts(body, sizes)
+    if parts is None or not hmac.compare_digest(fields[3], _mac_parts(master_key, parts).encode()):
         logger.warning("screening index cache %s fails its HMAC check; rebuilding", path)
         return None
+    payload, buffers = parts[0], parts[1:]
     try:
         with _collector_paused(freeze):
-            return pickle.loads(payload)
+            return pickle.loads(payload, buffers=buffers)
     except Exception:
         logger.exception("screening index cache %s could not be loaded; rebuilding", path)
         return None
+
+
+def _parts(body: memoryview, sizes: list[int]) -> list[memoryview] | None:
+    """The payload and the buffers, at the offsets :func:`write` put them; None if the file is
+    shorter than its header says."""
+    parts: list[memoryview] = []
+    offset = 0
+    for size in sizes:
+        if size < 0 or offset + size > len(body):
+            return None
+        parts.append(body[offset : offset + size])
+        offset = _aligned(offset + size)
+    return parts
+
+
+def _aligned(offset: int) -> int:
+    return -(-offset // _ALIGN) * _ALIGN
+
+
+def _mac_parts(master_key: str, parts: Sequence[Any]) -> str:
+    mac = hmac.new(_signing_key(master_key), digestmod=hashlib.sha256)
+    for part in parts:
+        mac.update(len(part).to_bytes(8, "little"))
+        mac.update(part)
+    return mac.hexdigest()
 
 
 def _private_file_of_mine(path: Path) -> bool:
@@ -142,16 +179,24 @@ def _private_file_of_mine(path: Path) -> bool:
 
 def write(path: Path, key: str, master_key: str, value: Any) -> None:
     """Write the cache atomically (a private temporary file renamed over the old one)."""
-    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    mac = _mac(master_key, payload).encode()
-    header = b" ".join([MAGIC, str(FORMAT).encode(), key.encode(), mac])
+    buffers: list[pickle.PickleBuffer] = []
+    payload = pickle.dumps(value, protocol=5, buffer_callback=buffers.append)
+    parts: list[Any] = [payload, *(b.raw() for b in buffers)]
+    mac = _mac_parts(master_key, parts).encode()
+    sizes = [str(len(part)).encode() for part in parts]
+    header = b" ".join([MAGIC, str(FORMAT).encode(), key.encode(), mac, *sizes])
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         private_dir(path.parent)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(header + b"\n")
-            handle.write(payload)
+            written = 0
+            for part in parts:
+                handle.write(part)
+                written += len(part)
+                handle.write(b"\0" * (_aligned(written) - written))
+                written = _aligned(written)
         os.replace(temporary, path)
     except OSError as error:  # a read-only data directory: the next start rebuilds
         logger.warning("could not write the screening index cache %s: %s", path, error)

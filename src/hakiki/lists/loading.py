@@ -6,6 +6,7 @@ same lists (``index_cache``). ``hakiki screen`` needs only this module, not the 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 import weakref
 from dataclasses import asdict, dataclass
@@ -84,18 +85,32 @@ def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | N
     )
 
 
-def load_current_engine(settings: Settings, *, freeze: bool = False) -> ScreeningEngine:
+def load_current_engine(
+    settings: Settings, *, freeze: bool = False, build_elsewhere: bool = False
+) -> ScreeningEngine:
     """The engine over the newest good version of every list (blocking: run it in a thread),
     read from the on-disk cache when one was built from the same lists by the same code
     (``lists/index_cache.py``), else built and cached. ``freeze`` for the engine a process
     loads at its start (``gc.freeze``, which freezes every object of the process: collections
     never walk the index). The engine holds no reference cycle, so a frozen one is still freed
-    when a reload replaces it."""
+    when a reload replaces it.
+
+    ``build_elsewhere``: when the cache does not hold these lists, build them in a child
+    process that writes the cache and exits, then read the cache here. A build makes millions
+    of short-lived objects (the parsed lists) whose memory a process keeps after freeing them;
+    a reload that built in the serving process would hold them beside the engine in use.
+    Should the child fail, the build happens here as before."""
     key = index_cache.cache_key(list_identities(settings))
+    master_key = load_master_key(settings)
+    if build_elsewhere:
+        path = index_cache.cache_path(settings.data_dir)
+        cached = index_cache.read(path, key, master_key, freeze=freeze)
+        if cached is None:
+            _build_in_child(settings)
     (engine, infos), _ = index_cache.load_or_build(
         settings.data_dir,
         key,
-        load_master_key(settings),
+        master_key,
         lambda: build_current_engine(settings),
         freeze=freeze,
     )
@@ -103,6 +118,22 @@ def load_current_engine(settings: Settings, *, freeze: bool = False) -> Screenin
     with _described_lock:
         _described[engine] = described
     return engine
+
+
+def _build_in_child(settings: Settings) -> None:
+    context = multiprocessing.get_context("spawn")  # nothing of this process's memory
+    child = context.Process(target=build_and_cache, args=(settings,), name="hakiki-index-build")
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        logger.warning("index build in a child process failed (%s); building here", child.exitcode)
+
+
+def build_and_cache(settings: Settings) -> None:
+    """Build the current engine and write it to the index cache (a child process's work)."""
+    key = index_cache.cache_key(list_identities(settings))
+    path = index_cache.cache_path(settings.data_dir)
+    index_cache.write(path, key, load_master_key(settings), build_current_engine(settings))
 
 
 def build_current_engine(settings: Settings) -> tuple[ScreeningEngine, list[dict[str, Any]]]:

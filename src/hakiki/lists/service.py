@@ -82,12 +82,16 @@ class UpdateOutcome:
 
 
 async def reload(runtime: Runtime, settings: Settings | None = None) -> ScreeningEngine:
-    """Build the current engine in a worker thread, then swap it in with one assignment.
+    """Build the current engine in a child process (``build_elsewhere``: the build's garbage
+    never enters the serving process), load it here from the index cache it wrote, then swap
+    it in with one assignment.
 
     Requests already screening keep the engine they started with; the next ones get the new
     one. Call it after :func:`update_lists` reported a changed list.
     """
-    engine = await asyncio.to_thread(load_current_engine, settings or runtime.settings)
+    engine = await asyncio.to_thread(
+        lambda: load_current_engine(settings or runtime.settings, build_elsewhere=True)
+    )
     runtime.part(ScreeningEngines).live = engine
     logger.info(
         "screening lists reloaded: %s",

@@ -18,9 +18,12 @@ from hakiki.engines.screening.parsers import (
     ListFormatError,
     parse_bis_dpl,
     parse_eu,
+    parse_ftm_json,
     parse_ofac_consolidated_csv,
     parse_ofac_csv,
     parse_ofac_xml,
+    parse_senzing_json,
+    parse_targets_simple_csv,
     parse_uk_csv,
     parse_un_xml,
 )
@@ -35,6 +38,10 @@ FORMAT_ROLES: dict[str, tuple[str, ...]] = {
     "eu_xml": ("xml",),
     "eu_csv": ("csv",),
     "bis_dpl": ("txt",),
+    # OpenSanctions exports (and anyone's in these formats), from a URL or a local path
+    "ftm_json": ("json",),
+    "senzing_json": ("json",),
+    "targets_simple_csv": ("csv",),
 }
 
 _OFAC = "https://www.treasury.gov/ofac/downloads"
@@ -125,7 +132,11 @@ class ListsConfig(BaseSettings):
         "headers, format (for a new list).",
     )
     timeout_seconds: float = 60.0
-    max_bytes: int = Field(default=200_000_000, description="Largest file accepted, in bytes.")
+    max_bytes: int = Field(
+        default=2 * 1024**3,
+        description="Largest file accepted, in bytes (2 GiB: an OpenSanctions collection of a "
+        "million entities is several hundred megabytes).",
+    )
     retries: int = Field(default=2, description="Extra attempts after a failed download.")
     retry_backoff_seconds: float = 2.0
     min_entity_ratio: float = Field(
@@ -219,6 +230,12 @@ def parse_source(
         snapshot = parse_ofac_xml(files["xml"], **common)
     elif fmt == "bis_dpl":
         snapshot = parse_bis_dpl(files["txt"], version=fallback_version, **common)
+    elif fmt == "ftm_json":
+        snapshot = parse_ftm_json(files["json"], version=fallback_version, **common)
+    elif fmt == "senzing_json":
+        snapshot = parse_senzing_json(files["json"], version=fallback_version, **common)
+    elif fmt == "targets_simple_csv":
+        snapshot = parse_targets_simple_csv(files["csv"], version=fallback_version, **common)
     else:
         raise ListFormatError(f"unknown list format {fmt!r}")
     if not snapshot.version:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from hakiki.engines.screening import ScreeningEngine
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.index import (
+    MAX_CANDIDATES,
     CandidateIndex,
     IdentifierIndex,
-    IndexedName,
     normalize_identifier,
 )
-from hakiki.engines.screening.model import NameEntry
 from hakiki.engines.screening.normalize import normalize_name
 from hakiki.engines.screening.similarity import align, token_similarity
 
@@ -71,6 +70,11 @@ def test_countries() -> None:
     assert to_country_code("undetermined") is None
 
 
+def _listed_name(engine: ScreeningEngine, nid: int) -> str:
+    table = engine.index.table
+    return engine._entities[int(table.entity[nid])].names[int(table.slot[nid])].name
+
+
 def test_candidates_are_few_and_include_typos(engine: ScreeningEngine) -> None:
     index = engine.index
     assert index.vocabulary_size > 20000
@@ -82,19 +86,17 @@ def test_candidates_are_few_and_include_typos(engine: ScreeningEngine) -> None:
     ):
         is_org = "Airlines" in query
         found = index.candidates(normalize_name(query, is_org), limit=40)
-        assert 0 < len(found) <= 40
-        assert expected in {index.names[n].entry.name for n in found}, query
+        assert 0 < len(found) <= MAX_CANDIDATES
+        assert expected in {_listed_name(engine, n) for n in found}, query
 
 
 def test_candidates_include_spelling_variants_and_short_forms() -> None:
     # Neither within one edit nor sounding alike: only the variants table links them.
     listed = ["Olanrewaju Bakare", "Abubakar Zulkarnaini", "Muhammad Yusuf", "Grace Wanjiru"]
-    index = CandidateIndex(
-        [IndexedName(k, NameEntry(name), normalize_name(name), 0) for k, name in enumerate(listed)]
-    )
+    index = CandidateIndex.of(normalize_name(name) for name in listed)
 
     def found(query: str) -> list[str]:
-        return [index.names[n].entry.name for n in index.candidates(normalize_name(query))]
+        return [listed[n] for n in index.candidates(normalize_name(query))]
 
     assert found("Lanre") == ["Olanrewaju Bakare"]
     assert found("Abu Bakr")[0] == "Abubakar Zulkarnaini"
@@ -103,9 +105,7 @@ def test_candidates_include_spelling_variants_and_short_forms() -> None:
 
 
 def test_candidates_include_y_for_i_spellings() -> None:
-    index = CandidateIndex(
-        [IndexedName(0, NameEntry("Yuriy Kovalenko"), normalize_name("Yuriy"), 0)]
-    )
+    index = CandidateIndex.of([normalize_name("Yuriy")])
     # two letters apart and another first letter: only the y/i spelling links them
     assert index.candidates(normalize_name("Iurii")) == [0]
     assert token_similarity("iurii", "yuriy") == (0.95, "transliteration")
@@ -118,7 +118,7 @@ def test_candidates_are_a_short_list_not_the_whole_index(engine: ScreeningEngine
     index = engine.index
     query = normalize_name("Mohamed Abdullahi Hassan")
     found = index.candidates(query)
-    assert 0 < len(found) <= 40 and len(index.names) > 100 * 40
+    assert 0 < len(found) <= MAX_CANDIDATES and index.name_count > 100 * MAX_CANDIDATES
 
 
 def test_identifier_index() -> None:

@@ -8,16 +8,21 @@ engine and swap the reference.
 from __future__ import annotations
 
 import threading
+from array import array
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import numpy as np
+
+from hakiki.engines.screening.entities import EntityStore
 from hakiki.engines.screening.index import (
+    CANDIDATES,
     CandidateIndex,
     IdentifierIndex,
-    IndexedName,
+    NameTable,
     normalize_identifier,
 )
-from hakiki.engines.screening.model import SCHEMAS, ListEntity, ListSnapshot, Schema
+from hakiki.engines.screening.model import SCHEMAS, ListSnapshot, NameKind, Schema
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
 from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
 from hakiki.engines.screening.scorer import (
@@ -29,7 +34,6 @@ from hakiki.engines.screening.scorer import (
 )
 from hakiki.engines.screening.subject import Subject
 
-CANDIDATES = 40
 _KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
 
 
@@ -52,28 +56,35 @@ class ScreeningEngine:
             )
             infos.append(_ListInfo(snapshot, version))
         self._lists: tuple[_ListInfo, ...] = tuple(infos)
-        entities: list[ListEntity] = []
-        entity_list: list[int] = []
-        names: list[IndexedName] = []
+        entities = EntityStore()
+        entity_list = array("h")
+        # names are added in entity order: entity e's are rows first_name[e]:first_name[e + 1]
+        first_name = array("q")
+        table = NameTable()
         identifiers: list[tuple[int, str]] = []
         for list_pos, info in enumerate(self._lists):
             for entity in info.snapshot.entities:
-                position = len(entities)
-                entities.append(entity)
+                position = entities.add(entity)
                 entity_list.append(list_pos)
+                first_name.append(len(table))
                 group = self._group(list_pos, entity.schema)
                 is_org = is_org_schema(entity.schema)
-                for entry in entity.names:
+                for slot, entry in enumerate(entity.names):
                     norm = normalize_name(entry.name, is_org)
                     if norm.tokens:
-                        names.append(IndexedName(position, entry, norm, group))
+                        table.add(position, slot, entry.kind, norm, group)
                 identifiers.extend((position, value) for _, value in entity.identifiers)
-        self._entities: tuple[ListEntity, ...] = tuple(entities)
-        self._entity_list: tuple[int, ...] = tuple(entity_list)
-        self._names_by_entity: dict[int, list[int]] = {}
-        for nid, name in enumerate(names):
-            self._names_by_entity.setdefault(name.entity, []).append(nid)
-        self.index = CandidateIndex(names)
+        first_name.append(len(table))
+        entities.freeze()
+        self._entities = entities
+        # the engine keeps what each list is, not its entities (those are in the store)
+        self._lists = tuple(
+            _ListInfo(replace(info.snapshot, entities=(), warnings=()), info.version)
+            for info in self._lists
+        )
+        self._entity_list = np.frombuffer(entity_list, dtype=np.int16).copy()
+        self._first_name = np.frombuffer(first_name, dtype=np.int64).copy()
+        self.index = CandidateIndex(table)
         self._identifiers = IdentifierIndex(identifiers)
 
     @staticmethod
@@ -90,7 +101,28 @@ class ScreeningEngine:
 
     @property
     def name_count(self) -> int:
-        return len(self.index.names)
+        return self.index.name_count
+
+    def candidate_entities(
+        self, subject: Subject, *, checks: Collection[str] = ("sanction",), limit: int = 10
+    ) -> list[int]:
+        """Positions of the entities whose names the index proposes for ``subject`` (what
+        :meth:`screen` scores, identifiers aside): for benchmarks and tests of recall."""
+        wanted = (checks,) if isinstance(checks, str) else tuple(checks)
+        selected = [
+            pos for pos, info in enumerate(self._lists) if info.snapshot.checks.intersection(wanted)
+        ]
+        query = normalize_name(subject.full_name, is_org_schema(subject.schema))
+        if not query or not selected:
+            return []
+        groups = frozenset(self._group(pos, subject.schema) for pos in selected)
+        nids = self.index.candidates(query, max(CANDIDATES, 4 * limit), groups)
+        entity = self.index.table.entity
+        return list(dict.fromkeys(int(entity[nid]) for nid in nids))
+
+    def entity_names(self, position: int) -> range:
+        """Rows of the name table holding the names of the entity at ``position``."""
+        return range(int(self._first_name[position]), int(self._first_name[position + 1]))
 
     def screen(
         self,
@@ -133,7 +165,7 @@ class ScreeningEngine:
         query = normalize_name(subject.full_name, is_org_schema(subject.schema))
         groups = frozenset(self._group(pos, subject.schema) for pos in selected)
         selected_set = frozenset(selected)
-        names = self.index.names
+        table = self.index.table
         best: dict[int, tuple[NameScore, int]] = {}
         considered: set[int] = set()
 
@@ -141,11 +173,12 @@ class ScreeningEngine:
             if nid in considered:
                 return
             considered.add(nid)
-            name = names[nid]
-            scored = score_name(query, name.norm, name.entry.kind)
-            current = best.get(name.entity)
-            if current is None or _better(scored, name, current[0], names[current[1]]):
-                best[name.entity] = (scored, nid)
+            kind = table.kind_of(nid)
+            scored = score_name(query, table.norm(nid), kind)
+            position = int(table.entity[nid])
+            current = best.get(position)
+            if current is None or _better(scored, kind, current[0], table.kind_of(current[1])):
+                best[position] = (scored, nid)
 
         if query:
             for nid in self.index.candidates(query, max(CANDIDATES, 4 * limit), groups):
@@ -160,7 +193,7 @@ class ScreeningEngine:
                 id_matches[position] = [
                     (t, v) for t, v in entity.identifiers if normalize_identifier(v) == key
                 ]
-                for nid in self._names_by_entity.get(position, ()):
+                for nid in self.entity_names(position):
                     consider(nid)
         countries = subject.country_codes
         gender = subject.normalized_gender
@@ -181,7 +214,7 @@ class ScreeningEngine:
             if total < threshold:
                 continue
             info = self._lists[self._entity_list[position]]
-            entry = names[nid].entry
+            entry = entity.names[int(table.slot[nid])]
             check = next(c for c in wanted if c in info.snapshot.checks)
             hit = Hit(
                 check=check,
@@ -202,10 +235,10 @@ class ScreeningEngine:
         return [hit for *_, hit in hits[:limit]]
 
 
-def _better(new: NameScore, new_name: IndexedName, old: NameScore, old_name: IndexedName) -> bool:
+def _better(new: NameScore, new_kind: NameKind, old: NameScore, old_kind: NameKind) -> bool:
     if new.score != old.score:
         return new.score > old.score
-    return _KIND_RANK[new_name.entry.kind] < _KIND_RANK[old_name.entry.kind]
+    return _KIND_RANK[new_kind] < _KIND_RANK[old_kind]
 
 
 _default_engine: ScreeningEngine | None = None

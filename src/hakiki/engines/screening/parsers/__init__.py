@@ -8,6 +8,7 @@ from hakiki.engines.screening.parsers.ofac_consolidated_csv import parse_ofac_co
 from hakiki.engines.screening.parsers.ofac_csv import parse_ofac_csv
 from hakiki.engines.screening.parsers.ofac_xml import parse_ofac_xml
 from hakiki.engines.screening.parsers.senzing_json import parse_senzing_json
+from hakiki.engines.screening.parsers.targets_simple_csv import parse_targets_simple_csv
 from hakiki.engines.screening.parsers.text import ListFormatError
 from hakiki.engines.screening.parsers.uk_csv import parse_uk_csv
 from hakiki.engines.screening.parsers.uk_sanctions_list import parse_uk_sanctions_list_rows
@@ -25,6 +26,7 @@ __all__ = [
     "parse_ofac_csv",
     "parse_ofac_xml",
     "parse_senzing_json",
+    "parse_targets_simple_csv",
     "parse_uk_csv",
     "parse_uk_sanctions_list_rows",
     "parse_un_xml",

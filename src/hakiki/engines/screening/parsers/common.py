@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -116,32 +117,38 @@ def add_topic_checks(topics: Iterable[str | None], checks: set[str]) -> None:
     checks.update(TOPIC_CHECKS[topic] for topic in topics if topic and topic in TOPIC_CHECKS)
 
 
+_FIRST_CHARACTER = re.compile(rb"[^\s\xef\xbb\xbf]")
+
+
 def json_records(data: bytes, label: str) -> Iterator[tuple[int, Any, str | None]]:
     """Records of a JSON array or of JSON lines: (position, record, error).
 
-    Raises ListFormatError when the file is neither; a bad line yields an error message.
+    JSON lines are read one line at a time from the bytes, never decoded whole (an
+    OpenSanctions export is hundreds of megabytes; its text would be as much again, several
+    times over for non-Latin scripts). Raises ListFormatError when the file is neither; a bad
+    line yields an error message.
     """
-    text = decode_legacy(data)
-    stripped = text.lstrip()
-    if not stripped:
+    start = _FIRST_CHARACTER.search(data)
+    if start is None:
         return
-    if stripped.startswith("["):
+    if data[start.start() : start.start() + 1] == b"[":
         try:
-            records = json.loads(stripped)
+            records = json.loads(decode_legacy(data))
         except json.JSONDecodeError as exc:
             raise ListFormatError(f"{label}: not valid JSON: {exc}") from exc
         for position, record in enumerate(records, 1):
             yield position, record, None
         return
-    if not stripped.startswith("{"):
+    if data[start.start() : start.start() + 1] != b"{":
         raise ListFormatError(f"{label}: neither a JSON array nor JSON lines")
     good = 0
-    for line_no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    for line_no, line in enumerate(io.BytesIO(data), 1):
+        line = line.strip().lstrip(b"\xef\xbb\xbf")
+        if not line:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON, or not UTF-8
             if good == 0:
                 raise ListFormatError(f"{label}: line {line_no} is not JSON") from None
             yield line_no, None, f"{label} line {line_no}: not valid JSON; skipped"
