@@ -112,3 +112,19 @@ def test_queries_in_many_threads_find_what_one_thread_finds() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = list(pool.map(engine.candidate_entities, subjects * 4))
     assert together == alone * 4
+
+
+def test_a_listed_name_comes_back_from_the_table_as_it_went_in() -> None:
+    # The scorer's rules read every part of a normalised name (its script among them: a slip of
+    # one letter counts only between names written in Latin letters), so the table must give
+    # back exactly what was added, before and after it is frozen and pickled.
+    from hakiki.engines.screening.index import NameTable
+    from hakiki.engines.screening.normalize import normalize_name
+
+    names = [normalize_name(text) for text in ("Kim Jong Un", "김정은", "Dr. Amina Wanjiru")]
+    assert [name.latin for name in names] == [True, False, True]
+    table = NameTable()
+    ids = [table.add(k, 0, "primary", name, 0) for k, name in enumerate(names)]
+    table.freeze()
+    for again in (table, pickle.loads(pickle.dumps(table))):
+        assert [again.norm(nid) for nid in ids] == names

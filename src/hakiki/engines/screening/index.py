@@ -148,6 +148,7 @@ class NameTable:
         self._weights: list[float] = []  # weight code -> weight
         self._weight_codes: dict[float, int] = {}
         self._removed: dict[int, tuple[str, ...]] = {}  # the few names a title was taken from
+        self._not_latin: set[int] = set()  # the few names not written in Latin letters
         self._starts = array("q", [0])
         self._ids = array("i")
         self._codes = array("B")
@@ -182,6 +183,8 @@ class NameTable:
         self._starts.append(len(self._ids))
         if norm.removed:
             self._removed[nid] = norm.removed
+        if not norm.latin:
+            self._not_latin.add(nid)
         self._entity.append(entity)
         self._group.append(group)
         self._kind.append(NAME_KINDS.index(kind))
@@ -231,6 +234,7 @@ class NameTable:
             tuple(tokens[i] for i in self.ids[lo:hi].tolist()),
             tuple(weights[c] for c in self.codes[lo:hi].tolist()),
             self._removed.get(nid, ()),
+            nid not in self._not_latin,
         )
 
     def kind_of(self, nid: int) -> NameKind:
