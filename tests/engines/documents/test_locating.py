@@ -135,3 +135,16 @@ def test_a_real_card_scanned_front_and_back_side_by_side() -> None:
     # read as printed, the failure is reported, never a number changed until it passes.
     assert zone.document_number == "022345679"
     assert {f.field for f in zone.failures} == {"document_number", "composite"}
+
+
+def test_where_no_zone_is_expected_it_is_read_only_where_it_lies_plainly() -> None:
+    # A driving licence carries no zone: a photo of one is not turned, flattened, halved and
+    # passed through the detector in search of one (1-2.5 s of CPU for nothing).
+    card = np.asarray(
+        Image.open(io.BytesIO(render_card(TD1_KENYA, width=900, angle=40, fmt="PNG")))
+    )
+    assert scan(card[:, :, :3], search=False).reading is None
+    assert scan(card[:, :, :3]).reading is not None
+    plain = np.asarray(Image.open(io.BytesIO(render_card(TD1_KENYA, fmt="PNG"))).convert("RGB"))
+    reading = scan(plain, search=False).reading
+    assert reading is not None and reading.zone.lines == TD1_KENYA

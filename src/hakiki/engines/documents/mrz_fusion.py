@@ -226,10 +226,11 @@ def _leading(group: list[mrz_ocr.FoundLine]) -> list[int]:
     return [0 if x is None or x - first < 0.85 else round(x - first) for x in leads]
 
 
-def fused(pixels: np.ndarray, found: Scan) -> Scan:
+def fused(pixels: np.ndarray, found: Scan, *, search: bool = True) -> Scan:
     """The glyph matcher's scan with the recogniser's reading fused in (see the module); a
-    state code that cannot be one is unsure."""
-    result = _fused(pixels, found)
+    state code that cannot be one is unsure. ``search=False``: no zone looked for by the
+    detector where the glyph matcher found none."""
+    result = _fused(pixels, found, search)
     reading = result.reading
     if reading is None:
         return result
@@ -250,7 +251,7 @@ def _malformed(zone: Zone) -> Zone:
     return replace(zone, unsure=unsure) if unsure != zone.unsure else zone
 
 
-def _fused(pixels: np.ndarray, found: Scan) -> Scan:
+def _fused(pixels: np.ndarray, found: Scan, search: bool) -> Scan:
     glyph = found.reading
     ocr = _ocr_of_glyph_zone(found)
     if glyph is not None and ocr is not None:
@@ -260,7 +261,7 @@ def _fused(pixels: np.ndarray, found: Scan) -> Scan:
             zone = None
         if zone is not None and (zone.valid or not glyph.zone.valid):
             return replace(found, reading=_reading(glyph, zone, ("glyphs", "pp-ocr")))
-    if glyph is not None and glyph.zone.sure:
+    if (glyph is not None and glyph.zone.sure) or not search:
         return found
     alone = _ocr_zone(pixels)
     if alone is None:

@@ -234,7 +234,10 @@ def analyse(
     scans: dict[str, Scan] = {}
     zone_scan: Scan | None = None
     for side in order:  # once a side's zone is read, the others are only straightened
-        scans[side.field] = straighten(side.pixels) if zone_scan else scan(side.pixels)
+        searched = document_type in ZONE_EXPECTED
+        scans[side.field] = (
+            straighten(side.pixels) if zone_scan else scan(side.pixels, search=searched)
+        )
         if scans[side.field].reading is not None:
             zone_scan = scans[side.field]
     reading = zone_scan.reading if zone_scan else None

@@ -262,14 +262,17 @@ class Scan:
     zone_rows: tuple[int, int] | None
 
 
-def scan(pixels: np.ndarray) -> Scan:
-    """The zone read by the glyph matcher and by PP-OCRv4, fused (:mod:`.mrz_fusion`)."""
+def scan(pixels: np.ndarray, *, search: bool = True) -> Scan:
+    """The zone read by the glyph matcher and by PP-OCRv4, fused (:mod:`.mrz_fusion`).
+    ``search=False`` (a document type that carries no zone): the zone is read where it lies
+    plainly, without the other looks of :func:`glyph_scan` nor PP-OCR's detection, which cost
+    a photo with no zone 1-2.5 s of CPU."""
     from hakiki.engines.documents.mrz_fusion import fused  # it builds on this module's Scan
 
-    return fused(pixels, glyph_scan(pixels))
+    return fused(pixels, glyph_scan(pixels, search=search), search=search)
 
 
-def glyph_scan(pixels: np.ndarray) -> Scan:
+def glyph_scan(pixels: np.ndarray, *, search: bool = True) -> Scan:
     """Find and read the zone of a document photo (RGB array). A zone whose check digits all
     hold, no field unsure, wins at once; otherwise the reading with the fewest failures, then
     unsure fields (and the surest glyphs) among those above ``MIN_CONFIDENCE``; a turn whose
@@ -284,7 +287,7 @@ def glyph_scan(pixels: np.ndarray) -> Scan:
     card's border or a frame line touching the zone)."""
     pixels = _with_margin(pixels)
     found = _scan(pixels)
-    if found.reading is not None:
+    if found.reading is not None or not search:
         return found
     best: tuple[Scan, ZoneReading] | None = None
     for located, reshaped, turns in _reshaped(pixels):
