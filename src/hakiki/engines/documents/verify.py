@@ -16,7 +16,8 @@ from typing import Literal
 
 import numpy as np
 
-from hakiki.engines.documents import barcodes, consistency, forensics, quality
+from hakiki.engines.documents import barcodes, consistency, forensics, quality, visual_zone
+from hakiki.engines.documents.text_ocr import TextLine, read_printed
 from hakiki.engines.documents.zone import Scan, scan, straighten
 from hakiki.engines.mrz.zones import Zone
 
@@ -175,6 +176,55 @@ def _forensics(side: Side, scanned: Scan) -> list[Check]:
     return checks
 
 
+def _printed_lines(scanned: Scan, zone_scan: Scan | None) -> list[TextLine]:
+    """The printed lines of one side, straightened as the zone reader left it (the zone's own
+    lines, read already, are not recognised again)."""
+    leave_out = scanned.zone_rows if scanned is zone_scan else None
+    return read_printed(np.asarray(scanned.straight), leave_out=leave_out)
+
+
+def visual_zone_check(scans: list[Scan], zone_scan: Scan | None, zone: Zone | None) -> Check:
+    """The printed page against the zone, side by side (the front first; the back only when
+    the front does not settle it)."""
+    name = "visual_zone"
+    if zone is None:
+        return Check(name, "consistency", "not_run", "no zone was read to compare the print with")
+    comparison: visual_zone.Comparison | None = None
+    for scanned in scans:
+        read = visual_zone.compare(_printed_lines(scanned, zone_scan), zone)
+        comparison = read if comparison is None else comparison.joined(read)
+        if comparison.confirmed:
+            break
+    assert comparison is not None
+    signals: dict[str, float | int | str | bool | None] = {
+        "lines": comparison.lines,
+        **comparison.outcomes,
+    }
+    matched, differing, missing = (
+        comparison.fields(outcome) for outcome in ("match", "mismatch", "not_found")
+    )
+    if not comparison.lines:
+        return Check(name, "consistency", "not_run", "no printed text was read", signals)
+    said = "; ".join(
+        f"{words}: {', '.join(fields)}"
+        for words, fields in (
+            ("printed as in the zone", matched),
+            ("printed otherwise than in the zone", differing),
+            ("not found in the print", missing),
+        )
+        if fields
+    )
+    if differing:
+        signals["outcome"] = "differs"
+        return Check(name, "consistency", "attention", said, signals)
+    if comparison.confirmed:
+        signals["outcome"] = "confirmed"
+        return Check(name, "consistency", "passed", said, signals)
+    # Nothing read differs, but the number, surname and birth date are not all confirmed.
+    signals["outcome"] = "partial"
+    return Check(name, "consistency", "attention", said, signals)
+
+
 def _barcode_check(codes: list[barcodes.Barcode], zone: Zone | None) -> Check:
     if not codes:
         return Check("barcode", "barcode", "not_run", "no PDF417 or QR code found")
@@ -219,8 +269,5 @@ def analyse(
     checks.extend(_consistency(zone, document_type, country, today))
     for side in sides:
         checks.extend(_forensics(side, scans[side.field]))
-    checks.append(
-        Check("visual_zone", "consistency", "not_run",
-              "the printed fields are not read: Hakiki's OCR knows the zone's OCR-B glyphs only")
-    )  # fmt: skip
+    checks.append(visual_zone_check([scans[side.field] for side in sides], zone_scan, zone))
     return Analysis(checks, zone, codes, retry)
