@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from documents_real import TRUTH, extract, truth_fields  # noqa: E402
+from documents_real import TRUTH, extract, truth_fields
 
 FIELDS = ("document_number", "surname", "given_names", "birth_date", "expiry_date", "sex")
 SEVEN = ("number", "state", "nationality", "birth", "sex", "expiry", "name")

@@ -208,9 +208,9 @@ def visual_zone_check(scans: list[Scan], zone_scan: Scan | None, zone: Zone | No
     said = "; ".join(
         f"{words}: {', '.join(fields)}"
         for words, fields in (
-            ("printed as in the zone", matched),
             ("printed otherwise than in the zone", differing),
             ("not found in the print", missing),
+            ("printed as in the zone", matched),
         )
         if fields
     )

@@ -66,11 +66,15 @@ class Comparison:
 
 
 def is_zone_line(text: str, zone: Zone) -> bool:
+    """A line of the zone itself: fillers, or a long run of capitals and digits like one of its
+    lines (read with its fillers lost); a printed name, without digits, is not one."""
     compact = re.sub(r"\s", "", text.upper())
     if "<" in compact and len(compact) >= 8:
         return True
-    return len(compact) >= 20 and any(
-        difflib.SequenceMatcher(None, compact, line).ratio() >= 0.6 for line in zone.lines
+    return (
+        len(compact) >= 25
+        and sum(c.isdigit() for c in compact) >= 6
+        and any(difflib.SequenceMatcher(None, compact, line).ratio() >= 0.6 for line in zone.lines)
     )
 
 
