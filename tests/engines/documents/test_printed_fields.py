@@ -99,6 +99,7 @@ def test_slashed_dates_read_both_ways_and_runs_of_digits_are_not_strict() -> Non
         ("Apellidos", "surname"),
         ("Given name/Vornamen/Prénoms", "given_names"),
         ("Nombre", "given_names"),
+        ("NOMBRE D'ENTREES/NUMBER OF ENTRIES", None),
         ("Name (Surname, Given names)", None),
         ("Passport No./Pass-Nr.", "document_number"),
         ("Personal No./ N° personnel", None),
@@ -129,6 +130,17 @@ def test_printed_forms_of_the_same_values_match() -> None:
         ZONE,
     )
     assert set(found.outcomes.values()) == {"match"}
+
+
+def test_a_value_after_a_colon_on_the_labels_line() -> None:
+    lines = [
+        line("Surname: JOHANSSON", 300, 100),
+        line("Date of Birth: 12-08-1974", 300, 140),
+        line("Passport No.: L898902C3", 300, 180),
+    ]
+    found = compare(lines, ZONE)
+    assert found.outcomes["surname"] == "mismatch"
+    assert found.outcomes["birth_date"] == found.outcomes["document_number"] == "match"
 
 
 def test_names_match_folded_and_truncated() -> None:

@@ -77,6 +77,7 @@ NOT_LABELS: dict[str, tuple[str, ...]] = {
     "birth_date": ("place", "lieu", "geburtsort", "lugar", "luogo", "miejsce", "plaats",
                    "misto", "mjesto", "syntymapaikka", "fodelseort"),
     "document_number": ("personal", "personnel", "persoonsnummer"),
+    "given_names": ("entree", "entries", "entrada"),  # "Nombre d'entrées" on visas
     "sex": ("sexto",),
 }  # fmt: skip
 # Labels of fields not compared, so that a value is not taken from under them.
@@ -233,10 +234,10 @@ def labelled_values(
     for label in lines:
         if label_of(label) != field:
             continue
-        _, colon, after = label.text.partition(":")
         own = value(label) if inline else None
-        if own is None and colon:
-            own = value(replace(label, text=after))
+        if own is None and ":" in label.raw:
+            after = label.raw.partition(":")[2]
+            own = value(replace(label, text=fold(after), raw=after))
         if own is not None:
             found.append((own, label))
             continue
