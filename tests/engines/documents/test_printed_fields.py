@@ -65,6 +65,7 @@ GENUINE = {
         ("12.08.1974", "740812"),
         ("12 08 1974", "740812"),
         ("1974-08-12", "740812"),
+        ("1974-08.12", "740812"),  # separators as printed on a real Polish passport
         ("20 JUIN/JUN 1978", "780620"),
         ("8 AOUTAUG 2006", "060808"),  # the OCR ran the two names together
         ("12. MARZ 1974", "740312"),  # März, folded
@@ -85,6 +86,7 @@ def test_slashed_dates_read_both_ways_and_runs_of_digits_are_not_strict() -> Non
     assert run.readings == {"600410"} and not run.strict
     assert dates_in("01JAN7JAN85") == []  # "/" read as 7: neither 01 JAN 7 nor 7 JAN 85
     assert dates_in("45.13.1990") == [] and dates_in("PASSPORT CESTOVNI PAS") == []
+    assert dates_in("12 08.1974") == []  # a space and a dot: two numbers, not a date
 
 
 @pytest.mark.parametrize(
@@ -141,6 +143,17 @@ def test_a_value_after_a_colon_on_the_labels_line() -> None:
     found = compare(lines, ZONE)
     assert found.outcomes["surname"] == "mismatch"
     assert found.outcomes["birth_date"] == found.outcomes["document_number"] == "match"
+
+
+def test_a_date_the_detector_cut_in_two_is_joined() -> None:
+    found = compare(
+        [line("Date of expiry", 300, 300, 14), line("15APR/AVR", 300, 322), line("12", 460, 322)],
+        ZONE,
+    )
+    assert found.outcomes["expiry_date"] == "match"
+    nld = compare([line("120KT/OCT", 300, 322), line("1974 123456782", 500, 322)], ZONE)
+    assert nld.outcomes["birth_date"] == "not_found"  # 12 OKT 1974 is not 12 AUG
+    assert dates_in("120KT/OCT 1974")[0].readings == {"741012"}
 
 
 def test_names_match_folded_and_truncated() -> None:

@@ -161,8 +161,11 @@ def month_of(letters: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
-_NUMERIC = re.compile(r"(?<![0-9])(\d{1,2})\s*([./\-\s])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})(?![0-9])")
-_YEAR_FIRST = re.compile(r"(?<![0-9])(\d{4})\s*([./\-])\s*(\d{1,2})\s*\2\s*(\d{1,2})(?![0-9])")
+# Separators may differ (1960-02.08 was printed so), but spaces only separate with spaces.
+_NUMERIC = re.compile(
+    r"(?<![0-9])(\d{1,2})(?:\s*([./\-])\s*|(\s+))(\d{1,2})(?:\s*([./\-])\s*|\3)(\d{4}|\d{2})(?![0-9])"
+)
+_YEAR_FIRST = re.compile(r"(?<![0-9])(\d{4})\s*[./\-]\s*(\d{1,2})\s*[./\-]\s*(\d{1,2})(?![0-9])")
 _NAMED = re.compile(
     r"(?<![0-9A-Z])(\d{1,2})\s*\.?\s*([A-Z]+(?:(?:\s*[/.\-]\s*|\s+)[A-Z]+)*)\s*[.,]?\s*"
     r"(\d{4}|\d{2})(?![0-9])"
@@ -170,21 +173,27 @@ _NAMED = re.compile(
 _RUN = re.compile(r"(?<![0-9A-Z])(\d{2})\.?(\d{2})\.?((?:19|20)\d{2}|\d{2})(?![0-9A-Z])")
 
 
+_O_AS_ZERO = re.compile(r"(?<=\d\d)0(?=[A-Z]{2})")  # "190KT/OCT": 19 OKT/OCT
+
+
 def dates_in(text: str) -> list[PrintedDate]:
     """Every date in a line of printed text: 12.08.1974, 12 08 1974, 1974-08-12, 12/08/74 (and
     08/12/74, since slashes are written day first or month first), 12 AUG/AOUT 74, 20 JUIN/JUN
     1978, 12081974 (a run of digits: not strict)."""
+    text = _O_AS_ZERO.sub("O", text)
     found: list[PrintedDate] = []
     for m in _NUMERIC.finditer(text):
-        first, separator, second, year = int(m[1]), m[2], int(m[3]), m[4]
+        if m[3] and m[5]:
+            continue  # a space, then a dot: two numbers
+        first, second, year = int(m[1]), int(m[4]), m[6]
         readings = {_yymmdd(first, second, year)}
-        if separator == "/":
+        if "/" in (m[2], m[5]):
             readings.add(_yymmdd(second, first, year))
         readings.discard(None)
         if readings:
             found.append(PrintedDate(frozenset(r for r in readings if r), True))
     for m in _YEAR_FIRST.finditer(text):
-        reading = _yymmdd(int(m[4]), int(m[3]), m[1])
+        reading = _yymmdd(int(m[3]), int(m[2]), m[1])
         if reading:
             found.append(PrintedDate(frozenset({reading}), True))
     for m in _NAMED.finditer(text):
@@ -197,6 +206,33 @@ def dates_in(text: str) -> list[PrintedDate]:
         if reading and not any(reading in d.readings for d in found):
             found.append(PrintedDate(frozenset({reading}), False))
     return found
+
+
+def rows_joined(lines: Sequence[Printed]) -> list[Printed]:
+    """Each line run on into the next one on its right on the same row (within four line
+    heights): a date the detector cut in two ("25MAY/MAY" and "24")."""
+    joined = []
+    for line in lines:
+        right = [
+            other
+            for other in lines
+            if abs(other.middle - line.middle) <= 0.5 * line.height
+            and 0 <= other.left - line.right <= 4 * line.height
+        ]
+        if right:
+            other = min(right, key=lambda o: o.left)
+            joined.append(
+                Printed(
+                    f"{line.text} {other.text}",
+                    f"{line.raw} {other.raw}",
+                    min(line.confidence, other.confidence),
+                    line.left,
+                    min(line.top, other.top),
+                    other.right,
+                    max(line.bottom, other.bottom),
+                )
+            )
+    return joined
 
 
 def label_of(line: Printed) -> str | None:

@@ -24,6 +24,7 @@ from hakiki.engines.documents.printed_fields import (
     dates_in,
     fold,
     labelled_values,
+    rows_joined,
 )
 from hakiki.engines.documents.text_ocr import TextLine
 from hakiki.engines.mrz.zones import Zone
@@ -149,7 +150,8 @@ def _differs(verdicts: list[bool]) -> Outcome:
 
 
 def _date(lines: Sequence[Printed], field: str, yymmdd: str, other: str) -> Outcome:
-    if any(yymmdd in d.readings for line in lines for d in dates_in(line.text)):
+    printed = [*lines, *rows_joined(lines)]
+    if any(yymmdd in d.readings for line in printed for d in dates_in(line.text)):
         return "match"
 
     def value(line: Printed) -> frozenset[str] | None:
