@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hakiki.engines.documents.printed_fields import Printed, dates_in, label_of
+from hakiki.engines.documents.printed_fields import MONTHS, Printed, dates_in, label_of, month_of
 from hakiki.engines.documents.text_ocr import TextLine
 from hakiki.engines.documents.visual_zone import compare
 from hakiki.engines.mrz.zones import parse_text
@@ -70,6 +70,7 @@ GENUINE = {
         ("8 AOUTAUG 2006", "060808"),  # the OCR ran the two names together
         ("12. MARZ 1974", "740312"),  # März, folded
         ("03 ENE 1990", "900103"),
+        ("12 SEPTIEMBRE 1974", "740912"),
         ("31 DES/DEC 66", "661231"),
         ("13 LIP/JUL 2006", "060713"),
         ("Date of Birth: 12-08-1974", "740812"),
@@ -79,12 +80,18 @@ def test_dates_in_the_forms_documents_print(text: str, yymmdd: str) -> None:
     assert [d.readings for d in dates_in(text)] == [frozenset({yymmdd})]
 
 
+def test_every_month_name_reads_as_its_month() -> None:
+    assert {name: month_of(name) for name in MONTHS} == MONTHS
+    assert month_of("AUG/AOUT") == 8 and month_of("MAR/APR") is None and month_of("XYZ") is None
+
+
 def test_slashed_dates_read_both_ways_and_runs_of_digits_are_not_strict() -> None:
     [us] = dates_in("10/04/49")
     assert us.readings == {"491004", "490410"} and us.strict
     [run] = dates_in("10041960")
     assert run.readings == {"600410"} and not run.strict
-    assert dates_in("01JAN7JAN85") == []  # "/" read as 7: neither 01 JAN 7 nor 7 JAN 85
+    # "/" read as 7 between two month names: 01 JAN/JAN 85, neither 01 JAN 7 nor 7 JAN 85
+    assert [d.readings for d in dates_in("01JAN7JAN85")] == [{"850101"}]
     assert dates_in("45.13.1990") == [] and dates_in("PASSPORT CESTOVNI PAS") == []
     assert dates_in("12 08.1974") == []  # a space and a dot: two numbers, not a date
 

@@ -26,7 +26,7 @@ _ICAO = {"Ä": "AE", "Ö": "OE", "Ü": "UE", "Å": "AA"}
 MONTHS: dict[str, int] = {}
 for _number, _names in enumerate(
     (
-        "JAN JANUARY JANV JANVIER JANUAR JAN ENE ENERO GEN GENNAIO STY JANUAR JAAN",
+        "JAN JANUARY JANV JANVIER JANUAR ENE ENERO GEN GENNAIO STY JAAN",
         "FEB FEBRUARY FEV FEVR FEVRIER FEBRUAR FEBRERO FEBBRAIO LUT FEVEREIRO",
         "MAR MARCH MARS MARZ MAERZ MARZO MRT MARCO",
         "APR APRIL AVR AVRIL ABR ABRIL APRILE KWI",
@@ -57,7 +57,7 @@ LABELS: dict[str, tuple[str, ...]] = {
     "birth_date": ("dateofbirth", "birthdate", "datedenaissance", "geburtstag", "geburtsdatum",
                    "fechadenacimiento", "datadinascita", "geboortedatum", "dataurodzenia",
                    "datumnarozeni", "datumrodenja", "syntymaaika", "fodelsedatum",
-                   "fodselsdato", "dataadenascimento", "dataurodzenia"),
+                   "fodselsdato", "datadenascimento"),
     "expiry_date": ("dateofexpiry", "expiry", "expiration", "expires", "validuntil",
                     "validthru", "validejusqu", "gultigbis", "caducidad", "validade",
                     "waznosci", "scadenza", "geldigtot", "platnostdo", "voimassa"),
@@ -174,13 +174,14 @@ _RUN = re.compile(r"(?<![0-9A-Z])(\d{2})\.?(\d{2})\.?((?:19|20)\d{2}|\d{2})(?![0
 
 
 _O_AS_ZERO = re.compile(r"(?<=\d\d)0(?=[A-Z]{2})")  # "190KT/OCT": 19 OKT/OCT
+_SLASH_AS_DIGIT = re.compile(r"(?<=[A-Z]{3})[71|](?=[A-Z]{3})")  # "01JAN7JAN85": JAN/JAN
 
 
 def dates_in(text: str) -> list[PrintedDate]:
     """Every date in a line of printed text: 12.08.1974, 12 08 1974, 1974-08-12, 12/08/74 (and
     08/12/74, since slashes are written day first or month first), 12 AUG/AOUT 74, 20 JUIN/JUN
     1978, 12081974 (a run of digits: not strict)."""
-    text = _O_AS_ZERO.sub("O", text)
+    text = _SLASH_AS_DIGIT.sub("/", _O_AS_ZERO.sub("O", text))
     found: list[PrintedDate] = []
     for m in _NUMERIC.finditer(text):
         if m[3] and m[5]:
