@@ -13,7 +13,12 @@ PP-OCR's own sizing on the whole image as decoded, the zone recognised too): how
 number, surname, birth date (and the other fields) were found and matched, how often the check
 passed, the false mismatches, and the CPU seconds of the reading per image (one thread).
 
-    uv run --group dev python bench/documents_visual_zone.py --sides 640,800,960,native --details
+``--transcribed``: every image, compared with its transcribed zone (how well the page is read
+whatever the zone reader did; where Hakiki reads the zone right, as the endpoint runs it).
+
+    uv run --group dev python bench/documents_visual_zone.py --transcribed \
+        --sides 640,800,960,native --details
+    uv run --group dev python bench/documents_visual_zone.py  # the endpoint's path, 800
 """
 
 from __future__ import annotations

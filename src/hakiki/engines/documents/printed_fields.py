@@ -218,7 +218,8 @@ def rows_joined(lines: Sequence[Printed]) -> list[Printed]:
             other
             for other in lines
             if abs(other.middle - line.middle) <= 0.5 * line.height
-            and 0 <= other.left - line.right <= 4 * line.height
+            and -line.height <= other.left - line.right <= 4 * line.height
+            and other.left > line.left
         ]
         if right:
             other = min(right, key=lambda o: o.left)

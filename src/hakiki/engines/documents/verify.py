@@ -1,6 +1,6 @@
-"""The document pipeline: quality, zone, barcodes, consistency and forensics, each a check with
-its status and reason, and the verdict they give (the face checks are added by the caller,
-which holds the face models and the fraud bank).
+"""The document pipeline: quality, zone, barcodes, consistency, forensics and the printed page
+against the zone (visual_zone), each a check with its status and reason, and the verdict they
+give (the face checks are added by the caller, which holds the face models and the fraud bank).
 
 Verdict: any check ``failed`` rejects the document; any ``attention`` asks a person to look;
 otherwise it is clear. A photo too poor to judge (quality problems, or no zone where the
