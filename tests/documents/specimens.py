@@ -1,7 +1,8 @@
 """Document specimens rendered here (no third-party images): a card with a zone printed in the
-OCR-B font Hakiki ships, a portrait-shaped block and some visual-zone text; then photographed
-badly on purpose (rotated, blurred, JPEG-compressed, at a slant), cropped to the zone alone,
-framed, or scanned beside its other side. Visas (MRV-A, MRV-B) are rendered the same way."""
+OCR-B font Hakiki ships, a portrait-shaped block and a visual zone (labelled fields printed as
+the zone has them, or otherwise for a doctored one); then photographed badly on purpose
+(rotated, blurred, JPEG-compressed, at a slant), cropped to the zone alone, framed, or scanned
+beside its other side. Visas (MRV-A, MRV-B) are rendered the same way."""
 
 from __future__ import annotations
 
@@ -11,6 +12,19 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from hakiki.engines.documents.ocrb import _font_path
+from hakiki.engines.mrz.zones import MrzError, parse_text
+
+MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+# The visual zone's fields: label, then where (column, row) right of the portrait.
+FIELDS = {
+    "surname": ("Surname/Nom", 0, 0),
+    "sex": ("Sex/Sexe", 1, 0),
+    "given_names": ("Given names/Prenoms", 0, 1),
+    "document_number": ("Document No.", 1, 1),
+    "birth_date": ("Date of birth", 0, 2),
+    "expiry_date": ("Date of expiry", 1, 2),
+}
+COLUMNS = ((0.36, 0.34), (0.74, 0.22))  # left edge and width, in card widths
 
 # ICAO 9303 part 5's TD1 example, and a Kenyan-style card of the same layout.
 TD1_UTOPIA = (
@@ -25,6 +39,50 @@ TD1_KENYA = (
 )
 
 
+def printed_date(yymmdd: str, birth: bool) -> str:
+    """A zone's date as a document prints it: 12 AUG 1974."""
+    year = int(yymmdd[:2])
+    century = 1900 if birth and year > 30 else 2000
+    return f"{yymmdd[4:6]} {MONTHS[int(yymmdd[2:4]) - 1]} {century + year}"
+
+
+def visual_fields(lines: tuple[str, ...]) -> dict[str, str]:
+    """The fields a document prints from its zone (none when ``lines`` are not a zone)."""
+    try:
+        zone = parse_text(lines)
+    except MrzError:
+        return {}
+    return {
+        "surname": zone.surname,
+        "given_names": zone.given_names,
+        "document_number": zone.document_number,
+        "sex": zone.sex,
+        "birth_date": printed_date(zone.birth_date, True),
+        "expiry_date": printed_date(zone.expiry_date, False),
+    }
+
+
+def _fitted(text: str, size: int, width: float) -> ImageFont.FreeTypeFont:
+    font = ImageFont.truetype(_font_path(), size)
+    return ImageFont.truetype(_font_path(), min(size, int(size * width / font.getlength(text))))
+
+
+def _print_fields(
+    draw: ImageDraw.ImageDraw, fields: dict[str, str], width: int, top: float, bottom: float
+) -> None:
+    """Each field's label in small type, its value under it, in two columns right of the
+    portrait, in three rows between ``top`` and ``bottom``."""
+    row_height = (bottom - top) / 3
+    for field, text in fields.items():
+        name, column, row = FIELDS[field]
+        left, span = COLUMNS[column]
+        x, y = width * left, top + row * row_height
+        label = _fitted(name, round(row_height * 0.24), width * span)
+        draw.text((x, y), name, font=label, fill=(60, 60, 110))
+        value = _fitted(text, round(row_height * 0.4), width * span)
+        draw.text((x, y + row_height * 0.34), text, font=value, fill=(15, 15, 15))
+
+
 def render_card(
     lines: tuple[str, ...],
     *,
@@ -34,8 +92,11 @@ def render_card(
     quality: int = 90,
     fmt: str = "JPEG",
     portrait: bytes | None = None,
+    visual: bool = False,
+    printed: dict[str, str] | None = None,
 ) -> bytes:
-    """An ID-1 card (85.6 x 54 mm) whose bottom holds ``lines``, on a grey table."""
+    """An ID-1 card (85.6 x 54 mm) whose bottom holds ``lines``, on a grey table; with
+    ``visual``, a visual zone printing the zone's fields, ``printed`` replacing some."""
     height = round(width * 54 / 85.6)
     card = Image.new("RGB", (width, height), (236, 238, 230))
     draw = ImageDraw.Draw(card)
@@ -49,9 +110,17 @@ def render_card(
         face = Image.open(io.BytesIO(portrait)).convert("RGB")
         face.thumbnail((box[2] - box[0], box[3] - box[1]))
         card.paste(face, (box[0], box[1]))
-    draw.text((width * 0.36, height * 0.1), "REPUBLIC OF UTOPIA", font=label, fill=(30, 30, 90))
-    draw.text((width * 0.36, height * 0.22), "IDENTITY CARD", font=label, fill=(30, 30, 90))
     top = height - len(lines) * size * 1.35 - height * 0.04
+    fields = {**visual_fields(lines), **(printed or {})} if visual or printed else {}
+    if fields:
+        title = "REPUBLIC OF UTOPIA  IDENTITY CARD"
+        header = _fitted(title, round(height * 0.05), width * 0.6)
+        draw.text((width * 0.36, height * 0.05), title, font=header, fill=(30, 30, 90))
+        _print_fields(draw, fields, width, height * 0.15, top - height * 0.03)
+    else:
+        draw.text((width * 0.36, height * 0.1), "REPUBLIC OF UTOPIA", font=label,
+                  fill=(30, 30, 90))  # fmt: skip
+        draw.text((width * 0.36, height * 0.22), "IDENTITY CARD", font=label, fill=(30, 30, 90))
     for i, line in enumerate(lines):
         draw.text((width * 0.05, top + i * size * 1.35), line, font=font, fill=(20, 20, 20))
     table = Image.new("RGB", (int(width * 1.25), int(height * 1.35)), (95, 100, 105))

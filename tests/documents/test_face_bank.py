@@ -49,7 +49,7 @@ async def test_a_selfie_in_the_fraud_face_bank_rejects(own_app: FastAPI) -> None
     async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as client:
         lender = await live_headers(own_app, "Lender", balance=10_000)
         reporter = await live_headers(own_app, "Reporter")
-        card = render_card(TD1_KENYA, portrait=(FACES / "biden2.jpg").read_bytes())
+        card = render_card(TD1_KENYA, visual=True, portrait=(FACES / "biden2.jpg").read_bytes())
         selfie = (FACES / "biden.jpg").read_bytes()
         body = {
             "document_type": "national_id",

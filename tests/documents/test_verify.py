@@ -87,7 +87,8 @@ async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     back = _card_with_barcode("ANCI 123456789 KAMAU WANJIRU")
     response = await verify(
         client, account.headers, document_type="national_id", country_code="KE",
-        front_image=b64(render_card(TD1_KENYA, angle=-7, blur=1.2, portrait=_face("obama.jpg"))),
+        front_image=b64(render_card(TD1_KENYA, angle=-7, blur=1.2, visual=True,
+                                       portrait=_face("obama.jpg"))),
         back_image=b64(back),
     )  # fmt: skip
     assert response.status_code == 200, response.text
@@ -99,6 +100,7 @@ async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     assert found["barcode"]["status"] == "passed"
     assert found["barcode"]["signals"]["names_document_number"] is True
     assert found["number_format"]["status"] == "passed"
+    assert found["visual_zone"]["status"] == "passed"
     assert result["verdict"] == "clear", result["reasons"]
 
 
@@ -128,6 +130,26 @@ async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
     assert "the zone's document code 'VC' is not a passport's" in passport["reasons"]
 
 
+async def test_a_printed_birth_date_other_than_the_zones_asks_for_a_look(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    doctored = render_card(TD1_KENYA, visual=True, printed={"birth_date": "01 JAN 1985"})
+    response = await verify(
+        client, account.headers, document_type="national_id", country_code="KE",
+        front_image=b64(doctored),
+    )  # fmt: skip
+    assert response.status_code == 200, response.text
+    result = response.json()
+    visual = checks(result)["visual_zone"]
+    assert (visual["status"], visual["category"]) == ("attention", "consistency")
+    assert visual["signals"]["birth_date"] == "mismatch"
+    assert visual["signals"]["document_number"] == visual["signals"]["surname"] == "match"
+    assert visual["reason"] in result["reasons"] and "birth_date" in visual["reason"]
+    assert result["verdict"] == "attention" and result["retryable"] is False
+    assert result["document"]["birth_date"] == "1990-01-01"  # the zone's, checked and sound
+
+
 async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_rejected(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -138,7 +160,7 @@ async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_reject
     account = await make_account("live", balance=10_000)
     straight, blurred, worse = [
         (await verify(client, account.headers, document_type="passport", country_code="KE",
-                      front_image=b64(render_card(lines, **photo)))).json()  # type: ignore[arg-type]
+                      front_image=b64(render_card(lines, visual=True, **photo)))).json()  # type: ignore[arg-type]
         for photo in ({}, {"angle": -8, "blur": 1.5, "quality": 60},
                       {"angle": -8, "blur": 2.2, "quality": 40})
     ]  # fmt: skip

@@ -22,8 +22,9 @@ def statuses(analysis: Analysis) -> dict[str, str]:
 
 
 def test_a_genuine_card_is_clear() -> None:
-    analysis = run(render_card(TD1_KENYA, angle=3, blur=0.8))
+    analysis = run(render_card(TD1_KENYA, angle=3, blur=0.8, visual=True))
     assert verdict(analysis.checks) == "clear", [c.reason for c in analysis.checks]
+    assert statuses(analysis)["visual_zone"] == "passed"
     assert analysis.zone is not None and analysis.zone.document_number == "123456789"
     assert analysis.retry_reasons == []
 
@@ -41,6 +42,7 @@ def test_no_zone_on_a_passport_photo_is_retryable_and_a_licence_needs_none() -> 
     passport = run(blank, "passport")
     assert statuses(passport)["mrz"] == "attention" and passport.retry_reasons
     assert verdict(passport.checks) == "attention" and passport.zone is None
+    assert statuses(passport)["visual_zone"] == "not_run"  # no zone to hold the print against
     licence = run(blank, "drivers_license")
     assert statuses(licence)["mrz"] == "not_run" and licence.retry_reasons == []
     assert statuses(licence)["consistency"] == "not_run"
