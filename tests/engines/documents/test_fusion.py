@@ -157,6 +157,21 @@ def test_a_state_code_that_cannot_be_one_is_unsure() -> None:
     assert _malformed(parse_zone([ocr(first), ocr(second)])).sure
 
 
+def test_a_state_code_no_list_holds_is_unsure() -> None:
+    # No check digit guards the issuing state and the nationality: a real Egyptian scan read
+    # EGY as EQY, a British one GBR as QDA, both agreed by the two readers. A code that neither
+    # ISO 3166 nor ICAO's own list holds is unsure, never reported as read.
+    from hakiki.engines.documents.mrz_fusion import _malformed
+
+    first, second = td3("AB1234567", "900101", "301231")
+    misread = swapped(second, {10: "Q", 11: "D", 12: "A"})  # the nationality
+    zone = _malformed(parse_zone([ocr(first), ocr(misread)]))
+    assert [(doubt.field, doubt.candidates) for doubt in zone.unsure] == [("nationality", ("QDA",))]
+    for code in ("D<<", "UTO", "XXA", "GBD"):  # Germany, ICAO's specimen, stateless, British
+        line = first[:2] + code + first[5:]
+        assert not _malformed(parse_zone([ocr(line), ocr(second)])).unsure
+
+
 def test_failing_check_digits_read_by_the_recogniser_alone_are_attention_not_failed() -> None:
     from PIL import Image
 

@@ -30,6 +30,7 @@ from hakiki.engines.documents import mrz_ocr
 from hakiki.engines.documents.mrz_ocr import OcrLine
 from hakiki.engines.documents.ocrb import ALPHABET, ReadLine
 from hakiki.engines.documents.zone import Scan, ZoneReading
+from hakiki.engines.mrz.codes import known_code
 from hakiki.engines.mrz.zones import ALPHA, MrzError, Unsure, Zone, parse_zone
 
 _UNGUARDED = {  # field reported: (layout: (line, start, end)) of the fields no digit checks
@@ -239,13 +240,16 @@ def fused(pixels: np.ndarray, found: Scan, *, search: bool = True) -> Scan:
 
 
 def _malformed(zone: Zone) -> Zone:
-    """An issuing state or nationality with a ``<`` before a letter (``<EN``): codes are
-    letters, padded at the end only (``D<<``), so a character was misread there: unsure."""
+    """An issuing state or nationality with a ``<`` before a letter (``<EN``: codes are
+    letters, padded at the end only, ``D<<``) or that no list of codes holds (``EQY`` for
+    ``EGY``: no check digit guards these fields): a character was misread there, or the
+    document is not what it claims: unsure, never reported as read."""
     doubts = {doubt.field: doubt for doubt in zone.unsure}
     for field in ("issuing_state", "nationality"):
         line, start, end = _UNGUARDED[field][zone.layout]
         value = zone.lines[line][start:end]
-        if "<" in value.rstrip("<") and field not in doubts:
+        malformed = "<" in value.rstrip("<") or not known_code(value)
+        if malformed and field not in doubts:
             doubts[field] = Unsure(field, (value,))
     unsure = tuple(doubts.values())
     return replace(zone, unsure=unsure) if unsure != zone.unsure else zone
