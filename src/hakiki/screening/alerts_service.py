@@ -11,7 +11,7 @@ entry changes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -19,6 +19,7 @@ from typing import Any, Literal
 import orjson
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.calls import Call
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.ids import new_id
@@ -212,3 +213,32 @@ async def close_alerts_for_entities(
         [event_row(vault, i, "closed", now, detail={"reason": reason}) for i in closing],
     )
     return closing
+
+
+Write = Callable[[AsyncConnection], Awaitable[None]]
+
+
+def onboarding_alerts(
+    call: Call, *, subject_key: str, name: str, hits: Sequence[AmlHit]
+) -> Write | None:
+    """The write that opens the alerts of an onboarding screening's hits (those left after
+    apply_reviews), for finish_call's ``write``: in the transaction of the call's settlement.
+    None when there is no hit (the call then writes nothing of its own)."""
+    if not hits:
+        return None
+    subject = AlertSubject(subject_key, None, None, name)
+    principal = call.principal
+
+    async def write(conn: AsyncConnection) -> None:
+        await raise_alerts(
+            conn,
+            call.runtime,
+            org_id=principal.org_id,
+            environment=principal.environment,
+            subject=subject,
+            hits=hits,
+            origin="onboarding",
+            request_id=call.request_id,
+        )
+
+    return write
