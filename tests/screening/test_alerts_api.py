@@ -339,3 +339,30 @@ async def test_the_alert_opened_webhook_names_no_one(
     deliveries = await client.get("/v3/account/webhooks/deliveries", headers=account.headers)
     assert deliveries.status_code == 200, deliveries.text
     assert deliveries.json()["pagination"]["total_items"] == 1
+
+
+async def test_a_review_of_the_same_hit_resolves_its_open_alert(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("sandbox")
+    result = await screen(client, account)
+    hit = result["data"]["aml"]["hits"][0]
+    review = {
+        "subject_key": result["data"]["aml"]["subject_key"],
+        "list_code": hit["list_code"],
+        "entity_id": hit["entity_id"],
+        "entity_fingerprint": hit["entity_fingerprint"],
+        "decision": "true_match",
+        "reason": "Same passport number.",
+    }
+    made = await client.post("/v3/account/screening-reviews", json=review, headers=account.headers)
+    assert made.status_code == 201, made.text
+    [alert] = (await queue(client, account))["data"]
+    assert alert["status"] == "resolved" and alert["decision"] == "true_match"
+    detail = (await client.get(f"{ALERTS}/{alert['id']}", headers=account.headers)).json()
+    assert detail["history"][-1]["event"] == "resolved"
+    assert detail["history"][-1]["actor"] == account.client_id
+    assert detail["history"][-1]["detail"]["review_id"] == made.json()["id"]
+    # a decided true match is not raised again by later screenings
+    await screen(client, account)
+    assert (await queue(client, account))["pagination"]["total_items"] == 1

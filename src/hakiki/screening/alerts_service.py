@@ -242,3 +242,43 @@ def onboarding_alerts(
         )
 
     return write
+
+
+async def resolve_for_review(
+    conn: AsyncConnection,
+    vault: Vault,
+    review: dict[str, Any],
+    *,
+    actor: str,
+    reason: str,
+) -> str | None:
+    """A review recorded with POST /v3/account/screening-reviews resolves the open alert on
+    the same subject, list entry and fingerprint (the queue and the reviews never disagree);
+    ``review`` is the stored review row. Returns the alert's id, if one was open."""
+    for alert in await alerts.alerts_for_subject(
+        conn, review["org_id"], review["environment"], review["subject_key"]
+    ):
+        if (
+            alert["status"] != "open"
+            or (alert["list_code"], alert["entity_id"])
+            != (review["list_code"], review["entity_id"])
+            or alert["entity_fingerprint"] != review["entity_fingerprint"]
+        ):
+            continue
+        now = review["created_at"]
+        values = {"status": "resolved", "decision": review["decision"], "updated_at": now}
+        if not await alerts.update_alert(conn, alert["id"], values, status="open"):
+            return None
+        detail = {"decision": review["decision"], "reason": reason, "review_id": review["id"]}
+        row = event_row(
+            vault,
+            alert["id"],
+            "resolved",
+            now,
+            actor=actor,
+            api_key_id=review["api_key_id"],
+            detail=detail,
+        )
+        await alerts.insert_events(conn, [row])
+        return str(alert["id"])
+    return None
