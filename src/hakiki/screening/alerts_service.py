@@ -31,7 +31,6 @@ from hakiki.webhooks import service as webhooks
 
 ALERT_OPENED = "screening.alert_opened"
 SYSTEM = "system"  # the actor of what no caller did (raised by a screening, closed by a list)
-Origin = Literal["onboarding", "monitoring"]
 
 
 @dataclass(frozen=True, slots=True)
