@@ -73,7 +73,7 @@ async def test_an_update_reaches_a_running_api_and_worker_within_a_minute(
                 assert time.monotonic() - stored < 60, "the API still screens the old version"
                 await asyncio.sleep(0.5)
             took = time.monotonic() - stored
-        print(f"the API screened with the new version {took:.1f} s after the update")  # noqa: T201
+        print(f"the API screened with the new version {took:.1f} s after the update")
         worker_current = tmp_path / "worker" / "lists" / "un_sc_consolidated" / "current"
         deadline = time.monotonic() + 30
         while not worker_current.is_file():

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -23,7 +23,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from hakiki.core.clock import utcnow
-from hakiki.core.database import Database, read
+from hakiki.core.database import Database, create_database, read
 from hakiki.core.jobs.registry import TASKS, JobContext
 from hakiki.core.jobs.tables import jobs
 from hakiki.core.settings import Settings
@@ -37,6 +37,7 @@ from hakiki.runtime import started
 from tests.conftest import AccountFactory
 from tests.lists.server import NEW_UN_DATE, TEST_DATA, ListServer, un_xml
 from tests.lists.test_update import config, un_only
+from tests.support.databases import isolated_settings
 
 T = TypeVar("T")
 BUNDLED_UN_DATE = "2026-02-27"  # dateGenerated of the bundled UN file
@@ -182,40 +183,58 @@ async def test_the_age_is_the_publishers_date_not_the_download_day(
 
 async def test_the_scheduled_update_is_queued_once_per_period_and_runs(
     settings: Settings,
-    db: Database,
     list_server: ListServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """On a database of its own: the session's app runs jobs, and would run these."""
     every = 3600
-    scheduled = on_the_same_database(
-        settings, data_dir=tmp_path / "data", lists_update_every_seconds=every
-    )
-    async with (
-        started(scheduled, run_jobs=False) as one,
-        started(
-            scheduled.model_copy(update={"data_dir": tmp_path / "other"}), run_jobs=False
-        ) as two,
-    ):
-        now = time.time() // every * every + 10
-        job_id = await queue_scheduled_update(one, now)
-        assert job_id is not None
-        assert await queue_scheduled_update(two, now) is None  # the period is taken
-        assert await queue_scheduled_update(one, now + 5) is None
-        assert await queue_scheduled_update(two, now + every) is not None  # the next period
+    backend = "postgresql" if settings.database_url else "sqlite"
+    fresh = await isolated_settings(backend, tmp_path / "data", "schedule")
+    scheduled = on_the_same_database(fresh, lists_update_every_seconds=every)
+    db = create_database(scheduled)
+    try:
+        async with (
+            started(scheduled, run_jobs=False) as one,
+            started(
+                on_the_same_database(scheduled, data_dir=tmp_path / "other"), run_jobs=False
+            ) as two,
+        ):
+            # Both look at their start: the current period is claimed, its job queued, once
+            async def scheduled_jobs() -> int:
+                async with read(db) as conn:
+                    query = select(jobs.c.id).where(jobs.c.task == UPDATE_TASK)
+                    return len((await conn.execute(query)).all())
+
+            deadline = time.monotonic() + 30
+            while await scheduled_jobs() == 0:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.1)
+            # Looking again, from either process, in this period queues nothing more
+            assert await queue_scheduled_update(two) is None
+            assert await queue_scheduled_update(one) is None
+            assert await scheduled_jobs() == 1
+            now = (time.time() // every + 1000) * every + 10  # a period no one claimed yet
+            job_id = await queue_scheduled_update(one, now)
+            assert job_id is not None
+            assert await queue_scheduled_update(two, now) is None  # the period is taken
+            assert await queue_scheduled_update(one, now + 5) is None
+            assert await queue_scheduled_update(two, now + every) is not None  # the next one
+            async with read(db) as conn:
+                queued = (
+                    await conn.execute(select(jobs.c.task).where(jobs.c.id == job_id))
+                ).scalar_one()
+            assert queued == UPDATE_TASK
+            # The job: the update, then this process's engine (not loaded: nothing to reload)
+            url = list_server.serve("/un.xml", un_xml())
+            monkeypatch.setenv("HAKIKI_LISTS_SOURCES", json.dumps(un_only(url)))
+            monkeypatch.setenv("HAKIKI_LISTS_RETRIES", "0")
+            task = TASKS[UPDATE_TASK]
+            await task.handler(JobContext(one, job_id, 1, task), {"slot": 0})
         async with read(db) as conn:
-            queued = (
-                await conn.execute(select(jobs.c.task).where(jobs.c.id == job_id))
-            ).scalar_one()
-        assert queued == UPDATE_TASK
-        # The job: the update, then this process's engine (not loaded: nothing to reload)
-        url = list_server.serve("/un.xml", un_xml())
-        monkeypatch.setenv("HAKIKI_LISTS_SOURCES", json.dumps(un_only(url)))
-        monkeypatch.setenv("HAKIKI_LISTS_RETRIES", "0")
-        task = TASKS[UPDATE_TASK]
-        await task.handler(JobContext(one, job_id, 1, task), {"slot": 0})
-    async with read(db) as conn:
-        row = (await conn.execute(select(list_current))).one()
-    assert row.code == "un_sc_consolidated" and row.version == NEW_UN_DATE
-    stored = store.current_version(scheduled.data_dir, "un_sc_consolidated")
-    assert stored is not None and stored.version == NEW_UN_DATE
+            row = (await conn.execute(select(list_current))).one()
+        assert row.code == "un_sc_consolidated" and row.version == NEW_UN_DATE
+        stored = store.current_version(scheduled.data_dir, "un_sc_consolidated")
+        assert stored is not None and stored.version == NEW_UN_DATE
+    finally:
+        await db.dispose()
