@@ -61,7 +61,9 @@ async def check_lists(runtime: Runtime) -> ScreeningEngine | None:
         return None
     settings = runtime.settings
     wanted = await asyncio.to_thread(lambda: index_cache.cache_key(list_identities(settings)))
-    if engine_key(engines.live) == wanted:
+    in_use = engine_key(engines.live)
+    # An engine of unknown origin (set by hand, not loaded from the folder) is left alone.
+    if in_use is None or in_use == wanted:
         return None
     return await reload(runtime)
 
