@@ -226,7 +226,11 @@ def write_version(
             folder = _free_folder(code_dir, str(manifest["version"]), str(manifest["sha256"]))
         target = code_dir / folder
         if not target.exists():  # else another process of this machine was first
-            os.replace(staging, target)
+            try:
+                os.replace(staging, target)
+            except OSError:  # it was first after all (the workers of one server at start)
+                if not holds(data_dir, code, folder, str(manifest["sha256"])):
+                    raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
