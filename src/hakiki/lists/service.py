@@ -394,7 +394,11 @@ def is_stale(info: LoadedList, settings: Settings) -> bool:
 
 def warn_if_stale(engine: ScreeningEngine, settings: Settings) -> list[LoadedList]:
     """Log a warning for each list of ``engine`` older than ``list_max_age_days``; return them."""
-    stale = [info for info in describe_engine(engine) if is_stale(info, settings)]
+    described = describe_engine(engine)
+    for info in described:
+        if age_days(info.date) is None:
+            logger.warning("screening list %s %s: %s", info.code, info.version, UNDATED_NOTE)
+    stale = [info for info in described if is_stale(info, settings)]
     for info in stale:
         logger.warning(
             "screening list %s is %d days old (%s %s, over %d): screening misses everyone "
