@@ -218,6 +218,9 @@ def settings(
         provider_timeout_seconds=1.0,
         key_cache_seconds=0.0,
         webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1
+        # The session's app looks for new list versions at its start only: the list tests
+        # store versions in this database, and their own runtimes watch with short intervals.
+        lists_check_seconds=3600.0,
     )
     upgrade(configured)
     _SETTINGS[request.param] = configured

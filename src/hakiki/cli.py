@@ -395,7 +395,11 @@ def lists_status(as_json: bool) -> None:
     for row in rows:
         if row["in_use"]:
             used = f"{row['version']} ({row['source']}, {row['entity_count']} entities"
-            used += f", {row['age_days']} days old)" if row["age_days"] is not None else ")"
+            used += (
+                f", {row['age_days']} days old)"
+                if row["age_days"] is not None
+                else ", publication date unknown)"
+            )
             if row["stale"]:
                 used += f" STALE: over {settings.list_max_age_days} days, run `hakiki lists update`"
         else:

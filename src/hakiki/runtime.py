@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
@@ -41,9 +41,11 @@ from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
 from hakiki.identity.providers.registry import Providers, build_providers
 from hakiki.kyb.providers.registry import Registries
+from hakiki.lists import watch as list_watch
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
+from hakiki.lists.watch import ListWatch
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.review_service import ReviewPresence
 from hakiki.statements.service import purge_files as purge_statement_files
@@ -77,6 +79,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(
         ScreeningEngines.loading(lambda: _official_engine(settings), _sandbox_engine())
     )
+    runtime.add_part(ListWatch())  # what this process last read of the lists' versions
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
     runtime.add_part(MediaLibrary())  # ingested news, live only
     runtime.add_part(FaceBank())  # faces seen with numbers and reports
@@ -88,6 +91,13 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(ResetThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls
     return runtime
+
+
+async def _lists_from_database(runtime: Runtime) -> None:
+    try:
+        await list_watch.sync_from_database(runtime)
+    except Exception:  # the watch looks again every HAKIKI_LISTS_CHECK_SECONDS
+        logger.exception("could not read the current list versions; starting with the disk's")
 
 
 def _official_engine(settings: Settings) -> ScreeningEngine:
@@ -103,20 +113,27 @@ def _sandbox_engine() -> ScreeningEngine:
 async def _housekeeping(runtime: Runtime) -> None:
     """Release holds left by crashed calls; drop expired idempotency keys, old logs and
     expired fraud sightings and bureau reports."""
+    await runtime.part(MediaLibrary).refresh(runtime.db)
+    await runtime.part(FaceBank).refresh(runtime.db)
+    await release_expired_holds(runtime.db)
+    await purge_idempotency(runtime.db)
+    await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
+    await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
+    await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
+    await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
+    await purge_console_sessions(runtime.db)
+
+
+async def _every(
+    seconds: float, chore: Callable[[Runtime], Awaitable[None]], runtime: Runtime, name: str
+) -> None:
+    """Run a process's periodic chore now, then every ``seconds`` after each run ends."""
     while True:
         try:
-            await runtime.part(MediaLibrary).refresh(runtime.db)
-            await runtime.part(FaceBank).refresh(runtime.db)
-            await release_expired_holds(runtime.db)
-            await purge_idempotency(runtime.db)
-            await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
-            await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
-            await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
-            await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
-            await purge_console_sessions(runtime.db)
+            await chore(runtime)
         except Exception:
-            logger.exception("housekeeping failed; retrying later")
-        await asyncio.sleep(HOUSEKEEPING_SECONDS)
+            logger.exception("%s failed; retrying later", name)
+        await asyncio.sleep(seconds)
 
 
 @asynccontextmanager
@@ -134,6 +151,7 @@ async def started(
     # a collection over the index costs a quarter of a second.
     gc.collect()
     if load_screening:
+        await _lists_from_database(runtime)  # a version stored from another machine first
         await runtime.part(ScreeningEngines).load_live()
     gc.freeze()
     await runtime.request_log.start()
@@ -141,13 +159,21 @@ async def started(
     if run_jobs and settings.jobs_backend == "embedded":
         runtime.jobs = job_worker(runtime)
         await runtime.jobs.start()
-    housekeeping = asyncio.create_task(_housekeeping(runtime))
+    chores = [
+        asyncio.create_task(_every(HOUSEKEEPING_SECONDS, _housekeeping, runtime, "housekeeping")),
+        # Every API and worker process: a new list version in use here without a restart.
+        asyncio.create_task(
+            _every(settings.lists_check_seconds, list_watch.look, runtime, "list watch")
+        ),
+    ]
     try:
         yield runtime
     finally:
-        housekeeping.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await housekeeping
+        for chore in chores:
+            chore.cancel()
+        for chore in chores:
+            with contextlib.suppress(asyncio.CancelledError):
+                await chore
         if runtime.jobs is not None:
             await runtime.jobs.stop()
         await runtime.settlements.stop()

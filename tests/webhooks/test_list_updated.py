@@ -11,6 +11,7 @@ from hakiki.core.database import Database
 from hakiki.core.settings import Settings
 from hakiki.lists.service import update_lists
 from tests.conftest import AccountFactory
+from tests.lists.conftest import forget_lists
 from tests.lists.server import NEW_UN_DATE, run_list_server, un_xml
 from tests.lists.test_update import config, un_only
 from tests.webhooks.conftest import create_endpoint, deliveries, eventually
@@ -42,6 +43,12 @@ async def test_a_changed_list_is_announced_to_subscribers(
         messages = await eventually(lambda: len(receiver.accepted()) == 2 and receiver.accepted())
         [again] = await update_lists(mine, db, config=lists)  # the same version: no event
         assert again.status == "ok" and not again.changed
+        # Another process on another machine (its own data folder) stores the same version,
+        # as a scheduled update beside a cron job would: announced once all the same
+        other = settings.model_copy(update={"data_dir": tmp_path / "elsewhere"})
+        [elsewhere] = await update_lists(other, db, config=lists)
+        assert elsewhere.status == "ok" and not elsewhere.changed
+        assert elsewhere.previous_version == NEW_UN_DATE
 
     bodies = [m.json for m in messages]
     assert bodies[0] == bodies[1]  # one event, one delivery per subscribed endpoint
@@ -58,3 +65,4 @@ async def test_a_changed_list_is_announced_to_subscribers(
     }
     assert await deliveries(client, uninterested) == []
     assert len(await deliveries(client, subscribed)) == 2
+    await forget_lists(db)

@@ -202,6 +202,22 @@ class Settings(BaseSettings):
         description="A screening list in use older than this many days is reported stale "
         "(`hakiki lists status`, `GET /v3/account/lists`) and warned about at start-up.",
     )
+    lists_check_seconds: float = Field(
+        default=15.0,
+        gt=0,
+        description="How often every API and worker process looks for a new screening list "
+        "version stored by `hakiki lists update` or the scheduled update (one small query), "
+        "and reloads its engine when there is one: a new version is in use everywhere within "
+        "this plus the reload's time (docs/lists.md). Keep it at 45 or less for the 60 s "
+        "promise.",
+    )
+    lists_update_every_seconds: int = Field(
+        default=0,
+        ge=0,
+        description="Run `hakiki lists update` from the server every this many seconds "
+        "(86400: daily), once across all processes, as a durable job; 0 (the default): never, "
+        "update from cron instead (docs/lists.md).",
+    )
     name_match_threshold: float = Field(
         default=0.85, description="Score from which `compare` counts the names as matching."
     )

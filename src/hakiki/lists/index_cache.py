@@ -21,6 +21,7 @@ start a rebuild.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import gc
 import hashlib
 import hmac
@@ -43,7 +44,7 @@ from hakiki.core.data_dir import private_dir
 logger = logging.getLogger("hakiki.lists")
 
 MAGIC = b"hakiki-screening-index"
-FORMAT = 2
+FORMAT = 3  # 3: each list's date is the publisher's, never the download day
 _ALIGN = 64
 FILE_NAME = "screening-index.pickle"
 _HMAC_LABEL = b"hakiki screening index cache\0"
@@ -51,6 +52,21 @@ _HMAC_LABEL = b"hakiki screening index cache\0"
 
 def cache_path(data_dir: Path) -> Path:
     return data_dir / "cache" / FILE_NAME
+
+
+def build_lock(data_dir: Path) -> contextlib.AbstractContextManager[None]:
+    """An exclusive lock over the index builds of one data folder, across processes."""
+    return _flocked(private_dir(data_dir / "cache") / "build.lock")
+
+
+@contextlib.contextmanager
+def _flocked(path: Path) -> Iterator[None]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 @cache

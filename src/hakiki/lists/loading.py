@@ -35,12 +35,15 @@ class LoadedList:
     checks: tuple[str, ...]
     source: Source
     entity_count: int | None
-    date: str | None  # downloaded: when it was fetched (ISO); bundled: the snapshot's data date
+    # The publisher's date inside the files (ISO date); None when they carry none (OFAC's CSV
+    # files): the list's age is then unknown. Never the download day.
+    date: str | None
 
 
 _described: weakref.WeakKeyDictionary[ScreeningEngine, tuple[LoadedList, ...]] = (
     weakref.WeakKeyDictionary()
 )
+_keys: weakref.WeakKeyDictionary[ScreeningEngine, str] = weakref.WeakKeyDictionary()
 _described_lock = threading.Lock()
 
 
@@ -81,7 +84,7 @@ def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | N
         checks=tuple(sorted(snapshot.checks)),
         source=source,
         entity_count=len(snapshot.entities),
-        date=str(manifest["fetched_at"]) if manifest else snapshot.version,
+        date=snapshot.published if manifest else snapshot.version,
     )
 
 
@@ -104,9 +107,11 @@ def load_current_engine(
     master_key = load_master_key(settings)
     if build_elsewhere:
         path = index_cache.cache_path(settings.data_dir)
-        cached = index_cache.read(path, key, master_key, freeze=freeze)
-        if cached is None:
-            _build_in_child(settings)
+        # One build per machine: the processes reloading at once (the workers of one
+        # `hakiki serve`) wait for the first one's and read what it wrote.
+        with index_cache.build_lock(settings.data_dir):
+            if index_cache.read(path, key, master_key) is None:
+                _build_in_child(settings)
     (engine, infos), _ = index_cache.load_or_build(
         settings.data_dir,
         key,
@@ -117,7 +122,14 @@ def load_current_engine(
     described = tuple(LoadedList(**info) for info in infos)
     with _described_lock:
         _described[engine] = described
+        _keys[engine] = key
     return engine
+
+
+def engine_key(engine: ScreeningEngine) -> str | None:
+    """The index key (``list_identities``) an engine was loaded for; None when not known."""
+    with _described_lock:
+        return _keys.get(engine)
 
 
 def _build_in_child(settings: Settings) -> None:
@@ -152,11 +164,9 @@ def list_identities(settings: Settings) -> list[tuple[str, ...]]:
     for code in codes:
         stored = store.current_version(settings.data_dir, code)
         if stored is not None:
-            manifest = stored.manifest
-            fetched = str(manifest.get("fetched_at"))
-            identities.append(
-                (code, "downloaded", stored.folder, str(manifest.get("sha256")), fetched)
-            )
+            # The files, not when they were fetched: the same files fetched again are the
+            # same index (no rebuild, no reload).
+            identities.append((code, "downloaded", stored.folder, stored.sha256))
         elif code in bundled:
             item = bundled[code]
             digests = sorted(str(f["sha256"]) for f in item.files.values())
@@ -210,7 +220,7 @@ def planned_lists(settings: Settings) -> list[LoadedList]:
                     checks=tuple(manifest["checks"]),
                     source="downloaded",
                     entity_count=stored.entity_count,
-                    date=str(manifest["fetched_at"]),
+                    date=stored.published,
                 )
             )
         elif code in bundled:

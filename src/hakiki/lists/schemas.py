@@ -26,13 +26,19 @@ class ListStatus(BaseModel):
     in_use: bool = Field(description="Whether the live screening engine holds this list.")
     version: str | None = Field(description="The version in use.")
     date: str | None = Field(
-        description="When the version in use was downloaded (ISO 8601); for a bundled "
-        "snapshot, its data date."
+        description="The publisher's date of the version in use, read from inside its files "
+        "(UN `dateGenerated`, EU `generationDate`, UK `Report Date`, OFAC XML `Publish_Date`, "
+        "OpenSanctions `last_change`...); for a bundled snapshot, its data date. Null when the "
+        "files carry no date (OFAC's CSV files): never the download day."
+    )
+    date_note: str | None = Field(
+        default=None, description="Why `date` is null for a list in use (its age is unknown)."
     )
     entity_count: int | None = Field(description="Entities in the version in use.")
-    age_days: int | None = Field(description="Days since `date`.")
-    stale: bool = Field(
-        description="Older than HAKIKI_LIST_MAX_AGE_DAYS (90): run `hakiki lists update`."
+    age_days: int | None = Field(description="Days since `date`; null when `date` is.")
+    stale: bool | None = Field(
+        description="Older than HAKIKI_LIST_MAX_AGE_DAYS (90): run `hakiki lists update`. "
+        "Null when the list's date is unknown."
     )
     source: Literal["bundled", "downloaded"] | None = Field(
         description="bundled: the snapshot shipped with Hakiki; downloaded: by `lists update`."

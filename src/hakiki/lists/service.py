@@ -13,14 +13,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-import re
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
@@ -44,6 +45,7 @@ from hakiki.lists.sources import (
     configured_sources,
     enabled_sources,
     parse_source,
+    undated_version,
 )
 from hakiki.webhooks import service as webhooks
 
@@ -51,8 +53,6 @@ if TYPE_CHECKING:
     from hakiki.core.runtime import Runtime
 
 logger = logging.getLogger("hakiki.lists")
-
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class ListValidationError(ValueError):
@@ -69,15 +69,14 @@ class UpdateOutcome:
     error: str | None
     fetched_at: datetime
     previous_version: str | None  # the downloaded version in use before (None: bundled or none)
-
-    @property
-    def changed(self) -> bool:
-        return self.status == "ok" and self.version != self.previous_version
+    # A new version (another file set than the one in use): recorded as current in the
+    # database and announced, by this update only (two updates of one list never both).
+    changed: bool = False
+    published: str | None = None  # the publisher's date inside the files (None: unknown)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["fetched_at"] = self.fetched_at.isoformat()
-        data["changed"] = self.changed
         return data
 
 
@@ -142,7 +141,6 @@ async def _update_one(
 ) -> UpdateOutcome:
     fetched_at = utcnow()
     before = store.current_version(settings.data_dir, source.code)
-    previous_version = before.version if before else None
     try:
         files: dict[str, bytes] = {}
         for role, url in source.files.items():
@@ -157,54 +155,100 @@ async def _update_one(
         stored = await asyncio.to_thread(
             _validate_and_store, settings.data_dir, source, files, config, fetched_at
         )
+        gzipped = await asyncio.to_thread(store.gzipped_files, settings.data_dir, stored)
     except Exception as exc:
         error = _describe_error(exc)
         logger.warning("list %s not updated: %s", source.code, error)
         outcome = UpdateOutcome(
-            source.code, "failed", None, None, None, error, fetched_at, previous_version
-        )
-    else:
-        outcome = UpdateOutcome(
             source.code,
-            "ok",
-            stored.version,
-            stored.entity_count,
-            str(stored.manifest["sha256"]),
+            "failed",
             None,
+            None,
+            None,
+            error,
             fetched_at,
-            previous_version,
+            before.version if before else None,
         )
+        async with transaction(db) as conn:
+            await repository.record_attempt(
+                conn, code=outcome.code, fetched_at=fetched_at, status="failed", error=error
+            )
+        return outcome
     async with transaction(db) as conn:
         await repository.record_attempt(
             conn,
-            code=outcome.code,
+            code=source.code,
             fetched_at=fetched_at,
-            status=outcome.status,
-            version=outcome.version,
-            entity_count=outcome.entity_count,
-            sha256=outcome.sha256,
-            error=outcome.error,
+            status="ok",
+            version=stored.version,
+            entity_count=stored.entity_count,
+            sha256=stored.sha256,
         )
-        if outcome.changed:
-            await webhooks.broadcast(
-                conn,
-                event_type="screening.list_updated",
-                resource_id=outcome.code,
-                data=_list_updated(outcome),
-            )
+        outcome = await _make_current(conn, stored, gzipped, before, fetched_at)
+    return outcome
+
+
+async def _make_current(
+    conn: AsyncConnection,
+    stored: store.StoredVersion,
+    gzipped: dict[str, bytes],
+    before: store.StoredVersion | None,
+    fetched_at: datetime,
+) -> UpdateOutcome:
+    """Record ``stored`` as the version every process screens with (its files too, for the
+    processes on other machines) and announce it when it is new: under the list's row lock, so
+    of two updates that store the same version, one announces it."""
+    current = await repository.lock_current(conn, stored.code)
+    previous_version: str | None
+    previous_sha: str | None
+    if current is not None:
+        previous_version, previous_sha = str(current["version"]), str(current["sha256"])
+    else:  # nothing recorded yet (the first update, or one from before the table existed)
+        previous_version = before.version if before else None
+        previous_sha = before.sha256 if before else None
+    if current is None or current["sha256"] != stored.sha256:
+        if not await repository.has_files(conn, stored.sha256):
+            for role, data in sorted(gzipped.items()):
+                await repository.save_file(conn, stored.sha256, role, data)
+        await repository.set_current(
+            conn,
+            code=stored.code,
+            version=stored.version,
+            folder=stored.folder,
+            sha256=stored.sha256,
+            manifest=json.dumps(stored.manifest),
+        )
+    outcome = UpdateOutcome(
+        stored.code,
+        "ok",
+        stored.version,
+        stored.entity_count,
+        stored.sha256,
+        None,
+        fetched_at,
+        previous_version,
+        changed=stored.sha256 != previous_sha,
+        published=stored.published,
+    )
+    if outcome.changed:
+        await webhooks.broadcast(
+            conn,
+            event_type="screening.list_updated",
+            resource_id=outcome.code,
+            data=_list_updated(outcome),
+        )
     return outcome
 
 
 def _list_updated(outcome: UpdateOutcome) -> dict[str, Any]:
     """The data of a screening.list_updated event."""
-    version = str(outcome.version)
     return {
         "list_code": outcome.code,
-        "version": version,
+        "version": str(outcome.version),
         "previous_version": outcome.previous_version,
         "entity_count": outcome.entity_count,
-        # Versions of the official lists are their publication dates; others are not dates.
-        "published": version if _ISO_DATE.fullmatch(version) else None,
+        # The publisher's date inside the files; null when the files carry none (OFAC CSV).
+        "published": outcome.published,
         "fetched_at": outcome.fetched_at.isoformat(),
     }
 
@@ -224,7 +268,8 @@ def _validate_and_store(
     config: ListsConfig,
     fetched_at: datetime,
 ) -> store.StoredVersion:
-    snapshot = parse_source(source, files, fallback_version=fetched_at.date().isoformat())
+    undated = undated_version(store.files_digest(files))
+    snapshot = parse_source(source, files, fallback_version=undated)
     validate(snapshot, previous_count(data_dir, source.code), config)
     return store.save_version(data_dir, source, files, snapshot, fetched_at.isoformat())
 
@@ -299,9 +344,10 @@ async def list_status(
                 "in_use": info is not None,
                 "version": info.version if info else None,
                 "date": info.date if info else None,
+                "date_note": _date_note(info),
                 "entity_count": info.entity_count if info else None,
                 "age_days": age_days(info.date) if info else None,
-                "stale": bool(info and is_stale(info, settings)),
+                "stale": stale_or_unknown(info, settings) if info else False,
                 "source": info.source if info else None,
                 "update_enabled": bool(source and source.enabled),
                 "last_attempt": _attempt(attempt) if attempt else None,
@@ -325,6 +371,22 @@ def age_days(date: str | None) -> int | None:
     return max(0, (today - when).days)
 
 
+UNDATED_NOTE = (
+    "the list's files carry no publication date (OFAC's CSV files): its age is unknown; "
+    "the ofac_xml format (sdn.xml) carries one"
+)
+
+
+def _date_note(info: LoadedList | None) -> str | None:
+    """Why an in-use list has no date (never the download day in its place)."""
+    return UNDATED_NOTE if info is not None and age_days(info.date) is None else None
+
+
+def stale_or_unknown(info: LoadedList, settings: Settings) -> bool | None:
+    """Whether a list is past ``list_max_age_days``; None when its date is unknown."""
+    return None if age_days(info.date) is None else is_stale(info, settings)
+
+
 def is_stale(info: LoadedList, settings: Settings) -> bool:
     age = age_days(info.date)
     return age is not None and age > settings.list_max_age_days
@@ -332,7 +394,11 @@ def is_stale(info: LoadedList, settings: Settings) -> bool:
 
 def warn_if_stale(engine: ScreeningEngine, settings: Settings) -> list[LoadedList]:
     """Log a warning for each list of ``engine`` older than ``list_max_age_days``; return them."""
-    stale = [info for info in describe_engine(engine) if is_stale(info, settings)]
+    described = describe_engine(engine)
+    for info in described:
+        if age_days(info.date) is None:
+            logger.warning("screening list %s %s: %s", info.code, info.version, UNDATED_NOTE)
+    stale = [info for info in described if is_stale(info, settings)]
     for info in stale:
         logger.warning(
             "screening list %s is %d days old (%s %s, over %d): screening misses everyone "

@@ -27,6 +27,7 @@ from hakiki.engines.screening.parsers import (
     parse_uk_csv,
     parse_un_xml,
 )
+from hakiki.lists.published import DATED_BY_PARSER, published_date
 
 # The roles each format needs (first = required; the others are optional).
 FORMAT_ROLES: dict[str, tuple[str, ...]] = {
@@ -199,10 +200,12 @@ def _apply(base: ListSource, override: dict[str, Any]) -> ListSource:
 def parse_source(
     source: ListSource, files: dict[str, bytes], *, fallback_version: str
 ) -> ListSnapshot:
-    """Parse downloaded files with the format's parser.
+    """Parse downloaded files with the format's parser, with the publisher's date inside the
+    files as ``published`` (``lists/published.py``).
 
-    Lists that carry their own publication date (UN, EU, UK) keep it as the version; the
-    others (OFAC's CSV files have no date) get ``fallback_version``, the download date.
+    A version is that date when the files carry one (UN, EU, UK, OFAC XML, BIS, OpenSanctions'
+    ``last_change``); the others (OFAC's CSV files have no date) get ``fallback_version``, an
+    identifier of the file set that says nothing of its age (``undated_version``).
     """
     common: dict[str, Any] = {
         "code": source.code,
@@ -212,14 +215,14 @@ def parse_source(
     }
     fmt = source.format
     if fmt == "ofac_csv":
-        return parse_ofac_csv(
+        snapshot = parse_ofac_csv(
             files["sdn"], files.get("alt"), files.get("add"), version=fallback_version, **common
         )
-    if fmt == "ofac_consolidated_csv":
-        return parse_ofac_consolidated_csv(
+    elif fmt == "ofac_consolidated_csv":
+        snapshot = parse_ofac_consolidated_csv(
             files["prim"], files.get("alt"), files.get("add"), version=fallback_version, **common
         )
-    if fmt == "un_xml":
+    elif fmt == "un_xml":
         snapshot = parse_un_xml(files["xml"], **common)
     elif fmt == "uk_csv":
         snapshot = parse_uk_csv(files["csv"], **common)
@@ -229,7 +232,7 @@ def parse_source(
     elif fmt == "ofac_xml":
         snapshot = parse_ofac_xml(files["xml"], **common)
     elif fmt == "bis_dpl":
-        snapshot = parse_bis_dpl(files["txt"], version=fallback_version, **common)
+        snapshot = parse_bis_dpl(files["txt"], **common)  # the newest Last_Update
     elif fmt == "ftm_json":
         snapshot = parse_ftm_json(files["json"], version=fallback_version, **common)
     elif fmt == "senzing_json":
@@ -240,4 +243,13 @@ def parse_source(
         raise ListFormatError(f"unknown list format {fmt!r}")
     if not snapshot.version:
         snapshot = replace(snapshot, version=fallback_version)
-    return snapshot
+    published = published_date(fmt, files, snapshot)
+    if published and fmt not in DATED_BY_PARSER:
+        snapshot = replace(snapshot, version=published)
+    return replace(snapshot, published=published)
+
+
+def undated_version(digest: str) -> str:
+    """The version of a file set that carries no date: ``sha256-`` and the first 12 hex digits
+    of its digest (``store.files_digest``). Never a date: a download day is not the list's."""
+    return f"sha256-{digest[:12]}"

@@ -15,12 +15,13 @@ import json
 import os
 import shutil
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from hakiki.core.data_dir import DIRECTORY_MODE, private_dir, write_private
 from hakiki.engines.screening.model import ListSnapshot
+from hakiki.lists.published import legacy_published
 from hakiki.lists.sources import ListSource, parse_source
 
 CURRENT = "current"
@@ -44,6 +45,15 @@ class StoredVersion:
     @property
     def entity_count(self) -> int:
         return int(self.manifest["entity_count"])
+
+    @property
+    def sha256(self) -> str:
+        return str(self.manifest["sha256"])
+
+    @property
+    def published(self) -> str | None:
+        """The publisher's date inside the files (None: they carry none)."""
+        return legacy_published(self.manifest)
 
 
 def lists_root(data_dir: Path) -> Path:
@@ -73,6 +83,7 @@ def save_version(
         "checks": sorted(source.checks),
         "source_url": source.source_url.split("?", 1)[0],
         "version": snapshot.version,
+        "published": snapshot.published,  # the publisher's date inside the files, or null
         "fetched_at": fetched_at,
         "entity_count": len(snapshot.entities),
         "warning_count": len(snapshot.warnings),
@@ -168,4 +179,63 @@ def load_snapshot(data_dir: Path, stored: StoredVersion) -> ListSnapshot:
         files={meta["role"]: meta["url"] for meta in manifest["files"]},
         checks=frozenset(manifest["checks"]),
     )
-    return parse_source(source, files, fallback_version=stored.version)
+    snapshot = parse_source(source, files, fallback_version=stored.version)
+    # The folder's version names it, whatever an older release called it.
+    return replace(snapshot, version=stored.version)
+
+
+def gzipped_files(data_dir: Path, stored: StoredVersion) -> dict[str, bytes]:
+    """The gzipped files of a stored version, as on disk (what the database keeps a copy of)."""
+    folder = lists_root(data_dir) / stored.code / stored.folder
+    return {meta["role"]: (folder / meta["path"]).read_bytes() for meta in stored.manifest["files"]}
+
+
+def holds(data_dir: Path, code: str, folder: str, sha256: str) -> bool:
+    """Whether this data folder holds the version ``folder`` of ``code`` with that file set."""
+    try:
+        manifest = json.loads((lists_root(data_dir) / code / folder / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return manifest.get("sha256") == sha256
+
+
+def make_current(data_dir: Path, code: str, folder: str) -> None:
+    """Name ``folder`` (already on disk) the version in use of ``code``."""
+    _write_atomic(private_dir(lists_root(data_dir) / code) / CURRENT, folder)
+
+
+def write_version(
+    data_dir: Path, code: str, folder: str, manifest: dict[str, Any], gz_files: dict[str, Path]
+) -> str:
+    """Put a version recorded elsewhere (its manifest, and its gzipped files already written to
+    ``gz_files``, temporary files under this data folder) in place as ``folder`` (or
+    ``folder.2``... when this disk has another file set by that name), checked against the
+    manifest first; return the folder. It does not become current (:func:`make_current`)."""
+    code_dir = private_dir(lists_root(data_dir) / code)
+    staging = code_dir / f".staging-{uuid.uuid4().hex}"
+    staging.mkdir(mode=DIRECTORY_MODE)
+    try:
+        for meta in manifest["files"]:
+            source = gz_files[meta["role"]]
+            data = gzip.decompress(source.read_bytes())
+            if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+                raise StoredListError(f"{code} {folder} {meta['role']}: checksum mismatch")
+            os.replace(source, staging / meta["path"])
+        write_private(staging / MANIFEST, json.dumps(manifest, indent=2))
+        if (code_dir / folder).exists():
+            folder = _free_folder(code_dir, str(manifest["version"]), str(manifest["sha256"]))
+        target = code_dir / folder
+        if not target.exists():  # else another process of this machine was first
+            try:
+                os.replace(staging, target)
+            except OSError:  # it was first after all (the workers of one server at start)
+                if not holds(data_dir, code, folder, str(manifest["sha256"])):
+                    raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+def incoming_path(data_dir: Path, code: str) -> Path:
+    """A temporary file under the list's folder for a file being written from the database."""
+    return private_dir(lists_root(data_dir) / code) / f".incoming-{uuid.uuid4().hex}"

@@ -78,7 +78,8 @@ class ListEntity:
 
 @dataclass(frozen=True, slots=True)
 class ListSnapshot:
-    """One version of one list, parsed. ``warnings`` lists rows that could not be used."""
+    """One version of one list, parsed. ``warnings`` lists rows that could not be used.
+    ``published``: the publisher's date inside the files (ISO), None when they carry none."""
 
     code: str
     title: str
@@ -87,3 +88,4 @@ class ListSnapshot:
     checks: frozenset[str]
     entities: tuple[ListEntity, ...]
     warnings: tuple[str, ...] = field(default=())
+    published: str | None = None
