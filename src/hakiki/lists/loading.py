@@ -36,6 +36,8 @@ class LoadedList:
     source: Source
     entity_count: int | None
     date: str | None  # downloaded: when it was fetched (ISO); bundled: the snapshot's data date
+    published: str | None = None  # the publisher's date found in the file or stated (ISO)
+    licence: str | None = None  # as the operator declared it
 
 
 _described: weakref.WeakKeyDictionary[ScreeningEngine, tuple[LoadedList, ...]] = (
@@ -82,6 +84,8 @@ def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | N
         source=source,
         entity_count=len(snapshot.entities),
         date=str(manifest["fetched_at"]) if manifest else snapshot.version,
+        published=snapshot.published,
+        licence=snapshot.licence,
     )
 
 
@@ -211,6 +215,8 @@ def planned_lists(settings: Settings) -> list[LoadedList]:
                     source="downloaded",
                     entity_count=stored.entity_count,
                     date=str(manifest["fetched_at"]),
+                    published=manifest.get("published"),
+                    licence=manifest.get("licence"),
                 )
             )
         elif code in bundled:

@@ -73,6 +73,10 @@ def save_version(
         "checks": sorted(source.checks),
         "source_url": source.source_url.split("?", 1)[0],
         "version": snapshot.version,
+        "published": snapshot.published,  # the publisher's date (inside the file, or stated)
+        "licence": source.licence or None,
+        "country": source.country,
+        "stated_published": source.published,
         "fetched_at": fetched_at,
         "entity_count": len(snapshot.entities),
         "warning_count": len(snapshot.warnings),
@@ -167,5 +171,8 @@ def load_snapshot(data_dir: Path, stored: StoredVersion) -> ListSnapshot:
         format=manifest["format"],
         files={meta["role"]: meta["url"] for meta in manifest["files"]},
         checks=frozenset(manifest["checks"]),
+        licence=str(manifest.get("licence") or ""),
+        published=manifest.get("stated_published"),
+        country=manifest.get("country"),
     )
     return parse_source(source, files, fallback_version=stored.version)
