@@ -29,8 +29,16 @@ class ListStatus(BaseModel):
         description="When the version in use was downloaded (ISO 8601); for a bundled "
         "snapshot, its data date."
     )
+    published: str | None = Field(
+        default=None,
+        description="The publisher's date of the version in use, read from inside the file "
+        "(or stated by the operator when loading it); null when unknown.",
+    )
+    licence: str | None = Field(
+        default=None, description="The licence the operator declared for the list's data."
+    )
     entity_count: int | None = Field(description="Entities in the version in use.")
-    age_days: int | None = Field(description="Days since `date`.")
+    age_days: int | None = Field(description="Days since `published`, else since `date`.")
     stale: bool = Field(
         description="Older than HAKIKI_LIST_MAX_AGE_DAYS (90): run `hakiki lists update`."
     )

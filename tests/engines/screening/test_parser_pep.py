@@ -225,8 +225,12 @@ def test_popolo_memberships_become_positions_with_their_periods_dates() -> None:
         PepPosition("Member, National Assembly (Kitale)", "ke", "2017-08-31"),
     )
     assert pep_details(barasa, TODAY)["tenure_ended"] is None  # an open term of a 2017 file
+    assert snapshot.warnings == ()
+    bad = b'{"persons": [{"id": "p1", "name": "Juma Salim", "birth_date": "not known"}, {}]}'
+    snapshot = parse_popolo_json(bad, version="x", code="c", title="t")
     assert snapshot.warnings == (
-        "7a1c0f3e-0000-4000-8000-000000000003: unreadable birth_date 'not known' ignored",
+        "p1: unreadable birth_date 'not known' ignored",
+        "person 2: no id or name; skipped",
     )
 
 
