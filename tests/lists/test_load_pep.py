@@ -176,3 +176,32 @@ async def test_live_pep_screening_returns_positions_country_and_tenure(
         assert row["licence"] == NC and row["published"] == "2025-12-08"
     finally:
         engines.live = original
+
+
+async def test_sandbox_pep_test_names_show_a_held_and_an_ended_position(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    sandbox = await make_account("sandbox")
+    held = await client.post(
+        "/v3/screening/pep", json={"name": "Sandbox Politically Exposed"}, headers=sandbox.headers
+    )
+    [hit] = held.json()["data"]["aml"]["hits"]
+    assert hit["pep"]["tenure_ended"] is False
+    assert hit["pep"]["positions"][0]["title"] == "Sandbox Minister of Test Affairs"
+    ended = await client.post(
+        "/v3/screening/pep", json={"name": "Sandbox Every List"}, headers=sandbox.headers
+    )
+    [hit] = ended.json()["data"]["aml"]["hits"]
+    assert hit["pep"] == {
+        "positions": [
+            {
+                "title": "Sandbox Member of Parliament",
+                "country": "tz",
+                "start_date": "2010-11-18",
+                "end_date": "2015-11-17",
+                "tenure_ended": True,
+            }
+        ],
+        "countries": ["tz"],
+        "tenure_ended": True,
+    }
