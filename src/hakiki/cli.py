@@ -391,7 +391,10 @@ def lists_update(codes: tuple[str, ...], as_json: bool) -> None:
 @click.option("--title", default=None, help="The list's name as answers show it.")
 @click.option("--licence", default="", help="The licence you hold the data under (shown).")
 @click.option(
-    "--checks", default="", help="pep, sanction or both (comma-separated); PEP formats: pep."
+    "--checks",
+    default="",
+    help="pep, sanction or both (comma-separated). Default: FtM and Senzing from the "
+    "entities' topics; popolo_json and pep_csv pep; others sanction.",
 )
 @click.option(
     "--published", default=None, help="The publisher's date (YYYY-MM-DD) when the file has none."
@@ -414,6 +417,7 @@ def lists_load(
     publisher's (inside the file, or --published), never today's. Exits 1 when refused."""
     from hakiki.core.cli_support import run_with_db
     from hakiki.core.settings import get_settings
+    from hakiki.lists import store
     from hakiki.lists.service import load_file
     from hakiki.lists.sources import file_source
 
@@ -437,9 +441,11 @@ def lists_load(
     if as_json:
         click.echo(json.dumps(outcome.to_dict(), default=str))
     elif outcome.status == "ok":
+        stored = store.current_version(settings.data_dir, code)
+        checks_used = stored.manifest["checks"] if stored else sorted(source.checks)
         click.echo(
             f"{outcome.code}: loaded, version {outcome.version}, {outcome.entity_count} "
-            f"entities ({', '.join(sorted(source.checks))}; licence: {licence or 'not stated'})"
+            f"entities ({', '.join(checks_used)}; licence: {licence or 'not stated'})"
         )
     else:
         kept = outcome.previous_version or "nothing"

@@ -104,6 +104,43 @@ def test_lists_load_refuses_a_file_that_does_not_parse_and_keeps_nothing(
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="shared list data not mounted")
+def test_opensanctions_exports_take_their_checks_from_topics_or_the_operator(
+    cli_env: dict[str, str],
+) -> None:
+    congress = SHARED / "us_congress_senzing_2026-01.json"
+    loaded = invoke(
+        cli_env, "lists", "load", str(congress), "--format", "senzing_json", "--code",
+        "us_congress", "--licence", NC,
+    )  # fmt: skip
+    assert loaded.exit_code == 0, loaded.stderr
+    assert "us_congress: loaded, version 2025-12-08, 1317 entities (pep;" in loaded.stdout
+    wd = SHARED / "wd_persons_sa_sample_2024-03/entities.ftm.json"
+    refused = invoke(
+        cli_env, "lists", "load", str(wd), "--format", "ftm_json", "--code", "sa_peps"
+    )  # the sample's persons carry no topics: the operator must say what the list is
+    assert refused.exit_code == 1 and "give the list's checks" in refused.stdout
+    loaded = invoke(
+        cli_env, "lists", "load", str(wd), "--format", "ftm_json", "--code", "sa_peps",
+        "--checks", "pep", "--licence", NC,
+    )  # fmt: skip
+    assert loaded.exit_code == 0 and "version 2024-03-14, 607 entities (pep;" in loaded.stdout
+    rows = json.loads(invoke(cli_env, "lists", "status", "--json").stdout)["data"]
+    by_code = {row["code"]: row for row in rows}
+    assert by_code["us_congress"]["checks"] == ["pep"]
+    assert by_code["sa_peps"]["published"] == "2024-03-14" and by_code["sa_peps"]["licence"] == NC
+    screened = invoke(cli_env, "screen", "Abdullah bin Suleiman Al Hamdan", "--checks", "pep")
+    [hit] = [h for h in json.loads(screened.stdout)["hits"] if h["entity_id"] == "Q12223501"]
+    assert {
+        "title": None,
+        "country": None,
+        "start_date": "1933-01-01",
+        "end_date": "1943-01-01",
+        "tenure_ended": True,
+    } in hit["pep"]["positions"]
+    assert "Minister of Finance" in [p["title"] for p in hit["pep"]["positions"]]
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared list data not mounted")
 async def test_live_pep_screening_returns_positions_country_and_tenure(
     app: FastAPI,
     client: httpx.AsyncClient,

@@ -53,6 +53,8 @@ FORMAT_ROLES: dict[str, tuple[str, ...]] = {
     "popolo_json": ("json",),
     "pep_csv": ("csv",),
 }
+# Formats whose entities name their checks (OpenSanctions topics): no checks given -> those.
+TOPIC_FORMATS = frozenset({"ftm_json", "senzing_json"})
 # Formats whose lists are PEP lists unless the operator says otherwise.
 PEP_FORMATS = frozenset({"popolo_json", "pep_csv"})
 
@@ -181,8 +183,9 @@ def file_source(
     """A list the operator loads from a file on this machine (``hakiki lists load``).
 
     Raises ValueError naming what is wrong: an unknown format, a bad code, a missing file, a
-    publication date that is not an ISO date. Without ``checks``, PEP formats are ``pep``
-    lists and the others ``sanction`` lists."""
+    publication date that is not an ISO date. Without ``checks``, OpenSanctions FtM and
+    Senzing lists take theirs from the entities' topics (``role.pep``, ``sanction``), PEP
+    formats are ``pep`` lists and the others ``sanction`` lists."""
     if format not in FORMAT_ROLES:
         raise ValueError(f"unknown format {format!r}; one of {', '.join(sorted(FORMAT_ROLES))}")
     if not _CODE.match(code):
@@ -196,7 +199,9 @@ def file_source(
     where = to_country_code(country) if country else None
     if country and where is None:
         raise ValueError(f"country {country!r}: give an ISO code such as KE")
-    chosen = frozenset(checks) or frozenset({"pep" if format in PEP_FORMATS else "sanction"})
+    chosen = frozenset(checks)
+    if not chosen and format not in TOPIC_FORMATS:  # the others' checks come from topics
+        chosen = frozenset({"pep" if format in PEP_FORMATS else "sanction"})
     unknown = chosen - {"pep", "sanction"}
     if unknown:
         raise ValueError(f"checks {sorted(unknown)}: each check is pep or sanction")
@@ -279,6 +284,8 @@ def parse_source(
         "source_url": source.source_url,
         "checks": source.checks,
     }
+    if not source.checks and source.format in TOPIC_FORMATS:
+        common["checks"] = None  # from the entities' topics
     fmt = source.format
     if fmt == "ofac_csv":
         return parse_ofac_csv(
@@ -317,6 +324,11 @@ def parse_source(
         raise ListFormatError(f"unknown list format {fmt!r}")
     if not snapshot.version:
         snapshot = replace(snapshot, version=fallback_version)
+    if not snapshot.checks:
+        raise ListFormatError(
+            "no check: the file's entities name no topic (role.pep, sanction); give the "
+            "list's checks (hakiki lists load --checks pep)"
+        )
     return _dated(snapshot, source, fallback_version)
 
 

@@ -70,7 +70,7 @@ def save_version(
         "code": source.code,
         "title": source.title,
         "format": source.format,
-        "checks": sorted(source.checks),
+        "checks": sorted(snapshot.checks),  # from the file's topics when none were given
         "source_url": source.source_url.split("?", 1)[0],
         "version": snapshot.version,
         "published": snapshot.published,  # the publisher's date (inside the file, or stated)
