@@ -29,6 +29,7 @@ from hakiki.identity.verify import (
 )
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.media.service import MediaLibrary
+from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.sandbox import AML_WITH_ID as AML_WITH_ID_SANDBOX
@@ -190,4 +191,9 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         subject=Subject(channel.country, channel.code, number),
         render=render,
         description=f"AML with ID: {channel.country} {channel.code} ({outcome.value})",
+        write=onboarding_alerts(
+            call, subject_key=aml.subject_key, name=aml.screened_name, hits=aml.hits
+        )
+        if aml
+        else None,
     )
