@@ -315,6 +315,7 @@ ALERT: dict[str, Any] = {
         "entity_fingerprint": "f90f23613b34e1732bff",
         "review": None,
         "media": None,
+        "pep": None,
     },
     "subject": {
         "subject_key": "18e1c4f2e93326777439cef67a0df762e992ed2f02e641d5fd441d05a80c7fc7",
@@ -358,6 +359,7 @@ ALERT_WITH_HISTORY: dict[str, Any] = {
         "entity_fingerprint": "f90f23613b34e1732bff",
         "review": None,
         "media": None,
+        "pep": None,
     },
     "subject": {
         "subject_key": "18e1c4f2e93326777439cef67a0df762e992ed2f02e641d5fd441d05a80c7fc7",
