@@ -473,7 +473,10 @@ def lists_status(as_json: bool) -> None:
             used = f"{row['version']} ({row['source']}, {row['entity_count']} entities"
             used += f", {row['age_days']} days old)" if row["age_days"] is not None else ")"
             if row["stale"]:
-                used += f" STALE: over {settings.list_max_age_days} days, run `hakiki lists update`"
+                fix = "run `hakiki lists update`"
+                if not row["update_enabled"] and row["source"] == "downloaded":
+                    fix = "load a newer file (`hakiki lists load`)"
+                used += f" STALE: over {settings.list_max_age_days} days, {fix}"
         else:
             used = "not in use"
         line = f"{row['code']}: {used}"

@@ -61,6 +61,8 @@ def test_lists_load_and_status_show_the_licence_and_the_publishers_date(
     text = invoke(cli_env, "lists", "status").stdout
     assert "demo_peps: 2026-01-15 (downloaded, 3 entities" in text
     assert "; published 2026-01-15; licence: CC0 (fictional sample)" in text
+    assert "ke_na: 2019-06-01 (downloaded, 3 entities, " in text
+    assert "STALE: over 90 days, load a newer file (`hakiki lists load`)" in text
 
     screened = invoke(cli_env, "screen", "Amani Wanjiku Otieno", "--checks", "pep")
     [result] = [json.loads(line) for line in screened.stdout.splitlines()]
