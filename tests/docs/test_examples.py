@@ -26,7 +26,7 @@ The rules (tests/docs/examples.py finds the blocks and matches outputs):
     (made with the command line); ``HAKIKI_AUTH`` is exported with the sandbox key, as the
     README's walkthrough has the reader do;
   - the files a reader brings (``selfie.jpg``, ``applicants.csv``, ``customers.jsonl``,
-    ``pairs.jsonl``, ``feeds/*.xml``) are in the working directory (``FILES``).
+    ``pairs.jsonl``, ``peps.csv``, ``feeds/*.xml``) are in the working directory (``FILES``).
 
 - The script must exit 0, and every ``curl`` call must answer 2xx (``curl`` is wrapped to
   report each status on stderr), except when the output shown is an error envelope
@@ -96,6 +96,7 @@ FILES = {
     "applicants.csv": ROOT / "tests/docs/files/applicants.csv",
     "customers.jsonl": ROOT / "tests/docs/files/customers.jsonl",
     "pairs.jsonl": ROOT / "tests/docs/files/pairs.jsonl",
+    "peps.csv": ROOT / "tests/docs/files/peps.csv",
     "mpesa-statement.pdf": ROOT / "src/hakiki/statements/sandbox_data/mpesa-genuine.pdf",
     "feeds/east_africa_rss.xml": ROOT / "tests/engines/adverse_media/data/east_africa_rss.xml",
     "feeds/atom_feed.xml": ROOT / "tests/engines/adverse_media/data/atom_feed.xml",

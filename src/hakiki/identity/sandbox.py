@@ -184,9 +184,26 @@ def mock_hits(
                     }
                 },
                 "entity_fingerprint": _digest_hex(20, entity, subject_name),
+                **({"pep": SANDBOX_PEP_DETAILS} if check == "pep" else {}),
             }
         )
     return hits
+
+
+# What a sandbox PEP hit says about the position (a fictional office, still held).
+SANDBOX_PEP_DETAILS: dict[str, Any] = {
+    "positions": [
+        {
+            "title": "Sandbox Minister of Test Affairs",
+            "country": "ke",
+            "start_date": "2022-09-27",
+            "end_date": None,
+            "tenure_ended": False,
+        }
+    ],
+    "countries": ["ke"],
+    "tenure_ended": False,
+}
 
 
 @dataclass(frozen=True)

@@ -35,9 +35,12 @@ class LoadedList:
     checks: tuple[str, ...]
     source: Source
     entity_count: int | None
-    # The publisher's date inside the files (ISO date); None when they carry none (OFAC's CSV
-    # files): the list's age is then unknown. Never the download day.
+    # The publisher's date inside the files (ISO date), or the one the operator stated; None
+    # when they carry none (OFAC's CSV files): the list's age is then unknown. Never the
+    # download day. ``published`` is the same date (the name the answers use).
     date: str | None
+    published: str | None = None
+    licence: str | None = None  # as the operator declared it
 
 
 _described: weakref.WeakKeyDictionary[ScreeningEngine, tuple[LoadedList, ...]] = (
@@ -85,6 +88,8 @@ def _loaded(snapshot: ListSnapshot, source: Source, manifest: dict[str, Any] | N
         source=source,
         entity_count=len(snapshot.entities),
         date=snapshot.published if manifest else snapshot.version,
+        published=snapshot.published if manifest else snapshot.version,
+        licence=snapshot.licence,
     )
 
 
@@ -221,6 +226,8 @@ def planned_lists(settings: Settings) -> list[LoadedList]:
                     source="downloaded",
                     entity_count=stored.entity_count,
                     date=stored.published,
+                    published=stored.published,
+                    licence=manifest.get("licence"),
                 )
             )
         elif code in bundled:

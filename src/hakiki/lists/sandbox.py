@@ -7,7 +7,13 @@ Persn" still hits) without screening real people.
 
 from __future__ import annotations
 
-from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, Schema
+from hakiki.engines.screening.model import (
+    ListEntity,
+    ListSnapshot,
+    NameEntry,
+    PepPosition,
+    Schema,
+)
 
 VERSION = "sandbox"
 
@@ -44,6 +50,14 @@ _LISTS: tuple[tuple[str, str, str, tuple[tuple[str, Schema, str, str | None, str
     ),
 )
 
+# The fictional offices of the sandbox PEPs: one still held, one ended (hits show both).
+_POSITIONS: dict[str, tuple[PepPosition, ...]] = {
+    "sbx-p-1": (
+        PepPosition("Sandbox Minister of Test Affairs", "ke", "2022-09-27", None, "current"),
+    ),
+    "sbx-p-3": (PepPosition("Sandbox Member of Parliament", "tz", "2010-11-18", "2015-11-17"),),
+}
+
 TEST_NAMES = {
     "Sandbox Sanction Person": "a sanctions hit (person)",
     "Sandbox Sanction Trading Limited": "a sanctions hit (business)",
@@ -70,6 +84,7 @@ def sandbox_snapshots() -> list[ListSnapshot]:
                     programs=("SANDBOX",),
                     birth_dates=(born,) if born else (),
                     countries=(country,),
+                    positions=_POSITIONS.get(entity_id, ()),
                 )
                 for entity_id, schema, name, born, country in entries
             ),

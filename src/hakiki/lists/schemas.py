@@ -34,6 +34,14 @@ class ListStatus(BaseModel):
     date_note: str | None = Field(
         default=None, description="Why `date` is null for a list in use (its age is unknown)."
     )
+    published: str | None = Field(
+        default=None,
+        description="The publisher's date of the version in use, read from inside the file "
+        "(or stated by the operator when loading it); null when unknown.",
+    )
+    licence: str | None = Field(
+        default=None, description="The licence the operator declared for the list's data."
+    )
     entity_count: int | None = Field(description="Entities in the version in use.")
     age_days: int | None = Field(description="Days since `date`; null when `date` is.")
     stale: bool | None = Field(

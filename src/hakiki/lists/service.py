@@ -132,6 +132,16 @@ async def update_lists(
     return outcomes
 
 
+async def load_file(
+    settings: Settings, db: Database, source: ListSource, config: ListsConfig | None = None
+) -> UpdateOutcome:
+    """Store a list from the operator's own file(s) (``hakiki lists load``): read, parse,
+    validate and record it exactly as an update would (``source.files`` are paths)."""
+    config = config or ListsConfig()
+    async with make_client(config.timeout_seconds) as client:
+        return await _update_one(settings, db, config, client, source)
+
+
 async def _update_one(
     settings: Settings,
     db: Database,
@@ -345,6 +355,8 @@ async def list_status(
                 "version": info.version if info else None,
                 "date": info.date if info else None,
                 "date_note": _date_note(info),
+                "published": info.published if info else None,
+                "licence": info.licence if info else None,
                 "entity_count": info.entity_count if info else None,
                 "age_days": age_days(info.date) if info else None,
                 "stale": stale_or_unknown(info, settings) if info else False,
@@ -388,7 +400,7 @@ def stale_or_unknown(info: LoadedList, settings: Settings) -> bool | None:
 
 
 def is_stale(info: LoadedList, settings: Settings) -> bool:
-    age = age_days(info.date)
+    age = age_days(info.published or info.date)
     return age is not None and age > settings.list_max_age_days
 
 

@@ -7,12 +7,16 @@ new list in one of the supported formats (see docs/lists.md).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.engines.screening.parsers import (
     ListFormatError,
@@ -22,11 +26,14 @@ from hakiki.engines.screening.parsers import (
     parse_ofac_consolidated_csv,
     parse_ofac_csv,
     parse_ofac_xml,
+    parse_pep_csv,
+    parse_popolo_json,
     parse_senzing_json,
     parse_targets_simple_csv,
     parse_uk_csv,
     parse_un_xml,
 )
+from hakiki.engines.screening.parsers.common import parse_iso_date
 from hakiki.lists.published import DATED_BY_PARSER, published_date
 
 # The roles each format needs (first = required; the others are optional).
@@ -43,7 +50,14 @@ FORMAT_ROLES: dict[str, tuple[str, ...]] = {
     "ftm_json": ("json",),
     "senzing_json": ("json",),
     "targets_simple_csv": ("csv",),
+    # PEP lists: EveryPolitician (Popolo JSON) and a simple PEP CSV (docs/lists.md)
+    "popolo_json": ("json",),
+    "pep_csv": ("csv",),
 }
+# Formats whose entities name their checks (OpenSanctions topics): no checks given -> those.
+TOPIC_FORMATS = frozenset({"ftm_json", "senzing_json"})
+# Formats whose lists are PEP lists unless the operator says otherwise.
+PEP_FORMATS = frozenset({"popolo_json", "pep_csv"})
 
 _OFAC = "https://www.treasury.gov/ofac/downloads"
 
@@ -58,6 +72,9 @@ class ListSource:
     enabled: bool = True
     headers: dict[str, str] = field(default_factory=dict)
     note: str = ""
+    licence: str = ""  # as the operator declares it (shown in status and in every answer)
+    published: str | None = None  # the publication date the operator states (ISO date)
+    country: str | None = None  # the country of a list whose file names none (Popolo)
 
     @property
     def source_url(self) -> str:
@@ -130,7 +147,7 @@ class ListsConfig(BaseSettings):
     sources: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="JSON overrides per list code: enabled, files (role -> URL), title, checks, "
-        "headers, format (for a new list).",
+        "headers, format (for a new list), licence, published, country.",
     )
     timeout_seconds: float = 60.0
     max_bytes: int = Field(
@@ -147,6 +164,58 @@ class ListsConfig(BaseSettings):
     max_warning_ratio: float = Field(
         default=0.1,
         description="Refuse a new version when more than this share of its records were unusable.",
+    )
+
+
+_CODE = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
+
+
+def file_source(
+    code: str,
+    path: Path,
+    *,
+    format: str,
+    title: str | None = None,
+    checks: Iterable[str] = (),
+    licence: str = "",
+    published: str | None = None,
+    country: str | None = None,
+) -> ListSource:
+    """A list the operator loads from a file on this machine (``hakiki lists load``).
+
+    Raises ValueError naming what is wrong: an unknown format, a bad code, a missing file, a
+    publication date that is not an ISO date. Without ``checks``, OpenSanctions FtM and
+    Senzing lists take theirs from the entities' topics (``role.pep``, ``sanction``), PEP
+    formats are ``pep`` lists and the others ``sanction`` lists."""
+    if format not in FORMAT_ROLES:
+        raise ValueError(f"unknown format {format!r}; one of {', '.join(sorted(FORMAT_ROLES))}")
+    if not _CODE.match(code):
+        raise ValueError(
+            f"list code {code!r}: use 2 to 64 lowercase letters, digits and _ (e.g. ke_peps)"
+        )
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file")
+    if published is not None and parse_iso_date(published) != published:
+        raise ValueError(f"published {published!r}: give the date as YYYY-MM-DD")
+    where = to_country_code(country) if country else None
+    if country and where is None:
+        raise ValueError(f"country {country!r}: give an ISO code such as KE")
+    chosen = frozenset(checks)
+    if not chosen and format not in TOPIC_FORMATS:  # the others' checks come from topics
+        chosen = frozenset({"pep" if format in PEP_FORMATS else "sanction"})
+    unknown = chosen - {"pep", "sanction"}
+    if unknown:
+        raise ValueError(f"checks {sorted(unknown)}: each check is pep or sanction")
+    return ListSource(
+        code=code,
+        title=title or code,
+        format=format,
+        files={FORMAT_ROLES[format][0]: str(path.resolve())},
+        checks=chosen,
+        enabled=False,  # `hakiki lists update` leaves it alone; load it again to replace it
+        licence=licence,
+        published=published,
+        country=where,
     )
 
 
@@ -170,21 +239,26 @@ def enabled_sources(config: ListsConfig) -> list[ListSource]:
 
 
 def _apply(base: ListSource, override: dict[str, Any]) -> ListSource:
-    unknown = set(override) - {"enabled", "files", "title", "checks", "headers", "format"}
+    known = {"enabled", "files", "title", "checks", "headers", "format"}
+    unknown = set(override) - known - {"licence", "published", "country"}
     if unknown:
         raise ValueError(f"list source {base.code!r}: unknown keys {sorted(unknown)}")
     fmt = str(override.get("format", base.format))
     # Changing a list's format (eu_xml -> eu_csv) drops the default files of the old one.
     kept = base.files if fmt == base.format else {}
     files = {**kept, **{str(k): str(v) for k, v in override.get("files", {}).items()}}
+    default_checks = {"pep"} if fmt in PEP_FORMATS and not base.format else base.checks
     source = replace(
         base,
         enabled=bool(override.get("enabled", base.enabled)),
         files={role: url for role, url in files.items() if url},
         title=str(override.get("title", base.title)),
-        checks=frozenset(override.get("checks", base.checks)),
+        checks=frozenset(override.get("checks", default_checks)),
         headers={str(k): str(v) for k, v in override.get("headers", base.headers).items()},
         format=fmt,
+        licence=str(override.get("licence", base.licence)),
+        published=override.get("published", base.published),
+        country=override.get("country", base.country),
     )
     roles = FORMAT_ROLES.get(source.format)
     if roles is None:
@@ -213,6 +287,8 @@ def parse_source(
         "source_url": source.source_url,
         "checks": source.checks,
     }
+    if not source.checks and source.format in TOPIC_FORMATS:
+        common["checks"] = None  # from the entities' topics
     fmt = source.format
     if fmt == "ofac_csv":
         snapshot = parse_ofac_csv(
@@ -239,14 +315,29 @@ def parse_source(
         snapshot = parse_senzing_json(files["json"], version=fallback_version, **common)
     elif fmt == "targets_simple_csv":
         snapshot = parse_targets_simple_csv(files["csv"], version=fallback_version, **common)
+    elif fmt == "popolo_json":
+        snapshot = parse_popolo_json(
+            files["json"], version=fallback_version, country=source.country, **common
+        )
+    elif fmt == "pep_csv":
+        snapshot = parse_pep_csv(
+            files["csv"], version=fallback_version, country=source.country, **common
+        )
     else:
         raise ListFormatError(f"unknown list format {fmt!r}")
     if not snapshot.version:
         snapshot = replace(snapshot, version=fallback_version)
-    published = published_date(fmt, files, snapshot)
+    if not snapshot.checks:
+        raise ListFormatError(
+            "no check: the file's entities name no topic (role.pep, sanction); give the "
+            "list's checks (hakiki lists load --checks pep)"
+        )
+    # The operator's stated date first, else the one inside the files; a list dated so takes
+    # that date as its version (never the download day).
+    published = source.published or published_date(fmt, files, snapshot) or snapshot.published
     if published and fmt not in DATED_BY_PARSER:
         snapshot = replace(snapshot, version=published)
-    return replace(snapshot, published=published)
+    return replace(snapshot, published=published, licence=source.licence or None)
 
 
 def undated_version(digest: str) -> str:

@@ -80,10 +80,13 @@ def save_version(
         "code": source.code,
         "title": source.title,
         "format": source.format,
-        "checks": sorted(source.checks),
+        "checks": sorted(snapshot.checks),  # from the file's topics when none were given
         "source_url": source.source_url.split("?", 1)[0],
         "version": snapshot.version,
-        "published": snapshot.published,  # the publisher's date inside the files, or null
+        "published": snapshot.published,  # the publisher's date (inside the file, or stated)
+        "licence": source.licence or None,
+        "country": source.country,
+        "stated_published": source.published,
         "fetched_at": fetched_at,
         "entity_count": len(snapshot.entities),
         "warning_count": len(snapshot.warnings),
@@ -178,6 +181,9 @@ def load_snapshot(data_dir: Path, stored: StoredVersion) -> ListSnapshot:
         format=manifest["format"],
         files={meta["role"]: meta["url"] for meta in manifest["files"]},
         checks=frozenset(manifest["checks"]),
+        licence=str(manifest.get("licence") or ""),
+        published=manifest.get("stated_published"),
+        country=manifest.get("country"),
     )
     snapshot = parse_source(source, files, fallback_version=stored.version)
     # The folder's version names it, whatever an older release called it.

@@ -72,7 +72,13 @@ def aml_result(
         screened_name=screened_name,
         hits=[AmlHit(**hit.to_dict()) for hit in result.hits],
         lists=[
-            ListUsed(code=lv.code, title=lv.title, version=lv.version, checks=sorted(lv.checks))
+            ListUsed(
+                code=lv.code,
+                title=lv.title,
+                version=lv.version,
+                checks=sorted(lv.checks),
+                licence=lv.licence,
+            )
             for lv in result.lists
         ],
         unavailable=[

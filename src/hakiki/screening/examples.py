@@ -62,6 +62,19 @@ AML_WITH_ID_RESULT: dict[str, Any] = {
                     "entity_fingerprint": "188f34997e27db467f36",
                     "review": None,
                     "media": None,
+                    "pep": {
+                        "positions": [
+                            {
+                                "title": "Sandbox Minister of Test Affairs",
+                                "country": "ke",
+                                "start_date": "2022-09-27",
+                                "end_date": None,
+                                "tenure_ended": False,
+                            }
+                        ],
+                        "countries": ["ke"],
+                        "tenure_ended": False,
+                    },
                 }
             ],
             "lists": [
@@ -70,12 +83,14 @@ AML_WITH_ID_RESULT: dict[str, Any] = {
                     "title": "Sandbox pep list",
                     "version": "sandbox",
                     "checks": ["pep"],
+                    "licence": None,
                 },
                 {
                     "code": "sandbox_sanction",
                     "title": "Sandbox sanction list",
                     "version": "sandbox",
                     "checks": ["sanction"],
+                    "licence": None,
                 },
             ],
             "unavailable": [],
@@ -143,6 +158,7 @@ SCREENING_RESULT: dict[str, Any] = {
                     "entity_fingerprint": "f90f23613b34e1732bff",
                     "review": None,
                     "media": None,
+                    "pep": None,
                 }
             ],
             "lists": [
@@ -151,6 +167,7 @@ SCREENING_RESULT: dict[str, Any] = {
                     "title": "Sandbox sanctions list",
                     "version": "sandbox",
                     "checks": ["sanction"],
+                    "licence": None,
                 }
             ],
             "unavailable": [],
@@ -298,6 +315,7 @@ ALERT: dict[str, Any] = {
         "entity_fingerprint": "f90f23613b34e1732bff",
         "review": None,
         "media": None,
+        "pep": None,
     },
     "subject": {
         "subject_key": "18e1c4f2e93326777439cef67a0df762e992ed2f02e641d5fd441d05a80c7fc7",
@@ -341,6 +359,7 @@ ALERT_WITH_HISTORY: dict[str, Any] = {
         "entity_fingerprint": "f90f23613b34e1732bff",
         "review": None,
         "media": None,
+        "pep": None,
     },
     "subject": {
         "subject_key": "18e1c4f2e93326777439cef67a0df762e992ed2f02e641d5fd441d05a80c7fc7",

@@ -91,6 +91,27 @@ class MediaDetails(BaseModel):
     )
 
 
+class PepPositionHeld(BaseModel):
+    title: str | None = Field(description="The position, as the list names it (null: unnamed).")
+    country: str | None = Field(description="The position's country (ISO alpha-2, lowercase).")
+    start_date: str | None
+    end_date: str | None
+    tenure_ended: bool | None = Field(
+        description="true: ended; false: still held; null: the list cannot tell."
+    )
+
+
+class PepDetails(BaseModel):
+    """What the PEP list says about the person's public positions."""
+
+    positions: list[PepPositionHeld]
+    countries: list[str] = Field(description="The positions' and the person's countries.")
+    tenure_ended: bool | None = Field(
+        description="false when any position is still held, true when every one has ended, "
+        "null when the list cannot tell."
+    )
+
+
 class AmlHit(BaseModel):
     check: str = Field(description="sanction, pep or adverse_media.")
     list_code: str = Field(description="The list, e.g. us_ofac_sdn.")
@@ -116,6 +137,11 @@ class AmlHit(BaseModel):
     media: MediaDetails | None = Field(
         default=None, description="For adverse-media hits: the article (entity_name is its title)."
     )
+    pep: PepDetails | None = Field(
+        default=None,
+        description="For pep hits: the positions held, their country and dates, and whether "
+        "the tenure has ended.",
+    )
 
 
 class ListUsed(BaseModel):
@@ -125,6 +151,7 @@ class ListUsed(BaseModel):
     title: str
     version: str
     checks: list[str]
+    licence: str | None = Field(default=None, description="As the operator declared it.")
 
 
 class UnavailableCheck(BaseModel):

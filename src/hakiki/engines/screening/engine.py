@@ -24,6 +24,7 @@ from hakiki.engines.screening.index import (
 )
 from hakiki.engines.screening.model import SCHEMAS, ListSnapshot, NameKind, Schema
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
+from hakiki.engines.screening.pep import pep_details, today_iso
 from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
 from hakiki.engines.screening.scorer import (
     COUNTRY_MATCH,
@@ -52,7 +53,11 @@ class ScreeningEngine:
                 raise ValueError(f"list {snapshot.code!r} given twice")
             seen.add(snapshot.code)
             version = ListVersion(
-                snapshot.code, snapshot.title, snapshot.version, tuple(sorted(snapshot.checks))
+                snapshot.code,
+                snapshot.title,
+                snapshot.version,
+                tuple(sorted(snapshot.checks)),
+                snapshot.licence,
             )
             infos.append(_ListInfo(snapshot, version))
         self._lists: tuple[_ListInfo, ...] = tuple(infos)
@@ -199,6 +204,7 @@ class ScreeningEngine:
         gender = subject.normalized_gender
         ceiling = DOB_SAME_DATE + COUNTRY_MATCH
         hits: list[tuple[float, float, int, Hit]] = []
+        today = today_iso()
         for position, (scored, nid) in best.items():
             if scored.score + ceiling < threshold and position not in id_matches:
                 continue
@@ -229,6 +235,7 @@ class ScreeningEngine:
                 score=total,
                 explanation=explanation,
                 entity_fingerprint=entity.fingerprint(),
+                pep=pep_details(entity, today) if check == "pep" else None,
             )
             hits.append((total, scored.score, position, hit))
         hits.sort(key=lambda item: (-item[0], -item[1], item[2]))

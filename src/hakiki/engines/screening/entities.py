@@ -15,7 +15,7 @@ from array import array
 import numpy as np
 import numpy.typing as npt
 
-from hakiki.engines.screening.model import ListEntity, NameEntry
+from hakiki.engines.screening.model import ListEntity, NameEntry, PepPosition
 
 
 def _encode(entity: ListEntity) -> bytes:
@@ -31,12 +31,15 @@ def _encode(entity: ListEntity) -> bytes:
             entity.identifiers,
             entity.gender,
             entity.remarks,
+            tuple(
+                (p.title, p.country, p.start_date, p.end_date, p.status) for p in entity.positions
+            ),
         )
     )
 
 
 def _decode(data: bytes) -> ListEntity:
-    (entity_id, code, schema, names, programs, births, countries, ids, gender, remarks) = (
+    (entity_id, code, schema, names, programs, births, countries, ids, gender, remarks, posts) = (
         marshal.loads(data)
     )
     return ListEntity(
@@ -50,6 +53,7 @@ def _decode(data: bytes) -> ListEntity:
         ids,
         gender,
         remarks,
+        tuple(PepPosition(*p) for p in posts),
     )
 
 

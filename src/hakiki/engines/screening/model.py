@@ -40,6 +40,37 @@ class NameEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PepPosition:
+    """A public position a politically exposed person holds or held, as the list gives it.
+
+    ``title`` may be None when the list records a tenure without naming the post (some
+    OpenSanctions Occupancy records have no ``post``); ``country`` is an ISO alpha-2 code;
+    dates are ISO prefixes. ``status`` is what the list says about the tenure: ``current``,
+    ``ended`` or None (not said).
+    """
+
+    title: str | None
+    country: str | None = None
+    start_date: str | None = None
+    end_date: str | None = None
+    status: str | None = None
+
+    def tenure_ended(self, today: str) -> bool | None:
+        """True when the tenure is over on ``today`` (ISO date), False when it is not, None when
+        the list cannot tell (no end date, an end date in ``today``'s month or year)."""
+        if self.status == "ended":
+            return True
+        if self.end_date:
+            known = today[: len(self.end_date)]
+            if self.end_date < known:
+                return True
+            if self.end_date > known:
+                return False
+            return None
+        return False if self.status == "current" else None
+
+
+@dataclass(frozen=True, slots=True)
 class ListEntity:
     entity_id: str
     list_code: str
@@ -51,21 +82,23 @@ class ListEntity:
     identifiers: tuple[tuple[str, str], ...] = ()
     gender: str | None = None
     remarks: str | None = None
+    positions: tuple[PepPosition, ...] = ()  # PEP lists: the public positions held
 
     def fingerprint(self) -> str:
         """A digest of everything the list says about the entry: it changes when the entry does
         (so a reviewed false positive comes back for review) and not otherwise."""
-        canonical = repr(
-            (
-                self.schema,
-                sorted((n.name, n.kind) for n in self.names),
-                sorted(self.programs),
-                sorted(self.birth_dates),
-                sorted(self.countries),
-                sorted(self.identifiers),
-                self.gender,
-            )
+        content: tuple[object, ...] = (
+            self.schema,
+            sorted((n.name, n.kind) for n in self.names),
+            sorted(self.programs),
+            sorted(self.birth_dates),
+            sorted(self.countries),
+            sorted(self.identifiers),
+            self.gender,
         )
+        if self.positions:  # only then: entries without positions keep their fingerprints
+            content += (sorted(repr(p) for p in self.positions),)
+        canonical = repr(content)
         return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
     @property
@@ -88,4 +121,6 @@ class ListSnapshot:
     checks: frozenset[str]
     entities: tuple[ListEntity, ...]
     warnings: tuple[str, ...] = field(default=())
+    # the publisher's date found inside the file (or stated by the operator), ISO; None: unknown
     published: str | None = None
+    licence: str | None = None  # as the operator declared it

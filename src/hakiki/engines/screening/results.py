@@ -12,14 +12,18 @@ class ListVersion:
     title: str
     version: str
     checks: tuple[str, ...]
+    licence: str | None = None  # as the operator declared it when loading the list
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "code": self.code,
             "title": self.title,
             "version": self.version,
             "checks": list(self.checks),
         }
+        if self.licence:
+            data["licence"] = self.licence
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +40,11 @@ class Hit:
     score: float
     explanation: dict[str, dict[str, Any]]
     entity_fingerprint: str = ""  # changes when the list entry changes
+    # pep hits: {"positions": [...], "countries": [...], "tenure_ended": bool | None}
+    pep: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "check": self.check,
             "list_code": self.list_code,
             "list_version": self.list_version,
@@ -52,6 +58,9 @@ class Hit:
             "explanation": {k: dict(v) for k, v in self.explanation.items()},
             "entity_fingerprint": self.entity_fingerprint,
         }
+        if self.pep is not None:
+            data["pep"] = self.pep
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ from hakiki.engines.screening.parsers.ftm_json import parse_ftm_json
 from hakiki.engines.screening.parsers.ofac_consolidated_csv import parse_ofac_consolidated_csv
 from hakiki.engines.screening.parsers.ofac_csv import parse_ofac_csv
 from hakiki.engines.screening.parsers.ofac_xml import parse_ofac_xml
+from hakiki.engines.screening.parsers.pep_csv import parse_pep_csv
+from hakiki.engines.screening.parsers.popolo_json import parse_popolo_json
 from hakiki.engines.screening.parsers.senzing_json import parse_senzing_json
 from hakiki.engines.screening.parsers.targets_simple_csv import parse_targets_simple_csv
 from hakiki.engines.screening.parsers.text import ListFormatError
@@ -25,6 +27,8 @@ __all__ = [
     "parse_ofac_consolidated_csv",
     "parse_ofac_csv",
     "parse_ofac_xml",
+    "parse_pep_csv",
+    "parse_popolo_json",
     "parse_senzing_json",
     "parse_targets_simple_csv",
     "parse_uk_csv",

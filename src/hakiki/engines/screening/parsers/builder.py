@@ -6,7 +6,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, Schema
+from hakiki.engines.screening.model import (
+    ListEntity,
+    ListSnapshot,
+    NameEntry,
+    PepPosition,
+    Schema,
+)
 from hakiki.engines.screening.parsers.common import unique_names
 from hakiki.engines.screening.parsers.text import unique
 
@@ -40,6 +46,7 @@ def build_entity(
     identifiers: Iterable[tuple[str, str]] = (),
     gender: str | None = None,
     remarks: str | None = None,
+    positions: Iterable[PepPosition] = (),
 ) -> ListEntity:
     """A ListEntity whose names, programs, dates, countries and identifiers are de-duplicated.
 
@@ -56,6 +63,7 @@ def build_entity(
         identifiers=tuple(dict.fromkeys(identifiers)),
         gender=gender,
         remarks=remarks,
+        positions=tuple(dict.fromkeys(positions)),
     )
 
 
@@ -76,7 +84,14 @@ class Collected:
         return True
 
     def snapshot(
-        self, *, code: str, title: str, version: str, source_url: str, checks: frozenset[str]
+        self,
+        *,
+        code: str,
+        title: str,
+        version: str,
+        source_url: str,
+        checks: frozenset[str],
+        published: str | None = None,
     ) -> ListSnapshot:
         """The parsed list: the kept entities and every warning, in order."""
         return ListSnapshot(
@@ -87,4 +102,5 @@ class Collected:
             checks=checks,
             entities=tuple(self.entities),
             warnings=tuple(self.warnings),
+            published=published,
         )

@@ -8,17 +8,28 @@ AIRCRAFT), ``NAMES`` [{``NAME_TYPE`` PRIMARY/ALIAS, ``NAME_FULL`` or ``NAME_FIRS
 (``PASSPORT_NUMBER``, ``NATIONAL_ID_NUMBER``, ``TAX_ID_NUMBER``, ``LEI_NUMBER``,
 ``TRUSTED_ID_TYPE``/``NUMBER``...), ``GENDER`` and ``RISKS`` [{``TOPIC``}].
 
-Records without a RECORD_TYPE (OpenSanctions exports positions this way) are skipped and
-counted in one warning. Topics give the list's checks: ``role.pep`` -> ``pep``, ``sanction``
--> ``sanction`` (unless ``checks`` is given).
+Records without a RECORD_TYPE are not screened (OpenSanctions exports public positions this
+way: ``NAMES`` the position's title, ``COUNTRIES`` its country); a person's ``RELATIONSHIPS``
+item with ``REL_POINTER_ROLE`` ``Occupancy`` points at one by ``REL_POINTER_KEY`` and becomes
+one of the person's positions (Senzing carries no tenure dates). Topics give the list's
+checks: ``role.pep`` -> ``pep``, ``sanction`` -> ``sanction`` (unless ``checks`` is given).
+The list's date (``published``) is the newest ``LAST_CHANGE`` of its records.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hakiki.engines.screening.countries import to_country_code
-from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
+from hakiki.engines.screening.model import (
+    ListEntity,
+    ListSnapshot,
+    NameEntry,
+    NameKind,
+    PepPosition,
+    Schema,
+)
 from hakiki.engines.screening.parsers.builder import Collected, build_entity, parse_each
 from hakiki.engines.screening.parsers.common import (
     add_topic_checks,
@@ -59,6 +70,9 @@ def parse_senzing_json(
     warnings = collected.warnings
     untyped = 0
     topic_checks: set[str] = set()
+    posts: dict[str, PepPosition] = {}  # untyped records: positions, by RECORD_ID
+    occupied: dict[str, list[str]] = {}  # person RECORD_ID -> the position ids it points at
+    latest_change = ""
     for position, record, error in json_records(data, "Senzing JSON"):
         if error is not None:
             warnings.append(error)
@@ -68,9 +82,13 @@ def parse_senzing_json(
                 raise ListFormatError(f"Senzing JSON: record {position} has no RECORD_ID")
             warnings.append(f"record {position}: not a Senzing record; skipped")
             continue
+        latest_change = max(latest_change, str(record.get("LAST_CHANGE") or ""))
         record_type = record.get("RECORD_TYPE")
         if record_type is None:
             untyped += 1
+            post = _position(record)
+            if post is not None:
+                posts[str(record["RECORD_ID"])] = post
             continue
         schema = _SCHEMAS.get(str(record_type).upper())
         if schema is None:
@@ -79,13 +97,52 @@ def parse_senzing_json(
         entity = _parse_record(record, schema, code, position, warnings, topic_checks)
         if entity is not None and not collected.add(entity):
             warnings.append(f"record {position}: duplicate RECORD_ID {entity.entity_id} skipped")
+        elif entity is not None:
+            keys = [
+                key
+                for item in _items(record, "RELATIONSHIPS")
+                if (_str(item, "REL_POINTER_ROLE") or "").lower() == "occupancy"
+                and (key := _str(item, "REL_POINTER_KEY"))
+            ]
+            if keys:
+                occupied[entity.entity_id] = keys
     if untyped:
         warnings.append(f"{untyped} records without RECORD_TYPE skipped")
     if checks is None:
         checks = frozenset(topic_checks)
+    if occupied:
+        collected.entities = [
+            replace(e, positions=held) if (held := _held(occupied.get(e.entity_id), posts)) else e
+            for e in collected.entities
+        ]
     return collected.snapshot(
-        code=code, title=title, version=version, source_url=source_url, checks=checks
+        code=code,
+        title=title,
+        version=version,
+        source_url=source_url,
+        checks=checks,
+        published=parse_iso_date(latest_change),
     )
+
+
+def _position(record: dict[str, Any]) -> PepPosition | None:
+    names = [n for item in _items(record, "NAMES") if (n := _str(item, "NAME_FULL"))]
+    if not names:
+        return None
+    country = next(
+        (
+            code
+            for item in _items(record, "COUNTRIES")
+            for key in _COUNTRY_KEYS
+            if (code := to_country_code(_str(item, key)))
+        ),
+        None,
+    )
+    return PepPosition(title=names[0], country=country)
+
+
+def _held(keys: list[str] | None, posts: dict[str, PepPosition]) -> tuple[PepPosition, ...]:
+    return tuple(dict.fromkeys(posts[k] for k in keys or () if k in posts))
 
 
 def _items(record: dict[str, Any], key: str) -> list[dict[str, Any]]:

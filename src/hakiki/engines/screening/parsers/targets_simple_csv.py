@@ -5,7 +5,9 @@ Format (https://www.opensanctions.org/docs/bulk/csv/): one row per target with `
 ``sanctions``, ``dataset`` and more; several values in one cell are separated by ``;``.
 Countries are ISO codes, dates ISO prefixes, identifiers bare values (no type: kept as type
 ``identifier``). Schemas as in FollowTheMoney (Person, Organization, Company, LegalEntity,
-Vessel, Airplane); other rows are skipped and counted in one warning.
+Vessel, Airplane); other rows are skipped and counted in one warning. The list's date
+(``published``) is the newest ``last_change`` of its rows (the export carries no positions: a
+PEP hit on it names no position).
 
 The file is read row by row from the bytes without decoding it whole (UTF-8, as the
 publisher writes it), so a file of a few gigabytes costs its own size, not three times it.
@@ -63,8 +65,10 @@ def parse_targets_simple_csv(
     collected = Collected()
     warnings = collected.warnings
     skipped: Counter[str] = Counter()
+    latest_change = ""
     for row in reader:
         line_no = reader.line_num
+        latest_change = max(latest_change, row.get("last_change") or "")
         schema = _SCHEMAS.get(row.get("schema") or "")
         if schema is None:
             skipped[row.get("schema") or "(none)"] += 1
@@ -95,5 +99,10 @@ def parse_targets_simple_csv(
         detail = ", ".join(f"{n} {s}" for s, n in sorted(skipped.items()))
         warnings.append(f"{sum(skipped.values())} non-screenable rows skipped ({detail})")
     return collected.snapshot(
-        code=code, title=title, version=version, source_url=source_url, checks=checks
+        code=code,
+        title=title,
+        version=version,
+        source_url=source_url,
+        checks=checks,
+        published=parse_iso_date(latest_change),
     )
