@@ -1,0 +1,165 @@
+"""Monitoring's index of the subjects: the screening turned round.
+
+A screening asks "which list entries look like this customer?" through the index of the list
+names. When a list changes, the question is "which of our customers look like these few changed
+entries?": :class:`SubjectIndex` files the monitored subjects' names in the same
+:class:`~.index.CandidateIndex` (one row per subject, grouped by schema), and each changed
+entry's names are the queries. The index only proposes; :func:`confirm` then scores each
+proposed (subject, entry) pair in the screening's own direction (the subject's name as the
+query, the entry's names as the listed ones) with the screening's scorer, so a monitoring hit
+has exactly the score and explanation an onboarding screening of that subject would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from hakiki.engines.screening.index import (
+    MIN_IDENTIFIER_LENGTH,
+    CandidateIndex,
+    NameTable,
+    normalize_identifier,
+)
+from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameKind, Schema
+from hakiki.engines.screening.normalize import is_org_schema, normalize_name
+from hakiki.engines.screening.results import Hit
+from hakiki.engines.screening.scorer import (
+    COUNTRY_MATCH,
+    DOB_SAME_DATE,
+    NameScore,
+    score_entity,
+    score_name,
+)
+from hakiki.engines.screening.subject import Subject
+
+# Subjects proposed per changed entry name: far more than a screening's 40, since one entry
+# may be like many customers (a common name among a million); the scorer decides.
+SUBJECT_CANDIDATES = 400
+_KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
+
+
+class SubjectIndex:
+    """The names of many subjects, position ``k`` being the ``k``-th (name, schema) given.
+
+    Subjects without a usable name are kept in the numbering but never proposed."""
+
+    def __init__(self, names: Iterable[tuple[str, Schema]]) -> None:
+        table = NameTable()
+        count = 0
+        for position, (name, schema) in enumerate(names):
+            count = position + 1
+            norm = normalize_name(name, is_org_schema(schema))
+            if norm.tokens:
+                table.add(position, 0, "primary", norm, SCHEMAS.index(schema))
+        self.size = count
+        self.index = CandidateIndex(table)
+
+    def candidates(
+        self, entity: ListEntity, *, limit: int = SUBJECT_CANDIDATES
+    ) -> list[int]:
+        """Positions of the subjects of the entry's schema whose names are like any of the
+        entry's names, most alike first (without repeats)."""
+        groups = (SCHEMAS.index(entity.schema),)
+        is_org = is_org_schema(entity.schema)
+        found: dict[int, None] = {}
+        owner = self.index.table.entity
+        for entry in entity.names:
+            query = normalize_name(entry.name, is_org)
+            if not query.tokens:
+                continue
+            for nid in self.index.candidates(query, limit, groups):
+                found[int(owner[nid])] = None
+        return list(found)
+
+
+def identifier_matches(subject: Subject, entity: ListEntity) -> list[tuple[str, str]]:
+    """The entry's identifiers equal to one of the subject's (as the screening compares them:
+    letters and digits, at least five)."""
+    wanted = {
+        key
+        for value in subject.identifiers
+        if len(key := normalize_identifier(value)) >= MIN_IDENTIFIER_LENGTH
+    }
+    return [(t, v) for t, v in entity.identifiers if normalize_identifier(v) in wanted]
+
+
+def confirm(
+    subject: Subject,
+    entity: ListEntity,
+    *,
+    list_version: str,
+    list_checks: Collection[str],
+    wanted: Sequence[str],
+    threshold: float,
+) -> Hit | None:
+    """The hit a screening of ``subject`` (checks ``wanted``) would report on ``entity`` of a
+    list providing ``list_checks``, or None below ``threshold``: the best of the entry's names
+    by the name score, then the birth date, countries, gender and identifiers, as
+    :meth:`~.engine.ScreeningEngine.screen` scores them."""
+    check = next((c for c in wanted if c in list_checks), None)
+    if check is None or subject.schema != entity.schema:
+        return None
+    query = normalize_name(subject.full_name, is_org_schema(subject.schema))
+    matches = identifier_matches(subject, entity)
+    if not query.tokens and not matches:
+        return None
+    is_org = is_org_schema(entity.schema)
+    best: tuple[NameScore, NameKind, int] | None = None
+    for slot, entry in enumerate(entity.names):
+        listed = normalize_name(entry.name, is_org)
+        if not listed.tokens:
+            continue
+        scored = score_name(query, listed, entry.kind)
+        if best is None or _better(scored, entry.kind, best[0], best[1]):
+            best = (scored, entry.kind, slot)
+    if best is None:
+        return None
+    scored, _, slot = best
+    if scored.score + DOB_SAME_DATE + COUNTRY_MATCH < threshold and not matches:
+        return None
+    total, explanation = score_entity(
+        scored,
+        entity,
+        birth_date=subject.birth_date,
+        countries=subject.country_codes,
+        gender=subject.normalized_gender,
+        identifier_matches=matches,
+    )
+    if total < threshold:
+        return None
+    entry = entity.names[slot]
+    return Hit(
+        check=check,
+        list_code=entity.list_code,
+        list_version=list_version,
+        programs=entity.programs,
+        entity_id=entity.entity_id,
+        entity_name=entity.primary_name,
+        entity_schema=entity.schema,
+        matched_name=entry.name,
+        matched_name_kind=entry.kind,
+        score=total,
+        explanation=explanation,
+        entity_fingerprint=entity.fingerprint(),
+    )
+
+
+def _better(new: NameScore, new_kind: NameKind, old: NameScore, old_kind: NameKind) -> bool:
+    if new.score != old.score:
+        return new.score > old.score
+    return _KIND_RANK[new_kind] < _KIND_RANK[old_kind]
+
+
+def changed_entities(
+    before: dict[str, str], after: Iterable[ListEntity]
+) -> tuple[list[ListEntity], list[str]]:
+    """What a new version of a list changed against ``before`` (entity id -> fingerprint of the
+    version last screened): the entries added or amended, and the ids removed."""
+    changed: list[ListEntity] = []
+    seen: set[str] = set()
+    for entity in after:
+        seen.add(entity.entity_id)
+        if before.get(entity.entity_id) != entity.fingerprint():
+            changed.append(entity)
+    removed = [entity_id for entity_id in before if entity_id not in seen]
+    return changed, removed
