@@ -18,6 +18,7 @@ from hakiki.fraud.scan_router import router as fraud_scan_router
 from hakiki.kyb.router import router as kyb_router
 from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
+from hakiki.screening.monitoring_router import router as monitoring_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
 from hakiki.statements.router import router as statements_router
@@ -27,6 +28,7 @@ from hakiki.webhooks.router import router as webhooks_router
 
 ROUTERS: tuple[APIRouter, ...] = (
     screening_router,
+    monitoring_router,
     kyc_router,
     kyb_router,
     vehicle_router,

@@ -45,6 +45,7 @@ from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.media.service import MediaLibrary
+from hakiki.screening import monitoring_schedule
 from hakiki.screening.review_service import ReviewPresence
 from hakiki.statements.service import purge_files as purge_statement_files
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
@@ -119,6 +120,20 @@ async def _housekeeping(runtime: Runtime) -> None:
         await asyncio.sleep(HOUSEKEEPING_SECONDS)
 
 
+async def _monitoring(runtime: Runtime) -> None:
+    """Ongoing monitoring's tick (screening/monitoring_schedule.py), in the processes that run
+    jobs: a changed list starts a delta run, each day a full pass and a billing run."""
+    seconds = runtime.settings.monitoring_check_seconds
+    if seconds <= 0:
+        return
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await monitoring_schedule.tick(runtime)
+        except Exception:
+            logger.exception("monitoring tick failed; retrying later")
+
+
 @asynccontextmanager
 async def started(
     settings: Settings, *, run_jobs: bool, load_screening: bool = False
@@ -142,12 +157,18 @@ async def started(
         runtime.jobs = job_worker(runtime)
         await runtime.jobs.start()
     housekeeping = asyncio.create_task(_housekeeping(runtime))
+    # the processes that run jobs: embedded servers and workers, and scaled mode's workers
+    scaled_mode = settings.jobs_backend == "procrastinate"
+    watches = (run_jobs and not scaled_mode) or (scaled_mode and not load_screening)
+    monitoring = asyncio.create_task(_monitoring(runtime)) if watches else None
     try:
         yield runtime
     finally:
-        housekeeping.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await housekeeping
+        for background in (housekeeping, monitoring):
+            if background is not None:
+                background.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await background
         if runtime.jobs is not None:
             await runtime.jobs.stop()
         await runtime.settlements.stop()

@@ -245,3 +245,8 @@ async def charges_of(conn: AsyncConnection, org_id: str, month: str) -> list[dic
         select(c).where(c.c.org_id == org_id, c.c.month == month).order_by(c.c.created_at)
     )
     return [dict(row._mapping) for row in rows]
+
+
+async def active_subjects_exist(conn: AsyncConnection, environment: str) -> bool:
+    query = select(s.c.id).where(s.c.environment == environment, s.c.status == "active").limit(1)
+    return (await conn.execute(query)).first() is not None

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictStr
 from hakiki.core.pagination import Pagination
 
 MonitoredCheck = Literal["sanction", "pep"]
+DEFAULT_CHECKS: tuple[MonitoredCheck, ...] = ("sanction", "pep")
 SubjectType = Literal["person", "business", "vessel", "aircraft"]
 
 REFERENCE = Field(
@@ -46,14 +47,16 @@ class MonitoredSubjectRequest(BaseModel):
     middle_name: StrictStr | None = Field(default=None, max_length=200)
     last_name: StrictStr | None = Field(default=None, max_length=100)
     birth_date: StrictStr | None = Field(
-        default=None, pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$", description="YYYY, YYYY-MM or YYYY-MM-DD."
+        default=None,
+        pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
+        description="YYYY, YYYY-MM or YYYY-MM-DD.",
     )
     gender: Literal["male", "female"] | None = None
     countries: list[StrictStr] = Field(default_factory=list, max_length=10)
     identifiers: list[StrictStr] = Field(default_factory=list, max_length=10)
     reference: StrictStr | None = REFERENCE
     checks: list[MonitoredCheck] = Field(
-        default_factory=lambda: ["sanction", "pep"],
+        default_factory=lambda: list(DEFAULT_CHECKS),
         min_length=1,
         description="The list checks to keep running (sanction, pep).",
     )

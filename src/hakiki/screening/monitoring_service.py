@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import orjson
@@ -207,8 +207,12 @@ def monitored_checks(checks: Sequence[str]) -> list[str]:
     return kept
 
 
-async def enrol_screened(call: Call, enrolment: Enrolment) -> str:
-    """`monitor: true` on a screening: enrol the subject just screened; its id."""
+async def enrol_if_asked(call: Call, enrolment: Enrolment, *, asked: bool) -> str | None:
+    """`monitor: true` on a screening: enrol the subject just screened (its list checks); its
+    id. None when not asked."""
+    if not asked:
+        return None
+    enrolment = replace(enrolment, checks=monitored_checks(enrolment.checks))
     async with transaction(call.runtime.db) as conn:
         row = await enrol_in(conn, call.runtime, call.principal, enrolment)
     return str(row["id"])

@@ -12,6 +12,7 @@ has exactly the score and explanation an onboarding screening of that subject wo
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 
 from hakiki.engines.screening.index import (
@@ -20,7 +21,7 @@ from hakiki.engines.screening.index import (
     NameTable,
     normalize_identifier,
 )
-from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameKind, Schema
+from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameKind
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
 from hakiki.engines.screening.results import Hit
 from hakiki.engines.screening.scorer import (
@@ -39,26 +40,31 @@ _KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
 
 
 class SubjectIndex:
-    """The names of many subjects, position ``k`` being the ``k``-th (name, schema) given.
+    """The names and identifiers of many subjects, position ``k`` being the ``k``-th given.
 
-    Subjects without a usable name are kept in the numbering but never proposed."""
+    A subject without a usable name is proposed only through an identifier."""
 
-    def __init__(self, names: Iterable[tuple[str, Schema]]) -> None:
+    def __init__(self, subjects: Iterable[Subject]) -> None:
         table = NameTable()
+        identifiers: dict[str, list[int]] = defaultdict(list)
         count = 0
-        for position, (name, schema) in enumerate(names):
+        for position, subject in enumerate(subjects):
             count = position + 1
-            norm = normalize_name(name, is_org_schema(schema))
+            norm = normalize_name(subject.full_name, is_org_schema(subject.schema))
             if norm.tokens:
-                table.add(position, 0, "primary", norm, SCHEMAS.index(schema))
+                table.add(position, 0, "primary", norm, SCHEMAS.index(subject.schema))
+            for value in subject.identifiers:
+                key = normalize_identifier(value)
+                if len(key) >= MIN_IDENTIFIER_LENGTH:
+                    identifiers[key].append(position)
         self.size = count
         self.index = CandidateIndex(table)
+        self._identifiers = dict(identifiers)
 
-    def candidates(
-        self, entity: ListEntity, *, limit: int = SUBJECT_CANDIDATES
-    ) -> list[int]:
-        """Positions of the subjects of the entry's schema whose names are like any of the
-        entry's names, most alike first (without repeats)."""
+    def candidates(self, entity: ListEntity, *, limit: int = SUBJECT_CANDIDATES) -> list[int]:
+        """Positions of the subjects whose names are like any of the entry's names (of the
+        entry's schema, most alike first), then of those sharing an identifier with it; no
+        repeats."""
         groups = (SCHEMAS.index(entity.schema),)
         is_org = is_org_schema(entity.schema)
         found: dict[int, None] = {}
@@ -69,6 +75,9 @@ class SubjectIndex:
                 continue
             for nid in self.index.candidates(query, limit, groups):
                 found[int(owner[nid])] = None
+        for _, value in entity.identifiers:
+            for position in self._identifiers.get(normalize_identifier(value), ()):
+                found[position] = None
         return list(found)
 
 

@@ -64,9 +64,7 @@ def upgrade() -> None:
         sa.Column("list_code", sa.String(length=80), nullable=False),
         sa.Column("entity_id", sa.String(length=120), nullable=False),
         sa.Column("fingerprint", sa.String(length=40), nullable=False),
-        sa.PrimaryKeyConstraint(
-            "list_code", "entity_id", name=op.f("pk_monitoring_list_entries")
-        ),
+        sa.PrimaryKeyConstraint("list_code", "entity_id", name=op.f("pk_monitoring_list_entries")),
     )
     op.create_table(
         "monitoring_runs",
@@ -100,9 +98,7 @@ def upgrade() -> None:
             "monitored_subject_id", "month", name=op.f("uq_monitoring_charges_monitored_subject_id")
         ),
     )
-    op.create_index(
-        "ix_monitoring_charges_org_month", "monitoring_charges", ["org_id", "month"]
-    )
+    op.create_index("ix_monitoring_charges_org_month", "monitoring_charges", ["org_id", "month"])
 
 
 def downgrade() -> None:
