@@ -30,7 +30,7 @@ SubjectId = Path(max_length=40, description="The monitored subject's id (msub_..
 
 
 @router.endpoint(SUBJECT_CREATE, response_model=MonitoredSubject)
-async def create_subject(body: MonitoredSubjectRequest, call: Call) -> bytes:
+async def create_subject(body: MonitoredSubjectRequest, call: Call) -> Response:
     """Enrols a customer in ongoing monitoring: a person (`name`, or `first_name`,
     `middle_name` and `last_name`; `birth_date`, `gender`, `countries`, `identifiers`) or a
     business, vessel or aircraft (`subject_type` and `name`), with your own `reference` and the
@@ -42,7 +42,8 @@ async def create_subject(body: MonitoredSubjectRequest, call: Call) -> bytes:
     Stored encrypted. Live: charged monthly per active subject (price
     `screening.monitoring.month`), not per call; sandbox: free, and POST
     /v3/screening/monitoring/sandbox-list-update plays a list update."""
-    return await monitoring_service.create(call, body)
+    answer, status = await monitoring_service.create(call, body)
+    return Response(answer, status_code=status, media_type="application/json")
 
 
 @router.endpoint(SUBJECTS, response_model=MonitoredSubjectList)

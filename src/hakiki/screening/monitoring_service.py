@@ -218,7 +218,8 @@ async def enrol_if_asked(call: Call, enrolment: Enrolment, *, asked: bool) -> st
     return str(row["id"])
 
 
-async def create(call: Call, body: MonitoredSubjectRequest) -> bytes:
+async def create(call: Call, body: MonitoredSubjectRequest) -> tuple[bytes, int]:
+    """The subject enrolled (201), or the one already enrolled (200), and the status."""
     subject = subject_of(body)
     runtime = call.runtime
     enrolment = Enrolment(
@@ -239,13 +240,11 @@ async def create(call: Call, body: MonitoredSubjectRequest) -> bytes:
     def render() -> bytes:
         return orjson.dumps(subject_out(runtime.vault, stored).model_dump(mode="json"))
 
-    return await finish_write(
-        call,
-        write,
-        render,
-        description="Monitored subject",
-        status_code=200 if found else 201,
+    status = 200 if found else 201
+    answer = await finish_write(
+        call, write, render, description="Monitored subject", status_code=status
     )
+    return answer, status
 
 
 def _not_found(subject_id: str) -> ApiError:

@@ -1,7 +1,7 @@
 """ongoing monitoring: monitored subjects, the list entries last screened, runs and charges
 
-Revision ID: 0021_monitoring
-Revises: 0020_scopes_and_audit
+Revision ID: 0022_monitoring
+Revises: 0021_screening_alerts
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from datetime import datetime
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021_monitoring"
-down_revision = "0020_scopes_and_audit"
+revision = "0022_monitoring"
+down_revision = "0021_screening_alerts"
 branch_labels = None
 depends_on = None
 
