@@ -16,9 +16,7 @@ from tests.conftest import AccountFactory, unique
 SUBJECTS = "/v3/screening/monitored-subjects"
 
 
-async def enrol(
-    client: httpx.AsyncClient, headers: dict[str, str], **body: Any
-) -> httpx.Response:
+async def enrol(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> httpx.Response:
     return await client.post(SUBJECTS, json=body, headers=headers)
 
 

@@ -75,7 +75,7 @@ async def delete_subject(call: Call, subject_id: str = SubjectId) -> Response:
 
 
 @router.endpoint(SANDBOX_LIST_UPDATE, response_model=SandboxListUpdate)
-async def sandbox_update(call: Call) -> SandboxListUpdate:
+async def sandbox_update(call: Call) -> bytes:
     """Sandbox keys only (a live key gets 404): publishes the sandbox lists' next version for
     your organisation and screens what changed against your sandbox monitored subjects, at
     once. The update adds "Sandbox Later Listed" (born 1982-02-02, KE), removes "Sandbox

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hakiki.core.calls import Call
+from hakiki.core.calls import Call, finish_call
 from hakiki.core.errors import ApiError
 from hakiki.engines.screening.model import ListEntity
 from hakiki.engines.screening.results import ListVersion
@@ -20,7 +20,7 @@ from hakiki.screening.monitoring_schemas import SandboxListUpdate
 from hakiki.screening.monitoring_screening import delta_hits
 
 
-async def sandbox_list_update(call: Call) -> SandboxListUpdate:
+async def sandbox_list_update(call: Call) -> bytes:
     if call.principal.live:
         raise ApiError(
             404,
@@ -51,11 +51,19 @@ async def sandbox_list_update(call: Call) -> SandboxListUpdate:
     for code, gone in removed.items():
         reason = f"removed from {code} version {NEXT_VERSION} (sandbox list update)"
         closed += await close_removed(runtime, None, code, gone, reason)
-    return SandboxListUpdate(
+    answer = SandboxListUpdate(
         list_version=NEXT_VERSION,
         added=added,
         removed=[entity_id for gone in removed.values() for entity_id in gone],
         subjects_screened=len(subjects),
         alerts_raised=raised,
         alerts_closed=closed,
+    )
+    return await finish_call(
+        call,
+        billable=False,
+        response_code=None,
+        subject=None,
+        render=lambda _charge: answer.model_dump_json().encode(),
+        description="Sandbox list update",
     )
