@@ -61,7 +61,8 @@ async def list_subjects(
 @router.endpoint(SUBJECT_READ, response_model=MonitoredSubject)
 async def get_subject(call: Call, subject_id: str = SubjectId) -> MonitoredSubject:
     """One monitored subject (a deleted one too, with `status: deleted`); another
-    organisation's, or one of the other environment, is 404. Free."""
+    organisation's, or one of the other environment, is 404. Free. Sandbox: the subjects
+    enrolled with sandbox keys."""
     return await monitoring_service.get(call.runtime, call.principal, subject_id)
 
 
@@ -69,7 +70,7 @@ async def get_subject(call: Call, subject_id: str = SubjectId) -> MonitoredSubje
 async def delete_subject(call: Call, subject_id: str = SubjectId) -> Response:
     """204: the subject is no longer screened nor charged from the next month; its alerts
     stay in the queue with their history. Another organisation's subject, or one already
-    deleted, is 404. Free."""
+    deleted, is 404. Free. Sandbox: the same, on the subjects enrolled with sandbox keys."""
     await monitoring_service.delete(call.runtime, call.principal, subject_id)
     return Response(status_code=204)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictStr
 
@@ -65,32 +65,30 @@ class MonitoredSubjectRequest(BaseModel):
     )
 
 
+_SUBJECT_EXAMPLE: dict[str, Any] = {
+    "id": "msub_01jdx3q6w9k2m4n8p0r2s4t6v8",
+    "reference": "customer-0042",
+    "subject_type": "person",
+    "name": "Sandbox Later Listed",
+    "first_name": "Sandbox",
+    "middle_name": None,
+    "last_name": "Later Listed",
+    "birth_date": "1982-02-02",
+    "gender": None,
+    "countries": ["KE"],
+    "identifiers": [],
+    "checks": ["sanction", "pep"],
+    "threshold": None,
+    "subject_key": "4f1a9c0e7b2d6a8c3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d",
+    "source": "api",
+    "status": "active",
+    "created_at": "2026-11-27T21:00:00Z",
+    "deleted_at": None,
+}
+
+
 class MonitoredSubject(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "id": "msub_01jdx3q6w9k2m4n8p0r2s4t6v8",
-                    "reference": "customer-0042",
-                    "subject_type": "person",
-                    "name": "Sandbox Later Listed",
-                    "first_name": "Sandbox",
-                    "middle_name": None,
-                    "last_name": "Later Listed",
-                    "birth_date": "1982-02-02",
-                    "gender": None,
-                    "countries": ["KE"],
-                    "identifiers": [],
-                    "checks": ["sanction", "pep"],
-                    "threshold": None,
-                    "subject_key": "9b0c...",
-                    "source": "api",
-                    "status": "active",
-                    "created_at": "2026-11-27T21:00:00Z",
-                }
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra={"examples": [_SUBJECT_EXAMPLE]})
 
     id: str
     reference: str | None
@@ -116,12 +114,43 @@ class MonitoredSubject(BaseModel):
 
 
 class MonitoredSubjectList(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [_SUBJECT_EXAMPLE],
+                    "pagination": {
+                        "page": 1,
+                        "page_size": 20,
+                        "total_pages": 1,
+                        "total_items": 1,
+                    },
+                }
+            ]
+        }
+    )
+
     data: list[MonitoredSubject]
     pagination: Pagination
 
 
 class SandboxListUpdate(BaseModel):
     """What the sandbox list update did for your sandbox subjects."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "list_version": "sandbox-2",
+                    "added": ["sbx-s-1", "sbx-s-5"],
+                    "removed": ["sbx-s-4"],
+                    "subjects_screened": 1,
+                    "alerts_raised": ["alrt_06h1xm716awqpsn1f4s8cf5654"],
+                    "alerts_closed": [],
+                }
+            ]
+        }
+    )
 
     list_version: str = Field(description="The sandbox lists' version after the update.")
     added: list[str] = Field(description="Entity ids the update added or amended.")
