@@ -14,7 +14,7 @@ from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListEntity
 from hakiki.engines.screening.results import Hit, ListVersion
 from hakiki.engines.screening.subject import Subject
-from hakiki.engines.screening.subject_index import SubjectIndex, confirm
+from hakiki.engines.screening.subject_index import SubjectIndex, confirm, entity_names
 from hakiki.screening.monitoring_service import open_subject
 
 FULL_PASS_LIMIT = 50  # hits kept per subject in a full pass (a screening's maximum)
@@ -55,6 +55,7 @@ def delta_hits(
         return found
     index = SubjectIndex(w.subject for w in subjects)
     for entity, version in changed:
+        listed = entity_names(entity)
         for position in index.candidates(entity):
             one = subjects[position]
             hit = confirm(
@@ -64,6 +65,8 @@ def delta_hits(
                 list_checks=version.checks,
                 wanted=one.checks,
                 threshold=one.threshold,
+                query=index.name_of(position),
+                listed_names=listed,
             )
             if hit is not None:
                 found[position].append(hit)

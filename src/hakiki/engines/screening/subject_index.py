@@ -12,8 +12,11 @@ has exactly the score and explanation an onboarding screening of that subject wo
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
+
+import numpy as np
 
 from hakiki.engines.screening.index import (
     MIN_IDENTIFIER_LENGTH,
@@ -22,7 +25,7 @@ from hakiki.engines.screening.index import (
     normalize_identifier,
 )
 from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameKind
-from hakiki.engines.screening.normalize import is_org_schema, normalize_name
+from hakiki.engines.screening.normalize import NormalizedName, is_org_schema, normalize_name
 from hakiki.engines.screening.results import Hit
 from hakiki.engines.screening.scorer import (
     COUNTRY_MATCH,
@@ -33,9 +36,10 @@ from hakiki.engines.screening.scorer import (
 )
 from hakiki.engines.screening.subject import Subject
 
-# Subjects proposed per changed entry name: far more than a screening's 40, since one entry
-# may be like many customers (a common name among a million); the scorer decides.
-SUBJECT_CANDIDATES = 400
+# Subjects proposed per changed entry name (and those nearly tied with the last of them, up to
+# index.MAX_CANDIDATES): more than a screening's 40, since one entry may be like many customers
+# (a common name among a million); the scorer decides.
+SUBJECT_CANDIDATES = 100
 _KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
 
 
@@ -47,19 +51,27 @@ class SubjectIndex:
     def __init__(self, subjects: Iterable[Subject]) -> None:
         table = NameTable()
         identifiers: dict[str, list[int]] = defaultdict(list)
-        count = 0
+        rows = array("q")  # position -> row of its name in the table (-1: none)
         for position, subject in enumerate(subjects):
-            count = position + 1
             norm = normalize_name(subject.full_name, is_org_schema(subject.schema))
-            if norm.tokens:
+            rows.append(
                 table.add(position, 0, "primary", norm, SCHEMAS.index(subject.schema))
+                if norm.tokens
+                else -1
+            )
             for value in subject.identifiers:
                 key = normalize_identifier(value)
                 if len(key) >= MIN_IDENTIFIER_LENGTH:
                     identifiers[key].append(position)
-        self.size = count
+        self.size = len(rows)
         self.index = CandidateIndex(table)
+        self._rows = np.frombuffer(rows, dtype=np.int64).copy()
         self._identifiers = dict(identifiers)
+
+    def name_of(self, position: int) -> NormalizedName | None:
+        """The subject's name as the index holds it (what a screening normalises it to)."""
+        row = int(self._rows[position])
+        return self.index.table.norm(row) if row >= 0 else None
 
     def candidates(self, entity: ListEntity, *, limit: int = SUBJECT_CANDIDATES) -> list[int]:
         """Positions of the subjects whose names are like any of the entry's names (of the
@@ -100,22 +112,26 @@ def confirm(
     list_checks: Collection[str],
     wanted: Sequence[str],
     threshold: float,
+    query: NormalizedName | None = None,
+    listed_names: Sequence[NormalizedName] | None = None,
 ) -> Hit | None:
     """The hit a screening of ``subject`` (checks ``wanted``) would report on ``entity`` of a
     list providing ``list_checks``, or None below ``threshold``: the best of the entry's names
     by the name score, then the birth date, countries, gender and identifiers, as
-    :meth:`~.engine.ScreeningEngine.screen` scores them."""
+    :meth:`~.engine.ScreeningEngine.screen` scores them. ``query`` (the subject's normalised
+    name) and ``listed_names`` (the entry's, in order) spare normalising them again."""
     check = next((c for c in wanted if c in list_checks), None)
     if check is None or subject.schema != entity.schema:
         return None
-    query = normalize_name(subject.full_name, is_org_schema(subject.schema))
+    if query is None:
+        query = normalize_name(subject.full_name, is_org_schema(subject.schema))
+    if listed_names is None:
+        listed_names = entity_names(entity)
     matches = identifier_matches(subject, entity)
     if not query.tokens and not matches:
         return None
-    is_org = is_org_schema(entity.schema)
     best: tuple[NameScore, NameKind, int] | None = None
-    for slot, entry in enumerate(entity.names):
-        listed = normalize_name(entry.name, is_org)
+    for slot, (entry, listed) in enumerate(zip(entity.names, listed_names, strict=True)):
         if not listed.tokens:
             continue
         scored = score_name(query, listed, entry.kind)
@@ -151,6 +167,12 @@ def confirm(
         explanation=explanation,
         entity_fingerprint=entity.fingerprint(),
     )
+
+
+def entity_names(entity: ListEntity) -> list[NormalizedName]:
+    """The entry's names normalised, in order (as the screening's index holds them)."""
+    is_org = is_org_schema(entity.schema)
+    return [normalize_name(entry.name, is_org) for entry in entity.names]
 
 
 def _better(new: NameScore, new_kind: NameKind, old: NameScore, old_kind: NameKind) -> bool:
