@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.screening_scale import NamePool, synthetic_entities, typo_name  # noqa: E402
+from bench.screening_scale import NamePool, synthetic_entities, typo_name
 
 
 def peak_rss_mb() -> int:
