@@ -23,7 +23,7 @@ from hakiki.lists.engines import ScreeningEngines
 from hakiki.screening import alerts_repository
 from hakiki.screening import monitoring_repository as repository
 from hakiki.screening.alerts_service import AlertSubject, raise_alerts
-from hakiki.screening.monitoring_schedule import start_run, tick
+from hakiki.screening.monitoring_schedule import TICKING, start_run, tick
 from hakiki.screening.monitoring_tables import monitoring_runs
 from hakiki.screening.schemas import AmlHit
 from tests.conftest import AccountFactory, debit_count, unique
@@ -197,28 +197,35 @@ async def test_a_run_waits_for_its_list_versions(
             [*_base_snapshots(original), watch_list(code, "v1", person("x", code, "A B", "1970"))]
         )
         await delta_for(runtime, code, "v1")
-        async with transaction(runtime.db) as conn:  # a change only another process holds
-            await repository.move_state(conn, code, "v1", "v9", utcnow())
-        run_id = await start_run(runtime, "delta", "live", unique("delta"), {code: "v9"})
-        assert run_id is not None
-        job = await job_of(runtime.db, run_id)
-        deadline = asyncio.get_running_loop().time() + 30
-        while job["attempts"] < 1 or job["status"] != "queued":
-            assert asyncio.get_running_loop().time() < deadline, job
-            await asyncio.sleep(0.1)
-            job = await job_of(runtime.db, run_id)
-        assert "NotYetLoaded" in job["last_error"]  # tried, and put back for later
-        async with read(runtime.db) as conn:
-            run = await repository.get_run(conn, run_id)
-        assert run is not None and run["status"] == "queued" and run["started_at"] is None
-        async with transaction(runtime.db) as conn:  # the lists moved on past v9
-            await repository.move_state(conn, code, "v9", "v10", utcnow())
-        await run_now(runtime.db, job["id"])
-        assert (await wait_run(runtime.db, run_id))["status"] == "superseded"
-        async with transaction(runtime.db) as conn:
-            await repository.move_state(conn, code, "v10", "v1", utcnow())
+        async with TICKING:  # the server's own tick waits (it would move the state back)
+            await _superseded_after_waiting(runtime, code)
     finally:
         engines.live = original
+
+
+async def _superseded_after_waiting(runtime: Runtime, code: str) -> None:
+    """A run for v9, which this process does not hold: retried, then superseded when the
+    lists move on past v9."""
+    async with transaction(runtime.db) as conn:  # a change only another process holds
+        await repository.move_state(conn, code, "v1", "v9", utcnow())
+    run_id = await start_run(runtime, "delta", "live", unique("delta"), {code: "v9"})
+    assert run_id is not None
+    job = await job_of(runtime.db, run_id)
+    deadline = asyncio.get_running_loop().time() + 30
+    while job["attempts"] < 1 or job["status"] != "queued":
+        assert asyncio.get_running_loop().time() < deadline, job
+        await asyncio.sleep(0.1)
+        job = await job_of(runtime.db, run_id)
+    assert "NotYetLoaded" in job["last_error"]  # tried, and put back for later
+    async with read(runtime.db) as conn:
+        run = await repository.get_run(conn, run_id)
+    assert run is not None and run["status"] == "queued" and run["started_at"] is None
+    async with transaction(runtime.db) as conn:  # the lists moved on past v9
+        await repository.move_state(conn, code, "v9", "v10", utcnow())
+    await run_now(runtime.db, job["id"])
+    assert (await wait_run(runtime.db, run_id))["status"] == "superseded"
+    async with transaction(runtime.db) as conn:
+        await repository.move_state(conn, code, "v10", "v1", utcnow())
 
 
 async def test_the_daily_full_pass(

@@ -13,6 +13,7 @@ reloaded yet) starts nothing: it would screen backwards."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime
 from typing import Any
@@ -142,11 +143,16 @@ async def start_daily(runtime: Runtime, now: datetime) -> list[str]:
     return started
 
 
+# One tick at a time in a process (a slow one, loading the lists, is not overlapped by the next).
+TICKING = asyncio.Lock()
+
+
 async def tick(runtime: Runtime, now: datetime | None = None) -> list[str]:
     """One look: the runs it started."""
-    started: list[str] = []
-    delta = await check_lists(runtime)
-    if delta:
-        started.append(delta)
-    started.extend(await start_daily(runtime, now or utcnow()))
-    return started
+    async with TICKING:
+        started: list[str] = []
+        delta = await check_lists(runtime)
+        if delta:
+            started.append(delta)
+        started.extend(await start_daily(runtime, now or utcnow()))
+        return started
