@@ -22,10 +22,8 @@ from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.screening import alerts_repository
 from hakiki.screening import monitoring_repository as repository
-from hakiki.screening.alerts_service import AlertSubject, raise_alerts
 from hakiki.screening.monitoring_schedule import TICKING, start_run, tick
 from hakiki.screening.monitoring_tables import monitoring_runs
-from hakiki.screening.schemas import AmlHit
 from tests.conftest import AccountFactory, debit_count, unique
 
 SUBJECTS = "/v3/screening/monitored-subjects"
@@ -319,22 +317,13 @@ async def test_the_sandbox_list_update_turns_a_subject_into_an_alert(
     )
     [hit] = delisted.json()["data"]["aml"]["hits"]
     assert hit["entity_id"] == "sbx-s-4"
-    # the onboarding hit's alert (as the screening opens it)
-    async with transaction(runtime.db) as conn:
-        [opened] = await raise_alerts(
-            conn,
-            runtime,
-            org_id=account.org_id,
-            environment="sandbox",
-            subject=AlertSubject(
-                delisted.json()["data"]["aml"]["subject_key"],
-                None,
-                None,
-                "Sandbox Delisted Person",
-            ),
-            hits=[AmlHit(**hit)],
-            origin="onboarding",
+    # the onboarding screening opened an alert on the hit
+    async with read(runtime.db) as conn:
+        [onboarding_alert] = await alerts_repository.alerts_for_subject(
+            conn, account.org_id, "sandbox", delisted.json()["data"]["aml"]["subject_key"]
         )
+    assert onboarding_alert["status"] == "open" and onboarding_alert["entity_id"] == "sbx-s-4"
+    opened = onboarding_alert["id"]
 
     update = await client.post(
         "/v3/screening/monitoring/sandbox-list-update", json={}, headers=account.headers

@@ -11,7 +11,7 @@ entry changes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -19,6 +19,7 @@ from typing import Any, Literal
 import orjson
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hakiki.core.calls import Call
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.ids import new_id
@@ -30,7 +31,6 @@ from hakiki.webhooks import service as webhooks
 
 ALERT_OPENED = "screening.alert_opened"
 SYSTEM = "system"  # the actor of what no caller did (raised by a screening, closed by a list)
-Origin = Literal["onboarding", "monitoring"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,3 +212,72 @@ async def close_alerts_for_entities(
         [event_row(vault, i, "closed", now, detail={"reason": reason}) for i in closing],
     )
     return closing
+
+
+Write = Callable[[AsyncConnection], Awaitable[None]]
+
+
+def onboarding_alerts(
+    call: Call, *, subject_key: str, name: str, hits: Sequence[AmlHit]
+) -> Write | None:
+    """The write that opens the alerts of an onboarding screening's hits (those left after
+    apply_reviews), for finish_call's ``write``: in the transaction of the call's settlement.
+    None when there is no hit (the call then writes nothing of its own)."""
+    if not hits:
+        return None
+    subject = AlertSubject(subject_key, None, None, name)
+    principal = call.principal
+
+    async def write(conn: AsyncConnection) -> None:
+        await raise_alerts(
+            conn,
+            call.runtime,
+            org_id=principal.org_id,
+            environment=principal.environment,
+            subject=subject,
+            hits=hits,
+            origin="onboarding",
+            request_id=call.request_id,
+        )
+
+    return write
+
+
+async def resolve_for_review(
+    conn: AsyncConnection,
+    vault: Vault,
+    review: dict[str, Any],
+    *,
+    actor: str,
+    reason: str,
+) -> str | None:
+    """A review recorded with POST /v3/account/screening-reviews resolves the open alert on
+    the same subject, list entry and fingerprint (the queue and the reviews never disagree);
+    ``review`` is the stored review row. Returns the alert's id, if one was open."""
+    for alert in await alerts.alerts_for_subject(
+        conn, review["org_id"], review["environment"], review["subject_key"]
+    ):
+        if (
+            alert["status"] != "open"
+            or (alert["list_code"], alert["entity_id"])
+            != (review["list_code"], review["entity_id"])
+            or alert["entity_fingerprint"] != review["entity_fingerprint"]
+        ):
+            continue
+        now = review["created_at"]
+        values = {"status": "resolved", "decision": review["decision"], "updated_at": now}
+        if not await alerts.update_alert(conn, alert["id"], values, status="open"):
+            return None
+        detail = {"decision": review["decision"], "reason": reason, "review_id": review["id"]}
+        row = event_row(
+            vault,
+            alert["id"],
+            "resolved",
+            now,
+            actor=actor,
+            api_key_id=review["api_key_id"],
+            detail=detail,
+        )
+        await alerts.insert_events(conn, [row])
+        return str(alert["id"])
+    return None

@@ -13,6 +13,7 @@ from hakiki.core.errors import ApiError
 from hakiki.engines.screening.subject import Subject
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.media.service import MediaLibrary
+from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.aml_schemas import (
     SCHEMA_BY_TYPE,
     BusinessScreeningRequest,
@@ -172,4 +173,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
         subject=None,
         render=render,
         description=f"Screening ({', '.join(screening.checks)})",
+        write=onboarding_alerts(
+            call, subject_key=aml.subject_key, name=subject.full_name, hits=aml.hits
+        ),
     )

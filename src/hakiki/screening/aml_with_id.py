@@ -29,6 +29,7 @@ from hakiki.identity.verify import (
 )
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.media.service import MediaLibrary
+from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
 from hakiki.screening.review_service import apply_reviews, id_subject_key
@@ -203,4 +204,9 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         subject=Subject(channel.country, channel.code, number),
         render=render,
         description=f"AML with ID: {channel.country} {channel.code} ({outcome.value})",
+        write=onboarding_alerts(
+            call, subject_key=aml.subject_key, name=aml.screened_name, hits=aml.hits
+        )
+        if aml
+        else None,
     )
