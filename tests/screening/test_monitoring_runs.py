@@ -350,3 +350,12 @@ async def test_the_sandbox_list_update_turns_a_subject_into_an_alert(
         "/v3/screening/monitoring/sandbox-list-update", json={}, headers=live.headers
     )
     assert refused.status_code == 404
+
+
+def test_the_monthly_price_is_in_the_catalogue_and_overridable() -> None:
+    from hakiki.core.endpoints import default_prices
+    from hakiki.core.settings import Settings
+
+    assert default_prices()["screening.monitoring.month"] == 200
+    settings = Settings(prices={"screening.monitoring.month": 75})
+    assert settings.price("screening.monitoring.month") == 75
