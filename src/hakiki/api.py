@@ -19,6 +19,7 @@ from hakiki.kyb.router import router as kyb_router
 from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
 from hakiki.screening.alerts_router import router as alerts_router
+from hakiki.screening.monitoring_router import router as monitoring_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
 from hakiki.statements.router import router as statements_router
@@ -28,6 +29,7 @@ from hakiki.webhooks.router import router as webhooks_router
 
 ROUTERS: tuple[APIRouter, ...] = (
     screening_router,
+    monitoring_router,
     kyc_router,
     kyb_router,
     vehicle_router,

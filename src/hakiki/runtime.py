@@ -47,6 +47,7 @@ from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.lists.watch import ListWatch
 from hakiki.media.service import MediaLibrary
+from hakiki.screening import monitoring_schedule
 from hakiki.screening.review_service import ReviewPresence
 from hakiki.statements.service import purge_files as purge_statement_files
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
@@ -136,6 +137,20 @@ async def _every(
         await asyncio.sleep(seconds)
 
 
+async def _monitoring(runtime: Runtime) -> None:
+    """Ongoing monitoring's tick (screening/monitoring_schedule.py), in the processes that run
+    jobs: a changed list starts a delta run, each day a full pass and a billing run."""
+    seconds = runtime.settings.monitoring_check_seconds
+    if seconds <= 0:
+        return
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await monitoring_schedule.tick(runtime)
+        except Exception:
+            logger.exception("monitoring tick failed; retrying later")
+
+
 @asynccontextmanager
 async def started(
     settings: Settings, *, run_jobs: bool, load_screening: bool = False
@@ -166,6 +181,10 @@ async def started(
             _every(settings.lists_check_seconds, list_watch.look, runtime, "list watch")
         ),
     ]
+    # the processes that run jobs: embedded servers and workers, and scaled mode's workers
+    scaled_mode = settings.jobs_backend == "procrastinate"
+    if (run_jobs and not scaled_mode) or (scaled_mode and not load_screening):
+        chores.append(asyncio.create_task(_monitoring(runtime)))
     try:
         yield runtime
     finally:

@@ -224,6 +224,13 @@ class Settings(BaseSettings):
     aml_threshold: float = Field(
         default=0.80, description="Default score from which an AML candidate is reported as a hit."
     )
+    monitoring_check_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="How often a process that runs jobs compares its screening lists with those "
+        "the ongoing monitoring last screened (a change starts a delta screening), and starts the "
+        "day's full pass and billing run; 0 never (docs/api.md#ongoing-monitoring).",
+    )
 
     prembly_app_id: str | None = Field(default=None, description="Prembly (IdentityPass) app id.")
     prembly_api_key: str | None = Field(default=None, description="Prembly secret API key.")

@@ -28,6 +28,8 @@ _LISTS: tuple[tuple[str, str, str, tuple[tuple[str, Schema, str, str | None, str
             ("sbx-s-1", "Person", "Sandbox Sanction Person", "1970-01-01", "ng"),
             ("sbx-s-2", "Organization", "Sandbox Sanction Trading Limited", None, "ke"),
             ("sbx-s-3", "Person", "Sandbox Every List", "1975-05-05", "tz"),
+            # removed by the sandbox list update (screening/monitoring_sandbox.py)
+            ("sbx-s-4", "Person", "Sandbox Delisted Person", "1960-10-10", "ug"),
         ),
     ),
     (
@@ -64,6 +66,7 @@ TEST_NAMES = {
     "Sandbox Politically Exposed": "a PEP hit",
     "Sandbox Adverse Media": "an adverse-media hit",
     "Sandbox Every List": "a hit on every list",
+    "Sandbox Delisted Person": "a sanctions hit that the sandbox list update removes",
 }
 
 

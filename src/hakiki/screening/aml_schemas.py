@@ -43,6 +43,17 @@ class _Subject(BaseModel):
         default=None, ge=0.5, le=1.0, description="Score from which an entry is a hit (0.80)."
     )
     limit: StrictInt = Field(default=10, ge=1, le=50, description="At most this many hits.")
+    monitor: StrictBool = Field(
+        default=False,
+        description="Also enrol the subject in ongoing monitoring (its sanction and pep checks "
+        "re-run whenever a list changes; GET /v3/screening/monitored-subjects).",
+    )
+    reference: StrictStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="Your reference for the subject, kept with its monitoring (monitor: true).",
+    )
 
 
 class PersonFields(_Subject):
@@ -131,6 +142,9 @@ class ScreenedSubject(BaseModel):
 class ScreeningData(BaseModel):
     subject: ScreenedSubject
     aml: AmlResult
+    monitored_subject_id: str | None = Field(
+        default=None, description="With monitor: true, the subject's id in ongoing monitoring."
+    )
 
 
 class ScreeningResult(ResultBase):

@@ -24,6 +24,7 @@ from hakiki.screening.aml_schemas import (
 )
 from hakiki.screening.aml_with_id import aml_result
 from hakiki.screening.media_hits import media_wanted, with_media
+from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
 from hakiki.screening.review_service import apply_reviews, name_subject_key
 
 
@@ -36,6 +37,8 @@ class Screening:
     checks: list[str]
     threshold: float | None
     limit: int
+    monitor: bool = False  # also enrol in ongoing monitoring
+    reference: str | None = None
 
 
 def person_screening(body: PersonFields, subject_type: str, checks: list[str]) -> Screening:
@@ -58,7 +61,9 @@ def person_screening(body: PersonFields, subject_type: str, checks: list[str]) -
         identifiers=tuple(body.identifiers),
         gender=body.gender if subject_type == "person" else None,
     )
-    return Screening(subject, subject_type, checks, body.threshold, body.limit)
+    return Screening(
+        subject, subject_type, checks, body.threshold, body.limit, body.monitor, body.reference
+    )
 
 
 def business_screening(body: BusinessScreeningRequest, checks: list[str]) -> Screening:
@@ -75,7 +80,9 @@ def business_screening(body: BusinessScreeningRequest, checks: list[str]) -> Scr
         countries=tuple(body.countries),
         identifiers=tuple(body.identifiers),
     )
-    return Screening(subject, "business", checks, body.threshold, body.limit)
+    return Screening(
+        subject, "business", checks, body.threshold, body.limit, body.monitor, body.reference
+    )
 
 
 async def screen(call: Call, screening: Screening) -> bytes:
@@ -111,6 +118,18 @@ async def screen(call: Call, screening: Screening) -> bytes:
             f"None of the requested checks can run here: {reasons} Nothing was charged.",
         )
     aml = await apply_reviews(runtime, call.principal, aml)
+    monitored = await enrol_if_asked(
+        call,
+        Enrolment(
+            subject,
+            aml.subject_key,
+            screening.reference,
+            screening.checks,
+            screening.threshold,
+            "screening",
+        ),
+        asked=screening.monitor,
+    )
     matched = bool(aml.hits)
     data = ScreeningData(
         subject=ScreenedSubject(
@@ -121,6 +140,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
             identifiers_given=len(subject.identifiers),
         ),
         aml=aml,
+        monitored_subject_id=monitored,
     )
     message = (
         f"{len(aml.hits)} potential match(es) to review."

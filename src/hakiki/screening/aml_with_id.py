@@ -31,6 +31,7 @@ from hakiki.lists.engines import ScreeningEngines
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.media_hits import media_wanted, with_media
+from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
 from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.sandbox import AML_WITH_ID as AML_WITH_ID_SANDBOX
 from hakiki.screening.schemas import (
@@ -99,6 +100,20 @@ def _sandbox_list(check: str) -> ListUsed:
     )
 
 
+def record_subject(channel: Channel, record: IdentityRecord) -> ScreeningSubject:
+    """The verified identity as the engine screens it."""
+    return ScreeningSubject(
+        name=full_name(record),
+        first_name=record.first_name,
+        middle_name=record.middle_name,
+        last_name=record.last_name,
+        schema="Organization" if channel.subject == "business" else "Person",
+        birth_date=record.date_of_birth,
+        countries=(record.nationality.lower(),) if record.nationality else (),
+        gender=record.gender,
+    )
+
+
 async def _screen(
     call: Call, channel: Channel, number: str, body: AmlWithIdRequest, record: IdentityRecord
 ) -> AmlResult:
@@ -116,16 +131,7 @@ async def _screen(
             lists=lists,
             unavailable=[],
         )
-    subject = ScreeningSubject(
-        name=name,
-        first_name=record.first_name,
-        middle_name=record.middle_name,
-        last_name=record.last_name,
-        schema="Organization" if channel.subject == "business" else "Person",
-        birth_date=record.date_of_birth,
-        countries=(record.nationality.lower(),) if record.nationality else (),
-        gender=record.gender,
-    )
+    subject = record_subject(channel, record)
     runtime = call.runtime
     engine = await runtime.part(ScreeningEngines).load_live()
     tenant = call.principal.org_id
@@ -150,7 +156,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         verified = AML_WITH_ID_SANDBOX.answer(NumberQuery(channel, number, body))
 
     outcome = verified.outcome
-    identity = aml = comparison = None
+    identity = aml = comparison = monitored = None
     if verified.record is not None:
         record = verified.record
         identity = identity_of(record)
@@ -161,6 +167,18 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         aml = await _screen(call, channel, number, body, record)
         aml.subject_key = id_subject_key(call.runtime.vault, channel.country, channel.code, number)
         aml = await apply_reviews(call.runtime, call.principal, aml)
+        monitored = await enrol_if_asked(
+            call,
+            Enrolment(
+                record_subject(channel, record),
+                aml.subject_key,
+                body.reference,
+                body.checks,
+                body.threshold,
+                "aml_with_id",
+            ),
+            asked=body.monitor,
+        )
 
     row = OUTCOMES[outcome]
     data = AmlWithIdData(
@@ -169,6 +187,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         identity=identity,
         aml=aml,
         comparison=comparison,
+        monitored_subject_id=monitored,
     )
 
     def render(charge: Charge | None) -> bytes:

@@ -104,6 +104,7 @@ AML_WITH_ID_RESULT: dict[str, Any] = {
             "last_name": {"supplied": "Okafor", "on_record": "Okafor", "score": 1.0},
             "reason": "first name matches; last name matches",
         },
+        "monitored_subject_id": None,
     },
 }
 
@@ -173,6 +174,7 @@ SCREENING_RESULT: dict[str, Any] = {
             "unavailable": [],
             "suppressed": [],
         },
+        "monitored_subject_id": None,
     },
 }
 

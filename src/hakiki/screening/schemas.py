@@ -72,6 +72,17 @@ class AmlWithIdRequest(BaseModel):
         le=1.0,
         description="Score from which a list entry counts as a hit (default 0.80).",
     )
+    monitor: StrictBool = Field(
+        default=False,
+        description="Also enrol the verified identity in ongoing monitoring (when a record is "
+        "found; GET /v3/screening/monitored-subjects).",
+    )
+    reference: StrictStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="Your reference for the subject, kept with its monitoring (monitor: true).",
+    )
 
     @field_validator("checks")
     @classmethod
@@ -191,6 +202,11 @@ class AmlWithIdData(BaseModel):
     )
     comparison: NameComparison | None = Field(
         default=None, description="Present when compare was true and a record was found."
+    )
+    monitored_subject_id: str | None = Field(
+        default=None,
+        description="With monitor: true and a record found, the identity's id in ongoing "
+        "monitoring.",
     )
 
 

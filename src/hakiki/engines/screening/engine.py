@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -22,7 +22,7 @@ from hakiki.engines.screening.index import (
     NameTable,
     normalize_identifier,
 )
-from hakiki.engines.screening.model import SCHEMAS, ListSnapshot, NameKind, Schema
+from hakiki.engines.screening.model import SCHEMAS, ListEntity, ListSnapshot, NameKind, Schema
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
 from hakiki.engines.screening.pep import pep_details, today_iso
 from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
@@ -124,6 +124,14 @@ class ScreeningEngine:
         nids = self.index.candidates(query, max(CANDIDATES, 4 * limit), groups)
         entity = self.index.table.entity
         return list(dict.fromkeys(int(entity[nid]) for nid in nids))
+
+    def entities_of(self, code: str) -> Iterator[ListEntity]:
+        """Every entity of the list ``code`` (decoded one at a time: monitoring compares a new
+        version's entries with those it last screened)."""
+        for list_pos, info in enumerate(self._lists):
+            if info.snapshot.code == code:
+                for position in np.flatnonzero(self._entity_list == list_pos).tolist():
+                    yield self._entities[position]
 
     def entity_names(self, position: int) -> range:
         """Rows of the name table holding the names of the entity at ``position``."""
