@@ -20,6 +20,7 @@ from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
+from hakiki.screening.watchlists.router import router as watchlists_router
 from hakiki.statements.router import router as statements_router
 from hakiki.tax.router import router as tax_router
 from hakiki.vehicle.router import router as vehicle_router
@@ -27,6 +28,7 @@ from hakiki.webhooks.router import router as webhooks_router
 
 ROUTERS: tuple[APIRouter, ...] = (
     screening_router,
+    watchlists_router,
     kyc_router,
     kyb_router,
     vehicle_router,

@@ -10,6 +10,7 @@ from hakiki.core.registry_checks import tasks as _registry_check_tasks  # noqa: 
 from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyb import completion as _kyb_checks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401
+from hakiki.screening.watchlists import tasks as _watchlist_tasks  # noqa: F401
 from hakiki.statements import tasks as _statement_tasks  # noqa: F401
 from hakiki.tax import completion as _tax_checks  # noqa: F401
 from hakiki.vehicle import completion as _vehicle_checks  # noqa: F401

@@ -14,11 +14,13 @@ import contextlib
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from hakiki.core.crypto import Vault
 from hakiki.core.sealed_files import SealedReader, SealedWriter
 from hakiki.engines.screening.engine import ScreeningEngine
+from hakiki.lists.index_cache import engine_code_digest
 
 # Indexes kept loaded per process (least recently used dropped first). A list is loaded at its
 # organisation's first screening after a start, never for another organisation's.
@@ -34,14 +36,14 @@ def upload_path(data_dir: Path, org_id: str, watchlist_id: str) -> Path:
 
 
 def index_path(data_dir: Path, org_id: str, watchlist_id: str) -> Path:
-    return folder(data_dir, org_id) / f"{watchlist_id}.index.sealed"
+    """The index built by this release's engine (its code's digest in the name: a release
+    that changes the engine builds the index again from the upload, never reads an older one)."""
+    return folder(data_dir, org_id) / f"{watchlist_id}.{engine_code_digest()[:16]}.index.sealed"
 
 
 def remove_files(data_dir: Path, org_id: str, watchlist_id: str) -> None:
-    for path in (
-        upload_path(data_dir, org_id, watchlist_id),
-        index_path(data_dir, org_id, watchlist_id),
-    ):
+    """The upload and every index of the watchlist."""
+    for path in folder(data_dir, org_id).glob(f"{watchlist_id}.*"):
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
 
@@ -54,7 +56,7 @@ def write_index(vault: Vault, path: Path, engine: ScreeningEngine) -> int:
 
 
 def read_index(vault: Vault, path: Path) -> ScreeningEngine:
-    engine = pickle.load(SealedReader(vault, path))  # noqa: S301  (authenticated: see above)
+    engine = pickle.load(SealedReader(vault, path))
     if not isinstance(engine, ScreeningEngine):
         raise TypeError(f"{path.name} does not hold a screening index")
     return engine
@@ -63,16 +65,16 @@ def read_index(vault: Vault, path: Path) -> ScreeningEngine:
 class WatchlistIndexes:
     """The watchlist indexes this process has loaded, by watchlist id (a part of the runtime)."""
 
-    def __init__(self, vault: Vault, data_dir: Path) -> None:
-        self._vault = vault
-        self._data_dir = data_dir
+    def __init__(self) -> None:
         self._loaded: OrderedDict[str, ScreeningEngine] = OrderedDict()
         self._lock = threading.Lock()
         self._loading: dict[str, asyncio.Future[ScreeningEngine]] = {}
 
-    async def engine(self, org_id: str, watchlist_id: str) -> ScreeningEngine:
-        """The index of the organisation's watchlist, loaded (off the event loop) if it was
-        not; concurrent first screenings share one load."""
+    async def engine(
+        self, watchlist_id: str, load: Callable[[], ScreeningEngine]
+    ) -> ScreeningEngine:
+        """The index of watchlist ``watchlist_id``, loaded with ``load`` (off the event loop)
+        if it was not; concurrent first screenings share one load."""
         with self._lock:
             found = self._loaded.get(watchlist_id)
             if found is not None:
@@ -80,8 +82,7 @@ class WatchlistIndexes:
                 return found
         pending = self._loading.get(watchlist_id)
         if pending is None:
-            path = index_path(self._data_dir, org_id, watchlist_id)
-            pending = asyncio.ensure_future(asyncio.to_thread(read_index, self._vault, path))
+            pending = asyncio.ensure_future(asyncio.to_thread(load))
             self._loading[watchlist_id] = pending
             pending.add_done_callback(lambda _done: self._loading.pop(watchlist_id, None))
         engine = await asyncio.shield(pending)

@@ -54,16 +54,15 @@ async def list_owned(
     return [dict(r._mapping) for r in rows]
 
 
-async def ready_lists(
-    conn: AsyncConnection, org_id: str, environment: str
-) -> list[tuple[str, str]]:
-    """(id, list_type) of the organisation's watchlists ready to screen, oldest first."""
+async def ready_lists(conn: AsyncConnection, org_id: str, environment: str) -> list[dict[str, Any]]:
+    """What building and screening the organisation's ready watchlists needs, oldest first."""
+    columns = (t.c.id, t.c.org_id, t.c.name, t.c.list_type, t.c.encoding, t.c.created_at)
     rows = await conn.execute(
-        select(t.c.id, t.c.list_type)
+        select(*columns)
         .where(t.c.org_id == org_id, t.c.environment == environment, t.c.status == "ready")
         .order_by(t.c.created_at, t.c.id)
     )
-    return [(str(r.id), str(r.list_type)) for r in rows]
+    return [dict(r._mapping) for r in rows]
 
 
 async def update_watchlist(

@@ -51,8 +51,3 @@ class Watchlist(BaseModel):
 class WatchlistList(BaseModel):
     data: list[Watchlist]
     pagination: Pagination
-
-
-class WatchlistDeleted(BaseModel):
-    id: str
-    deleted: bool = True
