@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.settings import Settings
+from hakiki.screening.watchlists import sandbox
 
 
 def upload_max_body_bytes(settings: Settings) -> int:
@@ -20,6 +21,7 @@ UPLOAD = declare(
         summary="Upload your organisation's own watchlist (CSV); a job builds it",
         status_code=202,
         errors=(400, 409, 413, 415),
+        sandbox=sandbox.UPLOAD,
         max_body_bytes=upload_max_body_bytes,
         logged_fields=("list_type",),
     )
@@ -32,6 +34,7 @@ LIST = declare(
         scope="screening:read",
         summary="Your organisation's watchlists, newest first",
         errors=(400,),
+        sandbox=sandbox.LIST,
     )
 )
 READ = declare(

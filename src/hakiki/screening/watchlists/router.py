@@ -70,13 +70,15 @@ async def list_watchlists(
 async def get_watchlist(call: Call, watchlist_id: str = WatchlistId) -> Watchlist:
     """The watchlist's status and progress: `rows_read` so far while `processing`,
     `rows_accepted`, `rows_refused`, the first 100 `issues` by line, `failure_reason` when
-    `failed`. Another organisation's watchlist, or one of the other environment, is 404. Free."""
+    `failed`. Another organisation's watchlist, or one of the other environment, is 404. Free.
+    Sandbox: the watchlists uploaded with sandbox keys."""
     return await service.get_watchlist(call.runtime, call.principal.owner, watchlist_id)
 
 
 @router.endpoint(DELETE)
 async def delete_watchlist(call: Call, watchlist_id: str = WatchlistId) -> Response:
     """204 No Content. The watchlist is no longer screened, and its upload and index are
-    erased (a build under way is dropped). Another organisation's watchlist is 404. Free."""
+    erased (a build under way is dropped). Another organisation's watchlist is 404. Free.
+    Sandbox: the same, for a watchlist uploaded with a sandbox key."""
     await service.delete_watchlist(call.runtime, call.principal.owner, watchlist_id)
     return Response(status_code=204)

@@ -49,5 +49,16 @@ class Watchlist(BaseModel):
 
 
 class WatchlistList(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [examples.WATCHLIST],
+                    "pagination": {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 1},
+                }
+            ]
+        }
+    )
+
     data: list[Watchlist]
     pagination: Pagination
