@@ -202,25 +202,34 @@ def text_lines(
     decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
     pending = ""
     line_no = 1
-    try:
-        for chunk in chunks:
-            pending += decoder.decode(chunk)
-            lines = pending.splitlines(keepends=True)
-            pending = lines.pop() if lines and not lines[-1].endswith(("\n", "\r")) else ""
-            for line in lines:
-                if len(line) > max_line_chars:
-                    raise _too_long(line_no, max_line_chars)
-                line_no += 1
-                yield line
-            if len(pending) > max_line_chars:
+    for chunk in _and_end(chunks):
+        try:
+            pending += decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as error:
+            at = line_no + pending.count("\n") + chunk[: max(error.start, 0)].count(b"\n")
+            raise ListFormatError(
+                f"watchlist CSV: line {at}: bytes that are not {encoding} ({error.reason})"
+            ) from None
+        # "\n" ends a line ("\r\n" too); other line breaks (U+2028, form feeds) stay inside
+        # their line, where the csv module reads them as text
+        *lines, pending = pending.split("\n")
+        for line in lines:
+            if len(line) >= max_line_chars:
                 raise _too_long(line_no, max_line_chars)
-        pending += decoder.decode(b"", final=True)
-    except UnicodeDecodeError as error:
-        raise ListFormatError(
-            f"watchlist CSV: line {line_no}: bytes that are not {encoding} ({error.reason})"
-        ) from None
+            line_no += 1
+            yield line + "\n"
+        if len(pending) > max_line_chars:
+            raise _too_long(line_no, max_line_chars)
     if pending:
         yield pending
+
+
+def _and_end(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The chunks, then an empty one (the decoder's end)."""
+    for chunk in chunks:
+        if chunk:
+            yield chunk
+    yield b""
 
 
 def _too_long(line_no: int, limit: int) -> ListFormatError:
