@@ -7,6 +7,7 @@ import pickle
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hakiki.core.crypto import Vault
@@ -54,11 +55,14 @@ def test_round_trip_in_chunks_owner_only_and_nothing_in_clear(tmp_path: Path) ->
 
 
 def test_a_pickle_streams_through(tmp_path: Path) -> None:
-    value = {"names": ["Amani Juma"] * 100_000, "blob": bytes(3 * CHUNK)}
+    array = np.arange(3 * CHUNK // 8, dtype=np.int64)  # written as a PickleBuffer
+    value = {"names": ["Amani Juma"] * 100_000, "blob": bytes(3 * CHUNK), "array": array}
     path = tmp_path / "index.sealed"
     with SealedWriter(Vault(KEY), path) as out:
         pickle.dump(value, out, protocol=5)
-    assert pickle.load(SealedReader(Vault(KEY), path)) == value
+    loaded = pickle.load(SealedReader(Vault(KEY), path))
+    assert loaded["names"] == value["names"] and loaded["blob"] == value["blob"]
+    assert np.array_equal(loaded["array"], array)
 
 
 @pytest.mark.parametrize("change", ["flip", "cut", "swap", "drop_last", "other_key", "append"])

@@ -16,7 +16,7 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from cryptography.exceptions import InvalidTag
 
@@ -28,6 +28,7 @@ CHUNK = 1 << 20
 _LENGTH = struct.Struct("<I")
 _HEADER = struct.Struct("<QB")
 _MAX_RECORD = CHUNK + 64  # a chunk, its header, the version, nonce and tag
+Buffer = Any  # bytes, bytearray, memoryview, PickleBuffer: what memoryview() takes
 
 
 class SealedFileError(ValueError):
@@ -50,13 +51,15 @@ class SealedWriter:
         self._number = 0
         self.size = 0  # clear bytes written
 
-    def write(self, data: bytes | bytearray | memoryview) -> int:
-        self._pending += data
-        self.size += len(data)
+    def write(self, data: Buffer) -> int:
+        """Any bytes-like object (pickle writes large arrays as ``PickleBuffer``s)."""
+        view = memoryview(data).cast("B")
+        self._pending += view
+        self.size += view.nbytes
         while len(self._pending) > CHUNK:
             self._record(bytes(self._pending[:CHUNK]), last=False)
             del self._pending[:CHUNK]
-        return len(data)
+        return view.nbytes
 
     def _record(self, data: bytes, *, last: bool) -> None:
         sealed = self._vault.seal(_HEADER.pack(self._number, int(last)) + data)
