@@ -8,7 +8,7 @@ new list in one of the supported formats (see docs/lists.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -238,6 +238,37 @@ def parse_source(
         snapshot = parse_targets_simple_csv(files["csv"], version=fallback_version, **common)
     else:
         raise ListFormatError(f"unknown list format {fmt!r}")
+    if not snapshot.version:
+        snapshot = replace(snapshot, version=fallback_version)
+    return snapshot
+
+
+# Formats whose parsers read a binary file a line (or a row) at a time: a stored version of
+# these is parsed from its gzip stream, never decompressed whole into memory (issue 33).
+STREAMED_FORMATS: dict[str, str] = {
+    "ftm_json": "json",
+    "senzing_json": "json",
+    "targets_simple_csv": "csv",
+}
+
+
+def parse_stream(source: ListSource, stream: BinaryIO, *, fallback_version: str) -> ListSnapshot:
+    """:func:`parse_source` for a format of ``STREAMED_FORMATS``, its one file an open stream."""
+    common: dict[str, Any] = {
+        "code": source.code,
+        "title": source.title,
+        "source_url": source.source_url,
+        "checks": source.checks,
+        "version": fallback_version,
+    }
+    if source.format == "ftm_json":
+        snapshot = parse_ftm_json(stream, **common)
+    elif source.format == "senzing_json":
+        snapshot = parse_senzing_json(stream, **common)
+    elif source.format == "targets_simple_csv":
+        snapshot = parse_targets_simple_csv(stream, **common)
+    else:
+        raise ListFormatError(f"list format {source.format!r} is not read as a stream")
     if not snapshot.version:
         snapshot = replace(snapshot, version=fallback_version)
     return snapshot

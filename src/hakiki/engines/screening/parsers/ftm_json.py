@@ -14,7 +14,7 @@ Names: the ``caption`` (or first ``name``) is primary, other ``name``/``alias``/
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, BinaryIO
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
@@ -56,7 +56,7 @@ _ID_PROPS = {
 
 
 def parse_ftm_json(
-    data: bytes,
+    data: bytes | BinaryIO,
     *,
     version: str,
     code: str,

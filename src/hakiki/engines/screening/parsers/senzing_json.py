@@ -15,7 +15,7 @@ counted in one warning. Topics give the list's checks: ``role.pep`` -> ``pep``, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, BinaryIO
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry, NameKind, Schema
@@ -46,7 +46,7 @@ _ID_KEYS = {
 
 
 def parse_senzing_json(
-    data: bytes,
+    data: bytes | BinaryIO,
     *,
     version: str,
     code: str,
