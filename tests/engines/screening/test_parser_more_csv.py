@@ -260,7 +260,7 @@ def test_watchlist_missing_name_column_and_limits() -> None:
 def test_watchlist_reader_streams_lines_and_names_a_hostile_line() -> None:
     from hakiki.engines.screening.parsers.watchlist_csv import WatchlistReader, text_lines
 
-    data = "name,position,start_date,end_date\r\nAmani Juma,Minister,2015-01-01,bad\r\n".encode()
+    data = b"name,position,start_date,end_date\r\nAmani Juma,Minister,2015-01-01,bad\r\n"
     chunks = [data[i : i + 7] for i in range(0, len(data), 7)]  # lines cut across chunks
     reader = WatchlistReader(text_lines(chunks, "utf-8"), code="wl_1", keep_issues=10)
     (entity,) = list(reader.entities())
