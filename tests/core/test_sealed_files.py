@@ -92,3 +92,24 @@ def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
         out.write(b"half")
         raise RuntimeError("the upload broke off")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_writes_and_reads_of_any_size_round_trip(tmp_path: Path) -> None:
+    import random
+
+    rnd = random.Random(7)
+    data = os.urandom(5 * CHUNK + 12_345)
+    for attempt in range(4):
+        path = tmp_path / f"{attempt}.sealed"
+        with SealedWriter(Vault(KEY), path) as out:
+            offset = 0
+            while offset < len(data):
+                size = rnd.choice((0, 1, 1000, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7))
+                out.write(memoryview(data)[offset : offset + size])
+                offset += size
+        chunks = list(sealed_chunks(Vault(KEY), path))
+        assert all(len(c) == CHUNK for c in chunks[:-1]) and b"".join(chunks) == data
+        reader, got = SealedReader(Vault(KEY), path), []
+        while piece := reader.read(rnd.choice((1, 999, CHUNK, 2 * CHUNK + 3))):
+            got.append(piece)
+        assert b"".join(got) == data

@@ -52,14 +52,24 @@ class SealedWriter:
         self.size = 0  # clear bytes written
 
     def write(self, data: Buffer) -> int:
-        """Any bytes-like object (pickle writes large arrays as ``PickleBuffer``s)."""
+        """Any bytes-like object (pickle writes large arrays as ``PickleBuffer``s); a large one
+        is sealed straight from its memory, a chunk at a time, never copied whole."""
         view = memoryview(data).cast("B")
-        self._pending += view
-        self.size += view.nbytes
-        while len(self._pending) > CHUNK:
-            self._record(bytes(self._pending[:CHUNK]), last=False)
-            del self._pending[:CHUNK]
-        return view.nbytes
+        size = view.nbytes
+        self.size += size
+        offset = 0
+        if self._pending:
+            offset = min(CHUNK - len(self._pending), size)
+            self._pending += view[:offset]
+            if len(self._pending) < CHUNK or offset == size:
+                return size
+            self._record(bytes(self._pending), last=False)
+            self._pending.clear()
+        while size - offset > CHUNK:  # full chunks; what is left waits for more or the close
+            self._record(bytes(view[offset : offset + CHUNK]), last=False)
+            offset += CHUNK
+        self._pending += view[offset:]
+        return size
 
     def _record(self, data: bytes, *, last: bool) -> None:
         sealed = self._vault.seal(_HEADER.pack(self._number, int(last)) + data)
@@ -149,11 +159,25 @@ class SealedReader:
             parts.extend(self._chunks)
             self._buffer, self._offset, self._done = b"", 0, True
             return b"".join(parts)
-        while len(self._buffer) - self._offset < size and self._fill():
-            pass
-        out = self._buffer[self._offset : self._offset + size]
-        self._offset += len(out)
-        return out
+        available = len(self._buffer) - self._offset
+        if available >= size:
+            out = self._buffer[self._offset : self._offset + size]
+            self._offset += size
+            return out
+        parts = [self._buffer[self._offset :]]  # a large read: the parts joined once
+        needed = size - available
+        self._buffer, self._offset = b"", 0
+        while needed > 0 and not self._done:
+            try:
+                chunk = next(self._chunks)
+            except StopIteration:
+                self._done = True
+                break
+            parts.append(chunk[:needed])
+            if len(chunk) > needed:
+                self._buffer, self._offset = chunk, needed
+            needed -= min(needed, len(chunk))
+        return b"".join(parts)
 
     def read1(self, size: int = -1) -> bytes:
         if self._offset >= len(self._buffer):
