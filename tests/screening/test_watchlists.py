@@ -311,3 +311,23 @@ async def test_a_key_without_the_write_scope_is_403(
     )
     assert response.status_code == 403, response.text
     assert (await client.get(URL, headers=reader.headers)).status_code == 200
+
+
+async def test_the_combined_id_screening_includes_the_live_watchlist(
+    client: httpx.AsyncClient, make_account: AccountFactory, fake_prembly: Any
+) -> None:
+    from tests.identity.providers.fake_prembly import BVN_FOUND
+
+    account = await make_account("live", balance=50_000)
+    own = "name,birth_date,countries\nChiamaka Ngozi Okafor-Nwosu,1985-05-15,NG\n"
+    created = await uploaded(client, account.headers, own.encode())
+    assert (await finished(client, account.headers, created["id"]))["status"] == "ready"
+    response = await client.post(
+        "/v3/screening/aml-with-id",
+        json={"channel": "bvn", "number": BVN_FOUND},
+        headers=account.headers,
+    )
+    assert response.status_code == 200, response.text
+    aml = response.json()["data"]["aml"]
+    (hit,) = [h for h in aml["hits"] if h["list_code"] == created["id"]]
+    assert hit["check"] == "watchlist" and hit["entity_id"] == "row-2"
