@@ -331,3 +331,29 @@ async def test_the_combined_id_screening_includes_the_live_watchlist(
     aml = response.json()["data"]["aml"]
     (hit,) = [h for h in aml["hits"] if h["list_code"] == created["id"]]
     assert hit["check"] == "watchlist" and hit["entity_id"] == "row-2"
+
+
+async def test_a_large_list_is_built_in_a_child_process(
+    client: httpx.AsyncClient, make_account: AccountFactory, monkeypatch: Any
+) -> None:
+    """From CHILD_BUILD_BYTES a build runs in a spawned process (its peak memory is not the
+    server's): the same outcome, progress and refusals."""
+    from hakiki.screening.watchlists import tasks
+
+    monkeypatch.setattr(tasks, "CHILD_BUILD_BYTES", 0)
+    account = await make_account("sandbox")
+    created = await uploaded(client, account.headers, WATCHLIST.encode())
+    done = await finished(client, account.headers, created["id"])
+    assert done["status"] == "ready", done
+    assert (done["rows_read"], done["rows_accepted"], done["rows_refused"]) == (4, 3, 1)
+    assert done["issues"][0] == {"line": 4, "problem": "empty name; row skipped", "refused": True}
+    result = await screen(client, account.headers, name="Wanjiru Kamau Njoroge")
+    assert [h["entity_id"] for h in watchlist_hits(result, created["id"])] == ["F-1"]
+    bomb = b"name\nAmani Juma\n" + b'"Open quote' + b",x\n" * 100_000
+    failed = await finished(
+        client, account.headers, (await uploaded(client, account.headers, bomb))["id"]
+    )
+    assert (
+        failed["status"] == "failed" and "field larger than field limit" in failed["failure_reason"]
+    )
+    assert failed["rows_read"] == 1

@@ -5,13 +5,17 @@ never a million Python objects at once), the engine sealed into the index file."
 from __future__ import annotations
 
 import logging
+import threading
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, cast
 
-from hakiki.core.crypto import Vault
-from hakiki.core.sealed_files import sealed_chunks
+from hakiki.core.crypto import Vault, load_master_key
+from hakiki.core.sealed_files import SealedFileError, sealed_chunks
+from hakiki.core.settings import Settings
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListEntity, ListSnapshot
+from hakiki.engines.screening.parsers.text import ListFormatError
 from hakiki.engines.screening.parsers.watchlist_csv import WatchlistReader, text_lines
 from hakiki.screening.watchlists import files
 
@@ -63,3 +67,45 @@ def load_index(vault: Vault, data_dir: Path, row: dict[str, Any], max_rows: int)
         except Exception:
             logger.exception("watchlist index %s unreadable; building it again", row["id"])
     return build_index(vault, data_dir, row, open_reader(vault, data_dir, row, max_rows))
+
+
+def progress_of(reader: WatchlistReader) -> dict[str, Any]:
+    """What the watchlist row shows of a build under way or ended (issues without values)."""
+    return {
+        "rows_read": reader.rows_read,
+        "rows_refused": reader.refused,
+        "issue_count": reader.issue_count,
+        "issues": [
+            {"line": i.line, "problem": i.public(), "refused": i.refused} for i in reader.issues
+        ],
+    }
+
+
+def build_in_child(
+    settings: Settings, row: dict[str, Any], max_rows: int, counters: Any, out: Connection
+) -> None:
+    """A child process's work (large lists): build the index, keep ``counters`` (rows read,
+    refused, issues) current, and send the outcome on ``out``: the build's peak memory is the
+    child's, returned to the system when it exits, never the server's."""
+    vault = Vault(load_master_key(settings))
+    reader: WatchlistReader | None = None
+    stop = threading.Event()
+
+    def report() -> None:
+        while not stop.wait(0.5):
+            if reader is not None:
+                counters[:] = [reader.rows_read, reader.refused, reader.issue_count]
+
+    threading.Thread(target=report, daemon=True).start()
+    try:
+        reader = open_reader(vault, settings.data_dir, row, max_rows)
+        engine = build_index(vault, settings.data_dir, row, reader)
+    except (ListFormatError, SealedFileError) as error:
+        outcome: dict[str, Any] = {"error": str(error)}
+    else:
+        outcome = {"entity_count": engine.entity_count}
+    stop.set()
+    if reader is not None:
+        outcome["progress"] = progress_of(reader)
+    out.send(outcome)
+    out.close()

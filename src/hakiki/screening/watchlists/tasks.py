@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 from typing import Any
 
 from hakiki.core.clock import utcnow
@@ -22,18 +23,9 @@ from hakiki.screening.watchlists.presence import WatchlistPresence
 
 BUILD_TASK = "screening.watchlist_build"
 PROGRESS_SECONDS = 1.0
+# From this size, a list is built in a child process (a million rows peak at about 2 GB).
+CHILD_BUILD_BYTES = 8 * 1024 * 1024
 _UNFINISHED = ("pending", "processing")
-
-
-def _progress(reader: WatchlistReader) -> dict[str, Any]:
-    return {
-        "rows_read": reader.rows_read,
-        "rows_refused": reader.refused,
-        "issue_count": reader.issue_count,
-        "issues": [
-            {"line": i.line, "problem": i.public(), "refused": i.refused} for i in reader.issues
-        ],
-    }
 
 
 async def _fail(runtime: Runtime, conn: Any, row: dict[str, Any], reason: str) -> None:
@@ -77,11 +69,46 @@ async def build_watchlist(context: JobContext, payload: dict[str, Any]) -> None:
         )
     if not started:
         return
-    vault, data_dir = runtime.vault, settings.data_dir
+    if row["size_bytes"] >= CHILD_BUILD_BYTES:
+        outcome = await _build_in_child(runtime, row)
+    else:
+        outcome = await _build_here(runtime, row)
+    if outcome is None:  # deleted while it was built
+        files.remove_files(settings.data_dir, row["org_id"], row["id"])
+        return
+    if "error" in outcome:
+        async with transaction(runtime.db) as conn:
+            if "progress" in outcome:
+                await repository.update_watchlist(
+                    conn, row["id"], only_if_status=_UNFINISHED, **outcome["progress"]
+                )
+            await _fail(runtime, conn, row, outcome["error"])
+        raise PermanentError(outcome["error"])
+    async with transaction(runtime.db) as conn:
+        done = await repository.update_watchlist(
+            conn,
+            row["id"],
+            only_if_status=("processing",),
+            status="ready",
+            rows_accepted=outcome["entity_count"],
+            updated_at=utcnow(),
+            completed_at=utcnow(),
+            **outcome["progress"],
+        )
+    if not done:  # deleted while it was built
+        files.remove_files(settings.data_dir, row["org_id"], row["id"])
+        return
+    with contextlib.suppress(LookupError):  # screened at once by this process's screenings
+        await runtime.part(WatchlistPresence).refresh(row["org_id"], row["environment"])
+
+
+async def _build_here(runtime: Runtime, row: dict[str, Any]) -> dict[str, Any] | None:
+    """Build in a thread of this process (a small list); None if deleted meanwhile."""
+    vault, data_dir = runtime.vault, runtime.settings.data_dir
     reader: WatchlistReader | None = None
     try:
         reader = await asyncio.to_thread(
-            build.open_reader, vault, data_dir, row, settings.watchlist_max_rows
+            build.open_reader, vault, data_dir, row, runtime.settings.watchlist_max_rows
         )
         building = asyncio.ensure_future(
             asyncio.to_thread(build.build_index, vault, data_dir, row, reader)
@@ -89,40 +116,55 @@ async def build_watchlist(context: JobContext, payload: dict[str, Any]) -> None:
         while not building.done():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(building), PROGRESS_SECONDS)
-            if not building.done() and not await _record_progress(runtime, row, reader):
+            progress = build.progress_of(reader)
+            if not building.done() and not await _record_progress(runtime, row, progress):
                 await asyncio.wait([building])  # deleted meanwhile: let the build end, drop it
-                files.remove_files(data_dir, row["org_id"], row["id"])
-                return
+                return None
         engine = building.result()
     except (ListFormatError, SealedFileError) as error:
-        async with transaction(runtime.db) as conn:
-            if reader is not None:
-                await repository.update_watchlist(
-                    conn, row["id"], only_if_status=_UNFINISHED, **_progress(reader)
-                )
-            await _fail(runtime, conn, row, str(error))
-        raise PermanentError(str(error)) from error
-    async with transaction(runtime.db) as conn:
-        done = await repository.update_watchlist(
-            conn,
-            row["id"],
-            only_if_status=("processing",),
-            status="ready",
-            rows_accepted=engine.entity_count,
-            updated_at=utcnow(),
-            completed_at=utcnow(),
-            **_progress(reader),
+        outcome: dict[str, Any] = {"error": str(error)}
+        if reader is not None:
+            outcome["progress"] = build.progress_of(reader)
+        return outcome
+    return {"entity_count": engine.entity_count, "progress": build.progress_of(reader)}
+
+
+async def _build_in_child(runtime: Runtime, row: dict[str, Any]) -> dict[str, Any] | None:
+    """Build in a child process (a large list: the build's peak memory is the child's, given
+    back when it exits); None if deleted meanwhile. A child that dies is an error the job's
+    retries answer."""
+    context = multiprocessing.get_context("spawn")  # nothing of this process's memory
+    counters = context.Array("q", 3, lock=False)
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(
+        target=build.build_in_child,
+        args=(runtime.settings, row, runtime.settings.watchlist_max_rows, counters, send),
+        name="hakiki-watchlist-build",
+        daemon=True,
+    )
+    child.start()
+    send.close()
+    try:
+        while child.is_alive():
+            await asyncio.sleep(PROGRESS_SECONDS)
+            read, refused, issues = list(counters)
+            progress = {"rows_read": read, "rows_refused": refused, "issue_count": issues}
+            if child.is_alive() and not await _record_progress(runtime, row, progress):
+                child.terminate()
+                return None
+        outcome: dict[str, Any] | None = (
+            await asyncio.to_thread(receive.recv) if receive.poll() else None
         )
-    if not done:  # deleted while it was built
-        files.remove_files(data_dir, row["org_id"], row["id"])
-        return
-    with contextlib.suppress(LookupError):  # screened at once by this process's screenings
-        await runtime.part(WatchlistPresence).refresh(row["org_id"], row["environment"])
+    finally:
+        await asyncio.to_thread(child.join)
+        receive.close()
+    if outcome is None:
+        raise RuntimeError(f"the build process ended without an answer (exit {child.exitcode})")
+    return outcome
 
 
-async def _record_progress(runtime: Runtime, row: dict[str, Any], reader: WatchlistReader) -> bool:
+async def _record_progress(runtime: Runtime, row: dict[str, Any], progress: dict[str, Any]) -> bool:
     """Write the progress so far; False when the watchlist is no longer being built."""
-    progress = _progress(reader)
     async with transaction(runtime.db) as conn:
         return await repository.update_watchlist(
             conn,
