@@ -22,6 +22,7 @@ from hakiki.screening.alerts_router import router as alerts_router
 from hakiki.screening.monitoring_router import router as monitoring_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
+from hakiki.screening.watchlists.router import router as watchlists_router
 from hakiki.statements.router import router as statements_router
 from hakiki.tax.router import router as tax_router
 from hakiki.vehicle.router import router as vehicle_router
@@ -30,6 +31,7 @@ from hakiki.webhooks.router import router as webhooks_router
 ROUTERS: tuple[APIRouter, ...] = (
     screening_router,
     monitoring_router,
+    watchlists_router,
     kyc_router,
     kyb_router,
     vehicle_router,

@@ -49,6 +49,8 @@ from hakiki.lists.watch import ListWatch
 from hakiki.media.service import MediaLibrary
 from hakiki.screening import monitoring_schedule
 from hakiki.screening.review_service import ReviewPresence
+from hakiki.screening.watchlists.files import WatchlistIndexes
+from hakiki.screening.watchlists.presence import WatchlistPresence
 from hakiki.statements.service import purge_files as purge_statement_files
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
@@ -82,6 +84,8 @@ async def build_runtime(settings: Settings) -> Runtime:
     )
     runtime.add_part(ListWatch())  # what this process last read of the lists' versions
     runtime.add_part(ReviewPresence(db, settings.key_cache_seconds))
+    runtime.add_part(WatchlistPresence(db, settings.key_cache_seconds))
+    runtime.add_part(WatchlistIndexes())  # organisations' own lists, loaded at first use
     runtime.add_part(MediaLibrary())  # ingested news, live only
     runtime.add_part(FaceBank())  # faces seen with numbers and reports
     sources = EvaluationSources.from_settings(settings)  # 360 reference files and hooks

@@ -16,6 +16,7 @@ from hakiki.lists import tables as _lists_tables  # noqa: F401
 from hakiki.media import tables as _media_tables  # noqa: F401
 from hakiki.screening import monitoring_tables as _monitoring_tables  # noqa: F401
 from hakiki.screening import tables as _screening_tables  # noqa: F401
+from hakiki.screening.watchlists import tables as _watchlist_tables  # noqa: F401
 from hakiki.statements import tables as _statements_tables  # noqa: F401
 from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401
 

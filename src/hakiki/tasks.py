@@ -12,6 +12,7 @@ from hakiki.kyb import completion as _kyb_checks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401
 from hakiki.lists import tasks as _list_tasks  # noqa: F401
 from hakiki.screening import monitoring_runs as _monitoring_tasks  # noqa: F401
+from hakiki.screening.watchlists import tasks as _watchlist_tasks  # noqa: F401
 from hakiki.statements import tasks as _statement_tasks  # noqa: F401
 from hakiki.tax import completion as _tax_checks  # noqa: F401
 from hakiki.vehicle import completion as _vehicle_checks  # noqa: F401

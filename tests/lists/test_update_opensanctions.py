@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hakiki.core.settings import Settings
 from hakiki.engines.screening import Subject
 from hakiki.lists import store
@@ -126,3 +128,64 @@ async def test_a_url_still_downloads(
     )
     [outcome] = await update_lists(mine, db, codes=["os_targets"], config=config)
     assert outcome.status == "ok" and outcome.entity_count == 2
+
+
+def _small_reads(data: bytes) -> Any:
+    """A binary file whose sized reads hand out at most 7 bytes: lines cut everywhere."""
+    import io
+
+    class Trickle(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            return super().read(size if size is None or size < 0 else min(size, 7))
+
+        def readline(self, size: int | None = -1) -> bytes:
+            return super().readline(size)
+
+    return Trickle(data)
+
+
+def test_streamed_formats_parse_a_file_as_they_parse_its_bytes() -> None:
+    from hakiki.lists.sources import parse_stream
+
+    cases = [
+        ("targets_simple_csv", "csv", TARGETS.encode()),
+        ("ftm_json", "json", (TEST_DATA / "ftm_zala.ftm.json").read_bytes()),
+        ("senzing_json", "json", (TEST_DATA / "senzing_us_congress_sample.json").read_bytes()),
+        ("senzing_json", "json", b'\n\n  [{"RECORD_ID": "1", "RECORD_TYPE": "PERSON", '
+         b'"NAMES": [{"NAME_FULL": "Amani Juma"}]}]'),
+    ]  # fmt: skip
+    for fmt, role, data in cases:
+        source, _ = _source(fmt, role, "/srv/x", ["sanction"])
+        whole = parse_source(source, {role: data}, fallback_version="v")
+        streamed = parse_stream(source, _small_reads(data), fallback_version="v")
+        assert streamed == whole and whole.entities, fmt
+
+
+async def test_a_stored_ftm_version_is_parsed_from_its_gzip_stream(
+    settings: Settings, db: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    import gzip
+
+    mine = settings.model_copy(update={"data_dir": tmp_path / "data"})
+    entities = tmp_path / "entities.ftm.json"
+    entities.write_bytes((TEST_DATA / "ftm_zala.ftm.json").read_bytes())
+    config = ListsConfig(
+        sources={"os_ftm": {"format": "ftm_json", "files": {"json": str(entities)}}},
+        retries=0,
+    )
+    outcomes = await update_lists(mine, db, codes=["os_ftm"], config=config)
+    assert [o.status for o in outcomes] == ["ok"], outcomes
+    stored = store.current_version(mine.data_dir, "os_ftm")
+    assert stored is not None
+
+    def no_whole_file(*_: Any, **__: Any) -> bytes:
+        raise AssertionError("the stored file was decompressed whole")
+
+    monkeypatch.setattr(gzip, "decompress", no_whole_file)
+    snapshot = store.load_snapshot(mine.data_dir, stored)
+    assert len(snapshot.entities) == outcomes[0].entity_count
+    # a changed file is refused, as before
+    path = store.lists_root(mine.data_dir) / "os_ftm" / stored.folder / "json.gz"
+    path.write_bytes(gzip.compress(entities.read_bytes() + b"\n"))
+    with pytest.raises(store.StoredListError, match="checksum"):
+        store.load_snapshot(mine.data_dir, stored)

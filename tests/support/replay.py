@@ -50,6 +50,9 @@ async def send(
             )
             for name, part in value.multipart.files.items()
         }
+    if value.content is not None:
+        request["content"] = value.content.text.encode()
+        headers = {**headers, "Content-Type": value.content.content_type}
     return await client.request(endpoint.method, endpoint.path, headers=headers, **request)
 
 

@@ -30,6 +30,14 @@ class Multipart:
 
 
 @dataclass(frozen=True)
+class RawContent:
+    """A test input sent as the whole body with its Content-Type (a CSV file), beside a query."""
+
+    content_type: str
+    text: str
+
+
+@dataclass(frozen=True)
 class TestValue:
     """A documented sandbox input and the outcome it gives. ``expect`` keys other than
     ``http_status`` are dotted paths into the response body."""
@@ -39,6 +47,7 @@ class TestValue:
     body: Mapping[str, Any] | None = None
     query: Mapping[str, Any] | None = None
     multipart: Multipart | None = None
+    content: RawContent | None = None  # with ``query`` for the parameters
 
 
 Query = TypeVar("Query", contravariant=True)

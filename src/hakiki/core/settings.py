@@ -126,6 +126,14 @@ class Settings(BaseSettings):
     bulk_max_bytes: int = Field(
         default=32 * 1024 * 1024, ge=1024, description="Size limit of a bulk scan file upload."
     )
+    watchlist_max_bytes: int = Field(
+        default=512 * 1024 * 1024,
+        ge=1024,
+        description="Size limit of an organisation watchlist CSV upload (413 beyond it).",
+    )
+    watchlist_max_rows: int = Field(
+        default=1_000_000, ge=1, description="Data rows one organisation watchlist may hold."
+    )
     bulk_parse_seconds: float = Field(
         default=20.0,
         gt=0,

@@ -34,6 +34,8 @@ def entry(endpoint: Endpoint, value: TestValue) -> dict[str, Any]:
             "fields": dict(value.multipart.fields),
             "files": {name: dict(file) for name, file in value.multipart.files.items()},
         }
+    if value.content is not None:
+        out["content"] = {"content_type": value.content.content_type, "text": value.content.text}
     out["expect"] = dict(value.expect)
     out["description"] = value.description
     return out
@@ -65,14 +67,20 @@ class SandboxMultipart(BaseModel):
 
 
 class SandboxValue(BaseModel):
-    """One documented sandbox input; a request carries one of ``query``, ``body`` and
-    ``multipart`` (the others are left out)."""
+    """One documented sandbox input; a request carries one of ``query``, ``body``,
+    ``multipart`` and ``content`` (the others are left out; ``content`` may come with
+    ``query``)."""
 
     method: str
     path: str
     query: dict[str, Any] | None = Field(None, description="A GET's query parameters.")
     body: dict[str, Any] | None = Field(None, description="A JSON body.")
     multipart: SandboxMultipart | None = Field(None, description="A multipart/form-data body.")
+    content: dict[str, str] | None = Field(
+        None,
+        description="A body sent as is, {content_type, text} (a CSV file), with `query` for the "
+        "parameters.",
+    )
     expect: dict[str, Any] = Field(
         description="`http_status`, and dotted paths into the response body (a number indexes "
         "a list) with the value each holds."

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -327,15 +327,20 @@ def parse_source(
         raise ListFormatError(f"unknown list format {fmt!r}")
     if not snapshot.version:
         snapshot = replace(snapshot, version=fallback_version)
+    return dated(source, snapshot, published_date(fmt, files, snapshot))
+
+
+def dated(source: ListSource, snapshot: ListSnapshot, found: str | None) -> ListSnapshot:
+    """The operator's licence and the list's date: the one the operator states, else the one
+    found inside the files; a list dated so takes that date as its version (never the download
+    day). A list whose entities name no check, and the operator none, is refused."""
     if not snapshot.checks:
         raise ListFormatError(
             "no check: the file's entities name no topic (role.pep, sanction); give the "
             "list's checks (hakiki lists load --checks pep)"
         )
-    # The operator's stated date first, else the one inside the files; a list dated so takes
-    # that date as its version (never the download day).
-    published = source.published or published_date(fmt, files, snapshot) or snapshot.published
-    if published and fmt not in DATED_BY_PARSER:
+    published = source.published or found or snapshot.published
+    if published and source.format not in DATED_BY_PARSER:
         snapshot = replace(snapshot, version=published)
     return replace(snapshot, published=published, licence=source.licence or None)
 
@@ -344,3 +349,35 @@ def undated_version(digest: str) -> str:
     """The version of a file set that carries no date: ``sha256-`` and the first 12 hex digits
     of its digest (``store.files_digest``). Never a date: a download day is not the list's."""
     return f"sha256-{digest[:12]}"
+
+
+# Formats whose parsers read a binary file a line (or a row) at a time: a stored version of
+# these is parsed from its gzip stream, never decompressed whole into memory (issue 33).
+STREAMED_FORMATS: dict[str, str] = {
+    "ftm_json": "json",
+    "senzing_json": "json",
+    "targets_simple_csv": "csv",
+}
+
+
+def parse_stream(source: ListSource, stream: BinaryIO, *, fallback_version: str) -> ListSnapshot:
+    """:func:`parse_source` for a format of ``STREAMED_FORMATS``, its one file an open stream
+    (their parsers read the newest ``last_change`` as they go: the date inside the file)."""
+    common: dict[str, Any] = {
+        "code": source.code,
+        "title": source.title,
+        "source_url": source.source_url,
+        "checks": source.checks,
+        "version": fallback_version,
+    }
+    if source.format == "ftm_json":
+        snapshot = parse_ftm_json(stream, **common)
+    elif source.format == "senzing_json":
+        snapshot = parse_senzing_json(stream, **common)
+    elif source.format == "targets_simple_csv":
+        snapshot = parse_targets_simple_csv(stream, **common)
+    else:
+        raise ListFormatError(f"list format {source.format!r} is not read as a stream")
+    if not snapshot.version:
+        snapshot = replace(snapshot, version=fallback_version)
+    return dated(source, snapshot, None)

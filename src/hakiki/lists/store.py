@@ -22,9 +22,10 @@ from typing import Any
 from hakiki.core.data_dir import DIRECTORY_MODE, private_dir, write_private
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.lists.published import legacy_published
-from hakiki.lists.sources import ListSource, parse_source
+from hakiki.lists.sources import STREAMED_FORMATS, ListSource, parse_source, parse_stream
 
 CURRENT = "current"
+_CHUNK = 1 << 20
 MANIFEST = "manifest.json"
 
 
@@ -163,9 +164,14 @@ def downloaded_codes(data_dir: Path) -> list[str]:
 
 
 def load_snapshot(data_dir: Path, stored: StoredVersion) -> ListSnapshot:
-    """Parse a stored version after checking every file against its manifest."""
+    """Parse a stored version after checking every file against its manifest. A format whose
+    parser reads a line at a time (``STREAMED_FORMATS``) is checked, then parsed, from its gzip
+    stream: a list of gigabytes is never decompressed whole into memory."""
     folder = lists_root(data_dir) / stored.code / stored.folder
     manifest = stored.manifest
+    streamed = _streamed(folder, manifest, stored.version)
+    if streamed is not None:
+        return streamed
     files: dict[str, bytes] = {}
     for meta in manifest["files"]:
         try:
@@ -175,17 +181,7 @@ def load_snapshot(data_dir: Path, stored: StoredVersion) -> ListSnapshot:
         if hashlib.sha256(data).hexdigest() != meta["sha256"]:
             raise StoredListError(f"{folder / meta['path']}: checksum does not match manifest")
         files[meta["role"]] = data
-    source = ListSource(
-        code=manifest["code"],
-        title=manifest["title"],
-        format=manifest["format"],
-        files={meta["role"]: meta["url"] for meta in manifest["files"]},
-        checks=frozenset(manifest["checks"]),
-        licence=str(manifest.get("licence") or ""),
-        published=manifest.get("stated_published"),
-        country=manifest.get("country"),
-    )
-    snapshot = parse_source(source, files, fallback_version=stored.version)
+    snapshot = parse_source(_source_of(manifest), files, fallback_version=stored.version)
     # The folder's version names it, whatever an older release called it.
     return replace(snapshot, version=stored.version)
 
@@ -245,3 +241,38 @@ def write_version(
 def incoming_path(data_dir: Path, code: str) -> Path:
     """A temporary file under the list's folder for a file being written from the database."""
     return private_dir(lists_root(data_dir) / code) / f".incoming-{uuid.uuid4().hex}"
+
+
+def _source_of(manifest: dict[str, Any]) -> ListSource:
+    return ListSource(
+        code=manifest["code"],
+        title=manifest["title"],
+        format=manifest["format"],
+        files={meta["role"]: meta["url"] for meta in manifest["files"]},
+        checks=frozenset(manifest["checks"]),
+        licence=str(manifest.get("licence") or ""),
+        published=manifest.get("stated_published"),
+        country=manifest.get("country"),
+    )
+
+
+def _streamed(folder: Path, manifest: dict[str, Any], version: str) -> ListSnapshot | None:
+    """The version parsed from its one file's gzip stream, for a streamed format; else None."""
+    role = STREAMED_FORMATS.get(manifest["format"])
+    metas = manifest["files"]
+    if role is None or len(metas) != 1 or metas[0]["role"] != role:
+        return None
+    path = folder / metas[0]["path"]
+    digest = hashlib.sha256()
+    try:
+        with gzip.open(path, "rb") as check:
+            while chunk := check.read(_CHUNK):
+                digest.update(chunk)
+    except (OSError, EOFError) as exc:
+        raise StoredListError(f"{path}: unreadable ({exc})") from exc
+    if digest.hexdigest() != metas[0]["sha256"]:
+        raise StoredListError(f"{path}: checksum does not match manifest")
+    with gzip.open(path, "rb") as stream:
+        snapshot = parse_stream(_source_of(manifest), stream, fallback_version=version)
+    # The folder's version names it, whatever an older release called it.
+    return replace(snapshot, version=version)

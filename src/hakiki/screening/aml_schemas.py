@@ -12,7 +12,7 @@ from hakiki.screening import examples
 from hakiki.screening.schemas import AmlResult
 
 SubjectType = Literal["person", "business", "vessel", "aircraft"]
-AmlCheck = Literal["sanction", "pep", "adverse_media"]
+AmlCheck = Literal["sanction", "pep", "adverse_media", "watchlist"]
 DEFAULT_AML_CHECKS: tuple[AmlCheck, ...] = ("sanction", "pep")
 
 SCHEMA_BY_TYPE: dict[str, Schema] = {

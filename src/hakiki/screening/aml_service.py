@@ -26,6 +26,7 @@ from hakiki.screening.aml_with_id import aml_result
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
 from hakiki.screening.review_service import apply_reviews, name_subject_key
+from hakiki.screening.watchlists.service import screen_with_watchlists
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,12 @@ async def screen(call: Call, screening: Screening) -> bytes:
     engine = await runtime.part(ScreeningEngines).for_environment(call.principal.live)
     threshold = screening.threshold or runtime.settings.aml_threshold
     subject = screening.subject
-    result = await runtime.screen(
+    result = await screen_with_watchlists(
+        runtime,
         engine,
         subject,
-        tenant=call.principal.org_id,
+        org_id=call.principal.org_id,
+        environment=call.principal.environment,
         checks=screening.checks,
         threshold=threshold,
         limit=screening.limit,

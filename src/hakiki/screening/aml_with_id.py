@@ -43,6 +43,7 @@ from hakiki.screening.schemas import (
     ListUsed,
     UnavailableCheck,
 )
+from hakiki.screening.watchlists.service import screen_with_watchlists
 
 
 async def _live_verify(
@@ -56,6 +57,8 @@ async def _live_verify(
 
 _UNAVAILABLE_REASONS = {
     "adverse_media": "No adverse-media source is configured on this server.",
+    "watchlist": "Your organisation has no ready watchlist in this environment "
+    "(POST /v3/screening/watchlists).",
 }
 
 
@@ -135,8 +138,14 @@ async def _screen(
     runtime = call.runtime
     engine = await runtime.part(ScreeningEngines).load_live()
     tenant = call.principal.org_id
-    result = await runtime.screen(
-        engine, subject, tenant=tenant, checks=checks, threshold=threshold
+    result = await screen_with_watchlists(
+        runtime,
+        engine,
+        subject,
+        org_id=tenant,
+        environment=call.principal.environment,
+        checks=checks,
+        threshold=threshold,
     )
     aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name)
     media = runtime.part(MediaLibrary)

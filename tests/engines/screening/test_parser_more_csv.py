@@ -255,3 +255,38 @@ def test_watchlist_missing_name_column_and_limits() -> None:
         parse_watchlist_csv(rows, version="v1", max_rows=3)
     extra = parse_watchlist_csv(b"name,notes\r\nA,x\r\n", version="v1")
     assert extra.warnings == ("unknown columns ignored: notes",)
+
+
+def test_watchlist_reader_streams_lines_and_names_a_hostile_line() -> None:
+    from hakiki.engines.screening.parsers.watchlist_csv import WatchlistReader, text_lines
+
+    data = b"name,position,start_date,end_date\r\nAmani Juma,Minister,2015-01-01,bad\r\n"
+    chunks = [data[i : i + 7] for i in range(0, len(data), 7)]  # lines cut across chunks
+    reader = WatchlistReader(text_lines(chunks, "utf-8"), code="wl_1", keep_issues=10)
+    (entity,) = list(reader.entities())
+    assert entity.programs == ("Minister (2015-01-01 to now)",)
+    assert [i.public() for i in reader.issues] == ["end_date is not YYYY[-MM[-DD]]; dropped"]
+    assert reader.issues[0].warning() == "line 2: end_date 'bad' is not YYYY[-MM[-DD]]; dropped"
+
+    endless = [b"name\nA\n", b"x" * 600, b"y" * 600]
+    with pytest.raises(ListFormatError, match="line 3 is longer than 1,000 characters"):
+        list(text_lines(endless, "utf-8", max_line_chars=1000))
+    with pytest.raises(ListFormatError, match="line 2: bytes that are not utf-8"):
+        list(text_lines([b"name\n\xff\n"], "utf-8"))
+    wide = WatchlistReader(["name" + ",x" * 10 + "\n", "A" + ",1" * 80 + "\n"])
+    with pytest.raises(ListFormatError, match="line 2 has 81 columns; at most 64"):
+        list(wide.entities())
+    aliases = ";".join(f"Alias {n}" for n in range(150))
+    many = WatchlistReader(["name,aliases\n", f"Amani Juma,{aliases}\n"], keep_issues=5)
+    (entity,) = list(many.entities())
+    assert len(entity.names) == 100
+    assert many.issues[0].public() == "more than 100 names; the rest dropped"
+
+
+def test_text_lines_keeps_crlf_whole_across_chunks() -> None:
+    from hakiki.engines.screening.parsers.watchlist_csv import text_lines
+
+    data = b"name\r\nA\x0cB\r\nC\xe2\x80\xa8D\r\nE"
+    for size in (1, 2, 3, 5, len(data)):
+        chunks = [data[i : i + size] for i in range(0, len(data), size)]
+        assert list(text_lines(chunks, "utf-8")) == ["name\r\n", "A\x0cB\r\n", "C\u2028D\r\n", "E"]

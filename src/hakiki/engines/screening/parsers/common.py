@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from datetime import date
-from typing import Any
+from typing import Any, BinaryIO
 
 from hakiki.engines.screening.model import NameEntry, NameKind
 from hakiki.engines.screening.parsers.text import ListFormatError, decode_legacy
@@ -120,29 +120,41 @@ def add_topic_checks(topics: Iterable[str | None], checks: set[str]) -> None:
 _FIRST_CHARACTER = re.compile(rb"[^\s\xef\xbb\xbf]")
 
 
-def json_records(data: bytes, label: str) -> Iterator[tuple[int, Any, str | None]]:
+def json_records(data: bytes | BinaryIO, label: str) -> Iterator[tuple[int, Any, str | None]]:
     """Records of a JSON array or of JSON lines: (position, record, error).
 
-    JSON lines are read one line at a time from the bytes, never decoded whole (an
+    JSON lines are read one line at a time, from the bytes or from a binary file (a stored list
+    is parsed from its gzip stream, never decompressed whole), never decoded whole (an
     OpenSanctions export is hundreds of megabytes; its text would be as much again, several
-    times over for non-Latin scripts). Raises ListFormatError when the file is neither; a bad
-    line yields an error message.
+    times over for non-Latin scripts). A JSON array is read whole. Raises ListFormatError when
+    the file is neither; a bad line yields an error message.
     """
-    start = _FIRST_CHARACTER.search(data)
+    if isinstance(data, bytes | bytearray | memoryview):
+        head, rest = bytes(data), None
+    else:
+        head, rest = data.read(_HEAD_BYTES), data
+        while rest is not None and _FIRST_CHARACTER.search(head) is None:
+            more = rest.read(_HEAD_BYTES)
+            if not more:
+                break
+            head += more
+    start = _FIRST_CHARACTER.search(head)
     if start is None:
         return
-    if data[start.start() : start.start() + 1] == b"[":
+    if head[start.start() : start.start() + 1] == b"[":
+        whole = head + rest.read() if rest is not None else head
         try:
-            records = json.loads(decode_legacy(data))
+            records = json.loads(decode_legacy(whole))
         except json.JSONDecodeError as exc:
             raise ListFormatError(f"{label}: not valid JSON: {exc}") from exc
         for position, record in enumerate(records, 1):
             yield position, record, None
         return
-    if data[start.start() : start.start() + 1] != b"{":
+    if head[start.start() : start.start() + 1] != b"{":
         raise ListFormatError(f"{label}: neither a JSON array nor JSON lines")
+    lines = io.BytesIO(head) if rest is None else _joined_lines(head, rest)
     good = 0
-    for line_no, line in enumerate(io.BytesIO(data), 1):
+    for line_no, line in enumerate(lines, 1):
         line = line.strip().lstrip(b"\xef\xbb\xbf")
         if not line:
             continue
@@ -155,3 +167,17 @@ def json_records(data: bytes, label: str) -> Iterator[tuple[int, Any, str | None
             continue
         good += 1
         yield line_no, record, None
+
+
+_HEAD_BYTES = 1 << 16
+
+
+def _joined_lines(head: bytes, rest: BinaryIO) -> Iterator[bytes]:
+    """The lines of ``head`` followed by the file ``rest``, read a line at a time."""
+    *complete, partial = head.split(b"\n")
+    for line in complete:
+        yield line + b"\n"
+    first = partial + rest.readline()
+    if first:
+        yield first
+    yield from iter(rest.readline, b"")

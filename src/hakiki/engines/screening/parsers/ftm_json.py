@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, BinaryIO
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import (
@@ -117,7 +117,7 @@ def _first_date(properties: dict[str, Any], prop: str) -> str | None:
 
 
 def parse_ftm_json(
-    data: bytes,
+    data: bytes | BinaryIO,
     *,
     version: str,
     code: str,

@@ -19,7 +19,7 @@ The list's date (``published``) is the newest ``LAST_CHANGE`` of its records.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, BinaryIO
 
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import (
@@ -57,7 +57,7 @@ _ID_KEYS = {
 
 
 def parse_senzing_json(
-    data: bytes,
+    data: bytes | BinaryIO,
     *,
     version: str,
     code: str,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from typing import BinaryIO
 
 from hakiki.engines.screening.model import ListSnapshot, NameEntry, Schema
 from hakiki.engines.screening.parsers.builder import Collected, build_entity, parse_each
@@ -48,7 +49,7 @@ def _country(value: str) -> str | None:
 
 
 def parse_targets_simple_csv(
-    data: bytes,
+    data: bytes | BinaryIO,
     *,
     version: str,
     code: str,
@@ -56,8 +57,10 @@ def parse_targets_simple_csv(
     source_url: str = "https://www.opensanctions.org/datasets/",
     checks: frozenset[str] = frozenset({"sanction"}),
 ) -> ListSnapshot:
-    """Parse a ``targets.simple.csv`` export. Raises ListFormatError without its columns."""
-    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", errors="replace", newline="")
+    """Parse a ``targets.simple.csv`` export (bytes, or a binary file read a row at a time).
+    Raises ListFormatError without its columns."""
+    stream = io.BytesIO(data) if isinstance(data, bytes) else data  # a file: a row at a time
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace", newline="")
     reader = csv.DictReader(text)
     missing = [c for c in REQUIRED if c not in (reader.fieldnames or ())]
     if missing:
