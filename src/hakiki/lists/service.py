@@ -38,6 +38,7 @@ from hakiki.lists.loading import (
     load_current_engine,
     planned_lists,
 )
+from hakiki.lists.outcomes import age_days, is_stale
 from hakiki.lists.sources import (
     ListsConfig,
     ListSource,
@@ -310,24 +311,6 @@ async def list_status(
             }
         )
     return rows
-
-
-def age_days(date: str | None) -> int | None:
-    """Whole days since a list version's date (ISO date or datetime), None when unknown."""
-    if not date:
-        return None
-    try:
-        when = datetime.fromisoformat(date)
-    except ValueError:
-        return None
-    today = utcnow()
-    when = when if when.tzinfo else when.replace(tzinfo=today.tzinfo)
-    return max(0, (today - when).days)
-
-
-def is_stale(info: LoadedList, settings: Settings) -> bool:
-    age = age_days(info.date)
-    return age is not None and age > settings.list_max_age_days
 
 
 def warn_if_stale(engine: ScreeningEngine, settings: Settings) -> list[LoadedList]:

@@ -10,11 +10,33 @@ from typing import Any
 from hakiki.core.endpoints import Examples, TestValue
 from hakiki.core.envelope import Outcome
 from hakiki.identity.channels import CHANNELS
+from hakiki.identity.sandbox import aml_digit
 from hakiki.identity.sandbox_values import DIGIT_OUTCOMES, INVALID, envelope_expect
 from hakiki.identity.verify import NumberQuery, Verified, sandbox_verify
 
 GOLDEN_BVN = "222222222"  # + two digits: Adaeze Ngozi Okafor
 NUMBER_INVALID = {**INVALID, "details.0.field": "number"}
+
+# The sandbox holds a list for every check; these test values answer as a server with no PEP
+# list loaded does (the check not performed, with the live reason), so integrators can see an
+# INCOMPLETE answer.
+NO_PEP_LIST_NAME = "Sandbox No PEP List"
+NO_PEP_LIST_DIGIT = 8  # the AML digit (second-to-last) of an AML-with-ID number
+_MISSING = ("pep",)
+
+
+def _normal(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def simulated_missing_for_name(name: str) -> tuple[str, ...]:
+    """Checks the sandbox answers as if their list were not loaded, for a screened name."""
+    return _MISSING if _normal(name) == _normal(NO_PEP_LIST_NAME) else ()
+
+
+def simulated_missing_for_number(number: str) -> tuple[str, ...]:
+    """The same for an AML-with-ID number: AML digit 8."""
+    return _MISSING if aml_digit(number) == NO_PEP_LIST_DIGIT else ()
 
 
 class AmlWithIdSandbox:
