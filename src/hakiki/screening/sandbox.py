@@ -86,6 +86,18 @@ class AmlWithIdSandbox:
                 adverse_media=True,
             ),
             value(
+                f"{NO_PEP_LIST_DIGIT}0",
+                f"AML digit {NO_PEP_LIST_DIGIT}: answered as a server with no PEP list: pep "
+                "not_performed, data.aml.status INCOMPLETE, charged only what ran (live)",
+                {
+                    **verified,
+                    "data.aml.status": "INCOMPLETE",
+                    "data.aml.complete": False,
+                    "data.aml.outcomes.0.outcome": "clear",
+                    "data.aml.outcomes.1.outcome": "not_performed",
+                },
+            ),
+            value(
                 "06",
                 "last digit 6 with compare: the names differ (MISMATCH)",
                 {**envelope_expect(Outcome.MISMATCH), "data.comparison.match": False},
@@ -156,6 +168,9 @@ _HITS: dict[str, tuple[dict[str, Any], str]] = {
 }
 
 
+_WITH_PEP = {"aml", "individual", "pep_and_sanction"}  # sanction first, then pep
+
+
 @dataclass(frozen=True)
 class NameScreeningSandbox:
     """Name screening's sandbox is a set of lists, not a mock: only test values here."""
@@ -186,6 +201,31 @@ class NameScreeningSandbox:
                 expect=INVALID,
             ),
         ]
+        if self.key == "pep":
+            values.append(
+                TestValue(
+                    description=f"{NO_PEP_LIST_NAME}: answered as a server with no PEP list: "
+                    "nothing can run, 503 service_unavailable, nothing charged",
+                    body={"name": NO_PEP_LIST_NAME},
+                    expect={"http_status": 503, "error": "service_unavailable"},
+                )
+            )
+        elif self.key in _WITH_PEP:
+            values.append(
+                TestValue(
+                    description=f"{NO_PEP_LIST_NAME}: answered as a server with no PEP list: "
+                    "INCOMPLETE, ok false, pep not_performed (never CLEAR)",
+                    body={**hit_body, "name": NO_PEP_LIST_NAME},
+                    expect={
+                        "http_status": 200,
+                        "status": "INCOMPLETE",
+                        "ok": False,
+                        "data.aml.outcomes.0.outcome": "clear",
+                        "data.aml.outcomes.1.check": "pep",
+                        "data.aml.outcomes.1.outcome": "not_performed",
+                    },
+                )
+            )
         if self.key == "individual":
             values.append(
                 TestValue(
