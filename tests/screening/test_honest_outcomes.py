@@ -35,9 +35,7 @@ async def test_live_no_pep_list_is_incomplete_never_clear_and_charges_what_ran(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database
 ) -> None:
     account = await make_account("live", balance=PRICE)
-    response = await client.post(
-        "/v3/screening/individual", json=CLEAN, headers=account.headers
-    )
+    response = await client.post("/v3/screening/individual", json=CLEAN, headers=account.headers)
     assert response.status_code == 200, response.text
     result = response.json()
     assert result["status"] == "INCOMPLETE" and result["ok"] is False

@@ -27,6 +27,16 @@ Status = Literal["CLEAR", "POTENTIAL_MATCH", "INCOMPLETE"]
 STALE_FATAL_SETTING = "HAKIKI_LIST_STALE_FATAL"
 
 
+_MISSING_REASONS = {
+    "adverse_media": "No adverse-media source is configured on this server.",
+}
+
+
+def missing_reason(check: str) -> str:
+    """Why ``check`` was not performed when no list serves it."""
+    return _MISSING_REASONS.get(check, f"No {check} list is loaded on this server.")
+
+
 def age_days(date_text: str | None) -> int | None:
     """Whole days since a list version's date (ISO date or datetime), None when unknown."""
     when = _parse(date_text)

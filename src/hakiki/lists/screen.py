@@ -13,7 +13,7 @@ from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameEntry, Schem
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
 from hakiki.engines.screening.scorer import score_entity, score_names_symmetric
 from hakiki.engines.screening.subject import Subject
-from hakiki.lists.outcomes import ListDates, check_outcomes, overall_status
+from hakiki.lists.outcomes import ListDates, check_outcomes, missing_reason, overall_status
 
 FIELDS = {"name", "schema", "birth_date", "country", "countries", "identifiers", "gender"}
 
@@ -81,7 +81,7 @@ def screen_record(
         return out
     wanted = list(dict.fromkeys([checks] if isinstance(checks, str) else checks))
     lists = [dates.dated(lv) for lv in result.lists]
-    gaps = {c: f"No {c} list is loaded." for c in result.checks_without_lists}
+    gaps = {c: missing_reason(c) for c in result.checks_without_lists}
     gaps.update(dates.stale_gaps((c for c in wanted if c not in gaps), lists))
     outcomes = check_outcomes(
         wanted, (h.check for h in result.hits), gaps, ((lst.code, lst.checks) for lst in lists)

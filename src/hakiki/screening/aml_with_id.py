@@ -29,7 +29,7 @@ from hakiki.identity.verify import (
     verified_from,
 )
 from hakiki.lists.engines import ScreeningEngines
-from hakiki.lists.outcomes import ListDates
+from hakiki.lists.outcomes import ListDates, missing_reason
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.review_service import apply_reviews, id_subject_key
@@ -55,11 +55,6 @@ async def _live_verify(
     return verified_from(result, f"ref_{call.request_id.removeprefix('req_')}")
 
 
-_UNAVAILABLE_REASONS = {
-    "adverse_media": "No adverse-media source is configured on this server.",
-}
-
-
 def aml_result(
     result: EngineResult,
     *,
@@ -72,10 +67,7 @@ def aml_result(
     every asked-for check that could not run (no list; a stale list when the operator made
     staleness fatal)."""
     lists = [dates.dated(lv) for lv in result.lists]
-    gaps = {
-        c: _UNAVAILABLE_REASONS.get(c, f"No {c} list is loaded on this server.")
-        for c in result.checks_without_lists
-    }
+    gaps = {c: missing_reason(c) for c in result.checks_without_lists}
     gaps.update(dates.stale_gaps((c for c in checks if c not in gaps), lists))
     return AmlResult(
         checks=checks,
@@ -119,9 +111,7 @@ async def _screen(
             hits=[h for h in hits if h.check not in missing],
             lists=[_sandbox_list(c, today) for c in sorted(checks) if c not in missing],
             unavailable=[
-                UnavailableCheck(check=c, reason=f"No {c} list is loaded on this server.")
-                for c in checks
-                if c in missing
+                UnavailableCheck(check=c, reason=missing_reason(c)) for c in checks if c in missing
             ],
         )
     subject = ScreeningSubject(
