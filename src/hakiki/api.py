@@ -18,6 +18,7 @@ from hakiki.fraud.scan_router import router as fraud_scan_router
 from hakiki.kyb.router import router as kyb_router
 from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
+from hakiki.screening.alerts_router import router as alerts_router
 from hakiki.screening.review_router import router as review_router
 from hakiki.screening.router import router as screening_router
 from hakiki.statements.router import router as statements_router
@@ -43,6 +44,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     account_router,
     lists_router,
     review_router,
+    alerts_router,
     webhooks_router,
     sandbox_router,
     console_router,

@@ -14,6 +14,7 @@ from hakiki.engines.screening.subject import Subject
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.outcomes import ListDates
 from hakiki.media.service import MediaLibrary
+from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.aml_schemas import (
     SCHEMA_BY_TYPE,
     BusinessScreeningRequest,
@@ -167,6 +168,9 @@ async def screen(call: Call, screening: Screening) -> bytes:
         render=render,
         description=f"Screening ({', '.join(ran)})",
         price=part_price(runtime.price(call.endpoint), performed, requested),
+        write=onboarding_alerts(
+            call, subject_key=aml.subject_key, name=subject.full_name, hits=aml.hits
+        ),
     )
 
 

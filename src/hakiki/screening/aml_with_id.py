@@ -31,6 +31,7 @@ from hakiki.identity.verify import (
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.lists.outcomes import ListDates, missing_reason
 from hakiki.media.service import MediaLibrary
+from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.sandbox import AML_WITH_ID as AML_WITH_ID_SANDBOX
@@ -198,4 +199,9 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         render=render,
         description=f"AML with ID: {channel.country} {channel.code} ({outcome.value})",
         price=price,
+        write=onboarding_alerts(
+            call, subject_key=aml.subject_key, name=aml.screened_name, hits=aml.hits
+        )
+        if aml
+        else None,
     )

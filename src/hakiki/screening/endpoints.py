@@ -93,3 +93,48 @@ REVIEWS = declare(
         sandbox=sandbox.REVIEWS,
     )
 )
+
+# The analysts' alert queue (issue 34): reading needs screening:read, acting screening:write
+# (the console's developer and viewer roles lack it).
+ALERTS = declare(
+    Endpoint(
+        key="screening.alerts",
+        method="GET",
+        path="/v3/screening/alerts",
+        scope="screening:read",
+        summary="The alert queue: hits to work, newest first",
+        errors=(400,),
+        sandbox=sandbox.ALERTS,
+    )
+)
+ALERT = declare(
+    Endpoint(
+        key="screening.alert",
+        method="GET",
+        path="/v3/screening/alerts/{alert_id}",
+        scope="screening:read",
+        summary="One alert with its full history",
+        errors=(404,),
+    )
+)
+
+
+def _alert_action(action: str, summary: str, logged: tuple[str, ...] = ()) -> Endpoint:
+    return declare(
+        Endpoint(
+            key=f"screening.alert_{action}",
+            method="POST",
+            path=f"/v3/screening/alerts/{{alert_id}}/{action}",
+            scope="screening:write",
+            summary=summary,
+            errors=(400, 404, 409),
+            logged_fields=logged,  # assignees, comments and reasons are masked
+        )
+    )
+
+
+ALERT_ASSIGN = _alert_action("assign", "Assign an alert to a console user or an API key")
+ALERT_COMMENT = _alert_action("comments", "Comment on an alert")
+ALERT_RESOLVE = _alert_action(
+    "resolve", "Resolve an alert as a true match or a false positive", ("decision",)
+)

@@ -21,6 +21,7 @@ from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.engines.screening.subject import Subject
 from hakiki.screening import repository
+from hakiki.screening.alerts_service import resolve_for_review
 from hakiki.screening.review_schemas import (
     HitReview,
     Review,
@@ -141,17 +142,16 @@ async def create_review(call: Call, body: ReviewRequest) -> bytes:
     vault = call.runtime.vault
 
     async def write(conn: Any) -> None:
-        await repository.insert_review(
-            conn,
-            {
-                **review.model_dump(exclude={"reason", "reviewer"}),
-                "reason_encrypted": vault.encrypt(review.reason),
-                "reviewer_encrypted": vault.encrypt(review.reviewer),
-                "org_id": call.principal.org_id,
-                "environment": call.principal.environment,
-                "api_key_id": call.principal.key_id,
-            },
-        )
+        row = {
+            **review.model_dump(exclude={"reason", "reviewer"}),
+            "reason_encrypted": vault.encrypt(review.reason),
+            "reviewer_encrypted": vault.encrypt(review.reviewer),
+            "org_id": call.principal.org_id,
+            "environment": call.principal.environment,
+            "api_key_id": call.principal.key_id,
+        }
+        await repository.insert_review(conn, row)
+        await resolve_for_review(conn, vault, row, actor=review.reviewer, reason=review.reason)
 
     body_bytes = await finish_write(
         call,

@@ -287,3 +287,24 @@ REVIEWS = Examples(
         TestValue(description="page 0: 400", query={"page": 0}, expect=INVALID),
     )
 )
+
+ALERTS = Examples(
+    (
+        TestValue(
+            description="a new organisation's queue is empty (screen 'Sandbox Sanction Person' "
+            "with POST /v3/screening/sanction first: its hit opens an alert)",
+            query={"status": "open"},
+            expect={"http_status": 200, "pagination.total_items": 0, "data": []},
+        ),
+        TestValue(
+            description="status must be open, resolved or closed: 400",
+            query={"status": "pending"},
+            expect={**INVALID, "details.0.field": "status"},
+        ),
+        TestValue(
+            description="created_from must be an ISO 8601 date: 400",
+            query={"created_from": "yesterday"},
+            expect={**INVALID, "details.0.field": "created_from"},
+        ),
+    )
+)

@@ -20,6 +20,7 @@ EventType = Literal[
     "background_check.completed",
     "statement_analysis.completed",
     "screening.list_updated",
+    "screening.alert_opened",
     "wallet.low_balance",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
