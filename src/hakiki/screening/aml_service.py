@@ -26,7 +26,7 @@ from hakiki.screening.aml_schemas import (
 from hakiki.screening.aml_with_id import aml_result
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.review_service import apply_reviews, name_subject_key
-from hakiki.screening.sandbox import simulated_missing_for_name
+from hakiki.screening.sandbox import sandbox_dates, simulated_missing_for_name
 from hakiki.screening.schemas import AmlResult
 
 
@@ -102,7 +102,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
     dates = (
         ListDates.of_engine(engine, runtime.settings)
         if live
-        else ListDates.current((v.code for v in result.lists), runtime.settings)
+        else sandbox_dates((v.code for v in result.lists), runtime.settings, subject.full_name)
     )
     aml = aml_result(
         result,
