@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
-from hakiki.core.clock import utcnow
 from hakiki.engines.screening.results import ListVersion
 
 if TYPE_CHECKING:
@@ -25,6 +24,12 @@ CheckOutcome = Literal["clear", "hits", "not_performed"]
 Status = Literal["CLEAR", "POTENTIAL_MATCH", "INCOMPLETE"]
 
 STALE_FATAL_SETTING = "HAKIKI_LIST_STALE_FATAL"
+
+
+def utcnow() -> datetime:
+    """``core.clock.utcnow`` without importing SQLAlchemy (which ``core.clock`` does for its
+    column type): ``hakiki screen`` starts without it."""
+    return datetime.now(UTC)
 
 
 _MISSING_REASONS = {
