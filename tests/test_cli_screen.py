@@ -132,3 +132,36 @@ def test_screen_compare(cli_env: dict[str, str]) -> None:
     assert out[1]["decision"] == "no_match" and out[1]["score"] == 0.0
     assert out[2]["decision"] == "match"
     assert out[3]["line"] == 4 and out[4]["line"] == 5
+
+
+def test_screen_says_what_ran_and_dates_each_list(cli_env: dict[str, str]) -> None:
+    """The bundled lists hold no PEP list and an OFAC list of 2024-05-03: asked for sanction and
+    pep, a clean name is INCOMPLETE (never CLEAR), pep not performed, OFAC dated and stale."""
+    single = invoke(cli_env, "screen", "Grace Wanjiru Kamau", "--checks", "sanction,pep")
+    assert single.exit_code == 0, single.stderr
+    [result] = lines(single.stdout)
+    assert result["status"] == "INCOMPLETE"
+    outcomes = {o["check"]: o for o in result["outcomes"]}  # type: ignore[attr-defined]
+    assert outcomes["sanction"]["outcome"] == "clear"
+    assert outcomes["pep"]["outcome"] == "not_performed"
+    assert "No pep list" in outcomes["pep"]["reason"]
+    ofac = next(v for v in result["lists"] if v["code"] == "us_ofac_sdn")  # type: ignore[attr-defined]
+    assert ofac["published"] == "2024-05-03" and ofac["stale"] is True and ofac["age_days"] > 900
+
+    clear = invoke(cli_env, "screen", "Grace Wanjiru Kamau", "--checks", "sanction")
+    assert lines(clear.stdout)[0]["status"] == "CLEAR"
+
+    text = invoke(
+        cli_env, "screen", "Grace Wanjiru Kamau", "--checks", "sanction,pep", "--format", "text"
+    )
+    assert text.exit_code == 0, text.stderr
+    assert text.stdout.startswith("Grace Wanjiru Kamau: INCOMPLETE\n")
+    assert "  pep: not performed (No pep list is loaded on this server.)" in text.stdout
+    assert "  list us_ofac_sdn: published 2024-05-03, " in text.stdout
+    assert "days old, STALE" in text.stdout
+
+    cli_env["HAKIKI_LIST_STALE_FATAL"] = "true"
+    fatal = lines(invoke(cli_env, "screen", "Grace Wanjiru Kamau", "--checks", "sanction").stdout)
+    [sanction] = fatal[0]["outcomes"]  # type: ignore[misc]
+    assert sanction["outcome"] == "not_performed" and "us_ofac_sdn" in sanction["reason"]
+    assert fatal[0]["status"] == "INCOMPLETE"

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.processes
 
 PRICE = 1000  # a name screening
 CALLS = 40
-SCREEN = "/v3/screening/pep-and-sanction"
+SCREEN = "/v3/screening/sanction"
 
 
 async def fire(urls: list[str], headers: dict[str, str]) -> list[httpx.Response]:
@@ -33,9 +33,7 @@ async def fire(urls: list[str], headers: dict[str, str]) -> list[httpx.Response]
     async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=CALLS)) as http:
         return await asyncio.gather(
             *(
-                http.post(
-                    f"{urls[n % 2]}/v3/screening/pep-and-sanction", json=body, headers=headers
-                )
+                http.post(f"{urls[n % 2]}/v3/screening/sanction", json=body, headers=headers)
                 for n in range(CALLS)
             )
         )

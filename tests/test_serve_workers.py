@@ -43,7 +43,7 @@ def test_two_server_processes_share_one_sqlite_wallet(cli_env: dict[str, str]) -
         # each worker process says so once its lists are loaded
         log.wait_for("Application startup complete", timeout=120, count=2)
         headers = {"Authorization": f"Bearer {key['client_id']}:{key['secret']}"}
-        url = f"http://127.0.0.1:{port}/v3/screening/pep-and-sanction"
+        url = f"http://127.0.0.1:{port}/v3/screening/sanction"
         responses = asyncio.run(_fire(url, headers))
     finally:
         stop_serve(log)

@@ -511,6 +511,14 @@ def lists_status(as_json: bool) -> None:
 @click.option("--checks", default="sanction", show_default=True, help="Comma-separated.")
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--compare", is_flag=True, help='Score JSON-line pairs {"a": {...}, "b": {...}}.')
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["json", "text"]),
+    default="json",
+    show_default=True,
+    help="JSON lines, or text for people.",
+)
 def screen(
     name: str | None,
     birth_date: str | None,
@@ -521,9 +529,12 @@ def screen(
     checks: str,
     limit: int,
     compare: bool,
+    output_format: str,
 ) -> None:
     """Screen NAME, or JSON lines from stdin ({"name", "schema", "birth_date", "country",
-    "identifiers"}), against the lists the API uses; print JSON lines of results."""
+    "identifiers"}), against the lists the API uses; print JSON lines of results: the hits,
+    `status` (CLEAR only when every check ran; INCOMPLETE when one could not), per check
+    `outcomes` and each list's `published` date, `age_days` and `stale`."""
     from hakiki.core.settings import get_settings
     from hakiki.lists.screen import compare_pair, process_lines, screen_record
 
@@ -535,12 +546,17 @@ def screen(
         return
 
     from hakiki.lists.loading import load_current_engine
+    from hakiki.lists.outcomes import ListDates
+    from hakiki.lists.screen import describe_result
 
     wanted = [c.strip() for c in checks.split(",") if c.strip()]
     engine = load_current_engine(settings, freeze=True)
+    dates = ListDates.of_engine(engine, settings)
 
     def handle(record: Any) -> dict[str, Any]:
-        return screen_record(engine, record, checks=wanted, threshold=cutoff, limit=limit)
+        return screen_record(
+            engine, record, checks=wanted, threshold=cutoff, limit=limit, dates=dates
+        )
 
     if name is not None:
         record: dict[str, Any] = {"name": name, "schema": schema}
@@ -554,7 +570,8 @@ def screen(
     else:
         outputs = process_lines(sys.stdin, handle)
     for out in outputs:
-        click.echo(json.dumps(out, ensure_ascii=False))
+        text = describe_result(out) if output_format == "text" else None
+        click.echo(text if text is not None else json.dumps(out, ensure_ascii=False))
 
 
 @click.command("worker")

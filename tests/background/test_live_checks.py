@@ -80,3 +80,29 @@ async def test_an_upstream_fault_is_unverifiable_and_free(
     assert await debit_count(db, account.org_id) == 0
     wallet = await wallet_of(db, account.org_id)
     assert wallet["balance"] == 10_000 and wallet["reserved"] == 0
+
+
+async def test_sanctions_and_pep_without_a_pep_list_is_unverifiable_never_clear(
+    client: httpx.AsyncClient,
+    visitor: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+) -> None:
+    """The bundled lists hold no PEP list: the sanctions and PEP check did not run in full, so
+    it is not reported clear (issue 34, honest outcomes)."""
+    account = await make_account("live", balance=10_000)
+    package = {**PACKAGE, "name": "NG sanctions and PEP", "check_types": ["sanctions_pep"]}
+    made = await client.post("/v3/background/packages", json=package, headers=account.headers)
+    assert made.status_code == 201, made.text
+    person = candidate("amina@example.com", first_name="Amina", last_name="Wanjiku")
+    invited = await invite(client, account.headers, made.json()["id"], person)
+    request = invited.json()["data"][0]
+    _page, csrf = await open_form(visitor, request["invitation_url"])
+    sent = await post_form(visitor, request["invitation_url"], csrf, FORM)
+    assert sent.status_code == 200, sent.text
+    done = await status_becomes(client, account.headers, request["reference"], "completed")
+    [check] = done["checks"]
+    assert check["code"] == "sanctions_pep"
+    assert check["result"] == "unverifiable" and check["charged"] is False
+    assert "No pep list is loaded" in check["evidence"]["reason"]
+    assert await debit_count(db, account.org_id) == 0

@@ -151,7 +151,14 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
             await page.wait_for_selector("#screen-status:has-text('Review recorded')")
             await page.wait_for_selector("#reviews tbody tr")
             assert EMAIL in await page.inner_text("#reviews")
+            assert "fresh" in await page.inner_text("#screened-lists")
             await check(page, "screening")
+            # A check that could not run is shown as such, never as clear.
+            await page.fill("#screen-name", "Sandbox No PEP List")
+            await page.click("#screen-submit")
+            await page.wait_for_selector("#screen-status:has-text('INCOMPLETE')")
+            await page.wait_for_selector("#outcomes tbody tr:has-text('not performed')")
+            assert "No pep list is loaded" in await page.inner_text("#outcomes")
 
             await page.goto(base + "/console/bulk-scans")
             await page.set_input_files("#bulk-file", str(bulk_file))

@@ -66,7 +66,9 @@ async def test_live_verified_and_screened_charged_once(
     aml = body["data"]["aml"]
     assert aml["hits"] == [] and aml["screened_name"].endswith(last_name)
     assert {lst["code"] for lst in aml["lists"]} >= {"us_ofac_sdn", "un_sc_consolidated"}
-    assert body["billing"]["charged"] is True and body["billing"]["amount"] == PRICE
+    # No PEP list is bundled: verification and sanctions ran, two thirds of the price.
+    assert aml["status"] == "INCOMPLETE" and aml["complete"] is False
+    assert body["billing"]["charged"] is True and body["billing"]["amount"] == PRICE * 2 // 3
     assert await debit_count(db, account.org_id) == 1
     assert fake_smile_id.last_request.json["id_type"] == id_type
 

@@ -31,6 +31,7 @@ from hakiki.kyb import sandbox as kyb_sandbox
 from hakiki.kyb.providers.base import RegistryOutcome, RegistryQuery
 from hakiki.kyb.providers.registry import Registries
 from hakiki.lists.engines import ScreeningEngines
+from hakiki.lists.outcomes import ListDates
 from hakiki.screening.aml_with_id import aml_result
 from hakiki.tax import sandbox as tax_sandbox
 from hakiki.tax import service as tax_service
@@ -134,10 +135,17 @@ async def _screen(runtime: Runtime, who: Candidate, checks: list[str]) -> CheckO
     result = await runtime.screen(
         engine, subject, tenant=who.org_id, checks=checks, threshold=threshold, limit=10
     )
-    aml = aml_result(result, checks=checks, threshold=threshold, screened_name=subject.full_name)
-    if not aml.lists:
+    dates = (
+        ListDates.of_engine(engine, runtime.settings)
+        if who.live
+        else ListDates.current((v.code for v in engine.lists), runtime.settings)
+    )
+    aml = aml_result(
+        result, checks=checks, threshold=threshold, screened_name=subject.full_name, dates=dates
+    )
+    if aml.status == "INCOMPLETE":  # nothing hit, but a requested check did not run
         reasons = " ".join(u.reason for u in aml.unavailable)
-        return CheckOutcome.unverifiable(f"no list to screen: {reasons}")
+        return CheckOutcome.unverifiable(f"not every list could be screened: {reasons}")
     hits = [
         {
             "check": hit.check,

@@ -39,6 +39,7 @@ __all__ = [
     "close",
     "hold_for_call",
     "lock_wallet",
+    "part_price",
     "refund",
     "refund_of",
     "release_call_hold",
@@ -81,7 +82,7 @@ def call_charge(
         return None
     return ChargeRequest(
         org_id=principal.org_id,
-        amount=hold.amount if hold else price,
+        amount=hold.amount if hold and stored else price,  # a database hold settles its amount
         currency=principal.currency,
         hold_id=hold.id if hold and stored else None,
         charge=billable,
@@ -89,6 +90,14 @@ def call_charge(
         request_id=request_id,
         description=description,
     )
+
+
+def part_price(price: int, done: int, parts: int) -> int:
+    """The price of a call that did ``done`` of its ``parts`` (equal shares, rounded down in
+    the customer's favour): what a call that could do only part of what was asked charges."""
+    if parts <= 0 or done >= parts:
+        return price
+    return price * max(done, 0) // parts
 
 
 # Jobs ----------------------------------------------------------------------------------------

@@ -178,17 +178,20 @@ async def finish_call(
     description: str,
     status_code: int = 200,
     write: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+    price: int | None = None,
 ) -> bytes:
     """Charge the call (settle its hold, or debit at once when it has none), run the call's own
     ``write``, write the request record and store the idempotent response, all in one
     transaction (grouped with other calls' by the settlement writer); return the body. A live
-    billable call is charged exactly once; sandbox calls never are."""
+    billable call is charged exactly once; sandbox calls never are. ``price``: what to charge
+    when not the endpoint's price (a call that did only part of its work,
+    ``billing.part_price``); its hold, if any, is released whole."""
     call.request.scope["state"]["logged"] = True
     runtime = call.runtime
     charge = billing.call_charge(
         call.principal,
         key=call.endpoint,
-        price=runtime.price(call.endpoint),
+        price=runtime.price(call.endpoint) if price is None else price,
         hold=call.hold,
         billable=billable,
         request_id=call.request_id,

@@ -208,7 +208,13 @@ class Settings(BaseSettings):
         default=90,
         ge=1,
         description="A screening list in use older than this many days is reported stale "
-        "(`hakiki lists status`, `GET /v3/account/lists`) and warned about at start-up.",
+        "(`hakiki lists status`, `GET /v3/account/lists`, every screening answer) and warned "
+        "about at start-up.",
+    )
+    list_stale_fatal: bool = Field(
+        default=False,
+        description="Treat a stale list (older than list_max_age_days) as unusable: a "
+        "screening check it serves is reported not_performed (never clear) and not charged.",
     )
     lists_check_seconds: float = Field(
         default=15.0,

@@ -57,14 +57,14 @@ def outcome_for(number: str) -> Outcome:
     return _OUTCOME_BY_DIGIT[digits[-1] if digits else 0]
 
 
-def _aml_digit(number: str) -> int:
+def aml_digit(number: str) -> int:
     """The digit before the last, whose bits pick the AML hits (0 when there is none)."""
     digits = _last_digits(number, 2)
     return digits[-2] if len(digits) >= 2 else 0
 
 
 def aml_flags(number: str) -> frozenset[str]:
-    mask = _aml_digit(number)
+    mask = aml_digit(number)
     return frozenset(check for bit, check in AML_BITS.items() if mask & bit)
 
 
@@ -157,7 +157,7 @@ def mock_hits(
     channel: Channel, number: str, subject_name: str, checks: set[str]
 ) -> list[dict[str, Any]]:
     """Hits for the requested checks whose bit is set, shaped like the live engine's hits."""
-    mask_digit = _aml_digit(number)
+    mask_digit = aml_digit(number)
     schema = "Organization" if channel.subject == "business" else "Person"
     hits = []
     for bit, check in AML_BITS.items():

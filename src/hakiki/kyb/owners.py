@@ -12,6 +12,7 @@ from hakiki.engines.kyb.bods import party_key
 from hakiki.engines.kyb.model import Ownership, Party
 from hakiki.engines.screening.subject import Subject
 from hakiki.lists.engines import ScreeningEngines
+from hakiki.lists.outcomes import ListDates
 from hakiki.screening.aml_with_id import aml_result
 from hakiki.screening.review_service import apply_reviews, name_subject_key
 from hakiki.screening.schemas import AmlResult, UnavailableCheck
@@ -42,6 +43,11 @@ async def screen_owners(
     threshold: float,
 ) -> Screenings:
     engine = await runtime.part(ScreeningEngines).for_environment(principal.live)
+    dates = (
+        ListDates.of_engine(engine, runtime.settings)
+        if principal.live
+        else ListDates.current((v.code for v in engine.lists), runtime.settings)
+    )
     screened: Screenings = {}
     for party in parties(ownership):
         person = party.kind == "person"
@@ -57,7 +63,9 @@ async def screen_owners(
         result = await runtime.screen(
             engine, subject, tenant=principal.org_id, checks=party_checks, threshold=threshold
         )
-        aml = aml_result(result, checks=party_checks, threshold=threshold, screened_name=party.name)
+        aml = aml_result(
+            result, checks=party_checks, threshold=threshold, screened_name=party.name, dates=dates
+        )
         aml.subject_key = name_subject_key(runtime.vault, subject)
         screened[party_key(party)] = await apply_reviews(runtime, principal, aml)
     return screened

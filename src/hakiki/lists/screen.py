@@ -13,6 +13,7 @@ from hakiki.engines.screening.model import SCHEMAS, ListEntity, NameEntry, Schem
 from hakiki.engines.screening.normalize import is_org_schema, normalize_name
 from hakiki.engines.screening.scorer import score_entity, score_names_symmetric
 from hakiki.engines.screening.subject import Subject
+from hakiki.lists.outcomes import ListDates, check_outcomes, missing_reason, overall_status
 
 FIELDS = {"name", "schema", "birth_date", "country", "countries", "identifiers", "gender"}
 
@@ -70,9 +71,46 @@ def screen_record(
     checks: Collection[str],
     threshold: float,
     limit: int = 10,
+    dates: ListDates | None = None,
 ) -> dict[str, Any]:
+    """The engine's result, and (with ``dates``) the honest outcome the API gives: ``status``
+    (CLEAR only when every check ran), per check ``outcomes``, each list dated."""
     result = engine.screen(subject_from(record), checks=checks, threshold=threshold, limit=limit)
-    return {"input": record, **result.to_dict()}
+    out = {"input": record, **result.to_dict()}
+    if dates is None:
+        return out
+    wanted = list(dict.fromkeys([checks] if isinstance(checks, str) else checks))
+    lists = [dates.dated(lv) for lv in result.lists]
+    gaps = {c: missing_reason(c) for c in result.checks_without_lists}
+    gaps.update(dates.stale_gaps((c for c in wanted if c not in gaps), lists))
+    outcomes = check_outcomes(
+        wanted, (h.check for h in result.hits), gaps, ((lst.code, lst.checks) for lst in lists)
+    )
+    out["status"] = overall_status(outcomes)
+    out["outcomes"] = [o.to_dict() for o in outcomes]
+    out["lists"] = [lst.to_dict() for lst in lists]
+    return out
+
+
+def describe_result(out: dict[str, Any]) -> str:
+    """A screened record's ``screen_record`` output as lines of text (``--format text``)."""
+    if "error" in out:
+        return f"line {out['line']}: error: {out['error']}"
+    name = out["input"].get("name") if isinstance(out.get("input"), dict) else None
+    lines = [f"{name}: {out.get('status', '')}"]
+    for outcome in out.get("outcomes", []):
+        why = f" ({outcome['reason']})" if outcome["reason"] else ""
+        lines.append(f"  {outcome['check']}: {outcome['outcome'].replace('_', ' ')}{why}")
+    for hit in out["hits"]:
+        lines.append(
+            f"  hit {hit['score']:.2f} {hit['entity_name']} [{hit['list_code']} {hit['entity_id']}]"
+        )
+    for lst in out["lists"]:
+        age = f", {lst['age_days']} days old" if lst.get("age_days") is not None else ""
+        stale = ", STALE" if lst.get("stale") else ""
+        published = lst.get("published") or "date unknown"
+        lines.append(f"  list {lst['code']}: published {published}{age}{stale}")
+    return "\n".join(lines)
 
 
 def compare_pair(pair: Any, *, threshold: float) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from hakiki.lists.loading import (
     load_current_engine,
     planned_lists,
 )
+from hakiki.lists.outcomes import age_days, is_stale
 from hakiki.lists.sources import (
     ListsConfig,
     ListSource,
@@ -370,19 +371,6 @@ async def list_status(
     return rows
 
 
-def age_days(date: str | None) -> int | None:
-    """Whole days since a list version's date (ISO date or datetime), None when unknown."""
-    if not date:
-        return None
-    try:
-        when = datetime.fromisoformat(date)
-    except ValueError:
-        return None
-    today = utcnow()
-    when = when if when.tzinfo else when.replace(tzinfo=today.tzinfo)
-    return max(0, (today - when).days)
-
-
 UNDATED_NOTE = (
     "the list's files carry no publication date (OFAC's CSV files): its age is unknown; "
     "the ofac_xml format (sdn.xml) carries one"
@@ -397,11 +385,6 @@ def _date_note(info: LoadedList | None) -> str | None:
 def stale_or_unknown(info: LoadedList, settings: Settings) -> bool | None:
     """Whether a list is past ``list_max_age_days``; None when its date is unknown."""
     return None if age_days(info.date) is None else is_stale(info, settings)
-
-
-def is_stale(info: LoadedList, settings: Settings) -> bool:
-    age = age_days(info.published or info.date)
-    return age is not None and age > settings.list_max_age_days
 
 
 def warn_if_stale(engine: ScreeningEngine, settings: Settings) -> list[LoadedList]:

@@ -152,10 +152,15 @@ class ScreeningResult(ResultBase):
 
     model_config = ConfigDict(json_schema_extra={"examples": [examples.SCREENING_RESULT]})
 
-    ok: bool = Field(description="true: the screening ran (see aml.unavailable for gaps).")
-    status: Literal["CLEAR", "POTENTIAL_MATCH"] = Field(
-        description="POTENTIAL_MATCH when there is at least one hit; a hit is a lead for an "
-        "analyst to review, not a verdict."
+    ok: bool = Field(
+        description="true when every requested check ran; false when one could not "
+        "(data.aml.outcomes says which and why)."
+    )
+    status: Literal["CLEAR", "POTENTIAL_MATCH", "INCOMPLETE"] = Field(
+        description="POTENTIAL_MATCH when there is at least one hit (a lead for an analyst to "
+        "review, not a verdict); CLEAR only when every requested check ran and found nothing; "
+        "INCOMPLETE when nothing hit but a requested check was not performed (never read it "
+        "as clear)."
     )
     message: str
     data: ScreeningData

@@ -4,14 +4,15 @@ lists, with the same engine; one wallet debit per live call."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from hakiki.core.billing import Charge
+from hakiki.core.billing import Charge, part_price
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.engines.screening.subject import Subject
 from hakiki.lists.engines import ScreeningEngines
+from hakiki.lists.outcomes import ListDates
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.aml_schemas import (
@@ -26,6 +27,8 @@ from hakiki.screening.aml_with_id import aml_result
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
 from hakiki.screening.review_service import apply_reviews, name_subject_key
+from hakiki.screening.sandbox import sandbox_dates, simulated_missing_for_name
+from hakiki.screening.schemas import AmlResult
 from hakiki.screening.watchlists.service import screen_with_watchlists
 
 
@@ -88,31 +91,46 @@ def business_screening(body: BusinessScreeningRequest, checks: list[str]) -> Scr
 
 async def screen(call: Call, screening: Screening) -> bytes:
     runtime = call.runtime
-    engine = await runtime.part(ScreeningEngines).for_environment(call.principal.live)
+    live = call.principal.live
+    engine = await runtime.part(ScreeningEngines).for_environment(live)
     threshold = screening.threshold or runtime.settings.aml_threshold
     subject = screening.subject
+    missing = () if live else simulated_missing_for_name(subject.full_name)
     result = await screen_with_watchlists(
         runtime,
         engine,
         subject,
         org_id=call.principal.org_id,
         environment=call.principal.environment,
-        checks=screening.checks,
+        checks=[c for c in screening.checks if c not in missing],
         threshold=threshold,
         limit=screening.limit,
     )
+    if missing:  # the sandbox answering as a server without these lists (test values)
+        gaps = [*result.checks_without_lists, *(c for c in missing if c in screening.checks)]
+        result = replace(result, checks_without_lists=gaps)
+    dates = (
+        ListDates.of_engine(engine, runtime.settings)
+        if live
+        else sandbox_dates((v.code for v in result.lists), runtime.settings, subject.full_name)
+    )
     aml = aml_result(
-        result, checks=screening.checks, threshold=threshold, screened_name=subject.full_name
+        result,
+        checks=screening.checks,
+        threshold=threshold,
+        screened_name=subject.full_name,
+        dates=dates,
     )
     aml.subject_key = name_subject_key(runtime.vault, subject)
     media = runtime.part(MediaLibrary)
-    if call.principal.live and media_wanted(media, aml):
+    if live and media_wanted(media, aml):
         aml_so_far = aml
         aml = await runtime.scoring.run(
-            lambda: with_media(media, aml_so_far, subject, threshold, screening.limit),
+            lambda: with_media(media, aml_so_far, subject, threshold, screening.limit, dates),
             tenant=call.principal.org_id,
         )
-    if not aml.lists:
+    performed = aml.performed_count()
+    if performed == 0:
         # Nothing could be screened: an empty result would read as "clear", so refuse instead.
         reasons = " ".join(u.reason for u in aml.unavailable)
         raise ApiError(
@@ -133,7 +151,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
         ),
         asked=screening.monitor,
     )
-    matched = bool(aml.hits)
+    status = aml.status
     data = ScreeningData(
         subject=ScreenedSubject(
             name=subject.full_name,
@@ -145,21 +163,16 @@ async def screen(call: Call, screening: Screening) -> bytes:
         aml=aml,
         monitored_subject_id=monitored,
     )
-    message = (
-        f"{len(aml.hits)} potential match(es) to review."
-        if matched
-        else "No list entry reached the threshold."
-    )
-    if aml.unavailable:
-        message += " Not performed: " + ", ".join(u.check for u in aml.unavailable) + "."
+    message = _message(aml)
+    requested = len(aml.outcomes)
 
     def render(charge: Charge | None) -> bytes:
         return (
             ScreeningResult(
                 request_id=call.request_id,
-                live=call.principal.live,
-                ok=True,
-                status="POTENTIAL_MATCH" if matched else "CLEAR",
+                live=live,
+                ok=aml.complete,
+                status=status,
                 reference="scr_" + call.request_id.removeprefix("req_"),
                 message=message,
                 billing=Billing.of(charge, call.principal.currency),
@@ -169,14 +182,31 @@ async def screen(call: Call, screening: Screening) -> bytes:
             .encode()
         )
 
+    ran = [o.check for o in aml.outcomes if o.outcome != "not_performed"]
     return await finish_call(
         call,
         billable=True,
         response_code=None,
         subject=None,
         render=render,
-        description=f"Screening ({', '.join(screening.checks)})",
+        description=f"Screening ({', '.join(ran)})",
+        price=part_price(runtime.price(call.endpoint), performed, requested),
         write=onboarding_alerts(
             call, subject_key=aml.subject_key, name=subject.full_name, hits=aml.hits
         ),
     )
+
+
+def _message(aml: AmlResult) -> str:
+    if aml.hits:
+        message = f"{len(aml.hits)} potential match(es) to review."
+    elif aml.complete:
+        message = "No list entry reached the threshold."
+    else:
+        message = "Incomplete: no hit on the checks performed, but not every check ran."
+    if aml.unavailable:
+        message += " Not performed: " + ", ".join(u.check for u in aml.unavailable) + "."
+    stale = [lst.code for lst in aml.lists if lst.stale]
+    if stale:
+        message += " Stale list(s): " + ", ".join(stale) + "."
+    return message

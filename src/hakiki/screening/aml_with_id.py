@@ -5,10 +5,11 @@ One call, one wallet transaction (live), deterministic mock data (sandbox).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
-from hakiki.core.billing import Charge
+from hakiki.core.billing import Charge, part_price
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
+from hakiki.core.clock import utcnow
 from hakiki.core.envelope import OUTCOMES, Billing, Outcome, envelope_fields
 from hakiki.engines.screening.engine import Subject as ScreeningSubject
 from hakiki.engines.screening.results import ScreeningResult as EngineResult
@@ -28,12 +29,14 @@ from hakiki.identity.verify import (
     verified_from,
 )
 from hakiki.lists.engines import ScreeningEngines
+from hakiki.lists.outcomes import ListDates, missing_reason
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.media_hits import media_wanted, with_media
 from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
 from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.sandbox import AML_WITH_ID as AML_WITH_ID_SANDBOX
+from hakiki.screening.sandbox import simulated_missing_for_number
 from hakiki.screening.schemas import (
     AmlHit,
     AmlResult,
@@ -55,51 +58,42 @@ async def _live_verify(
     return verified_from(result, f"ref_{call.request_id.removeprefix('req_')}")
 
 
-_UNAVAILABLE_REASONS = {
-    "adverse_media": "No adverse-media source is configured on this server.",
-    "watchlist": "Your organisation has no ready watchlist in this environment "
-    "(POST /v3/screening/watchlists).",
-}
-
-
 def aml_result(
     result: EngineResult,
     *,
     checks: list[str],
     threshold: float,
     screened_name: str,
+    dates: ListDates,
 ) -> AmlResult:
-    """The API's view of an engine result, naming every asked-for check that could not run."""
+    """The API's view of an engine result: each list with its date, age and staleness, and
+    every asked-for check that could not run (no list; a stale list when the operator made
+    staleness fatal)."""
+    lists = [dates.dated(lv) for lv in result.lists]
+    gaps = {c: missing_reason(c) for c in result.checks_without_lists}
+    gaps.update(dates.stale_gaps((c for c in checks if c not in gaps), lists))
     return AmlResult(
         checks=checks,
         threshold=threshold,
         screened_name=screened_name,
         hits=[AmlHit(**hit.to_dict()) for hit in result.hits],
-        lists=[
-            ListUsed(
-                code=lv.code,
-                title=lv.title,
-                version=lv.version,
-                checks=sorted(lv.checks),
-                licence=lv.licence,
-            )
-            for lv in result.lists
-        ],
+        lists=[ListUsed.of(d, lv.licence) for d, lv in zip(lists, result.lists, strict=True)],
         unavailable=[
-            UnavailableCheck(
-                check=c,
-                reason=_UNAVAILABLE_REASONS.get(c, f"No {c} list is loaded on this server."),
-            )
-            for c in result.checks_without_lists
+            UnavailableCheck(check=c, reason=gaps[c]) for c in dict.fromkeys(checks) if c in gaps
         ],
     )
 
 
-@cache
-def _sandbox_list(check: str) -> ListUsed:
-    """The sandbox's list for ``check``: one frozen instance, shared by every answer."""
+@lru_cache(maxsize=32)
+def _sandbox_list(check: str, published: str | None = None) -> ListUsed:
+    """The sandbox's list for ``check``: one frozen instance per day, shared by every answer."""
     return ListUsed(
-        code=f"sandbox_{check}", title=f"Sandbox {check} list", version="sandbox", checks=[check]
+        code=f"sandbox_{check}",
+        title=f"Sandbox {check} list",
+        version="sandbox",
+        checks=[check],
+        published=published,
+        age_days=0 if published else None,
     )
 
 
@@ -124,15 +118,18 @@ async def _screen(
     name = full_name(record)
     checks: list[str] = [*body.checks, *(["adverse_media"] if body.adverse_media else [])]
     if not call.principal.live:
+        missing = set(simulated_missing_for_number(number))
         hits = [AmlHit(**h) for h in sandbox.mock_hits(channel, number, name, set(checks))]
-        lists = [_sandbox_list(c) for c in sorted(checks)]
+        today = utcnow().date().isoformat()
         return AmlResult(
             checks=checks,
             threshold=threshold,
             screened_name=name,
-            hits=hits,
-            lists=lists,
-            unavailable=[],
+            hits=[h for h in hits if h.check not in missing],
+            lists=[_sandbox_list(c, today) for c in sorted(checks) if c not in missing],
+            unavailable=[
+                UnavailableCheck(check=c, reason=missing_reason(c)) for c in checks if c in missing
+            ],
         )
     subject = record_subject(channel, record)
     runtime = call.runtime
@@ -147,12 +144,13 @@ async def _screen(
         checks=checks,
         threshold=threshold,
     )
-    aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name)
+    dates = ListDates.of_engine(engine, runtime.settings)
+    aml = aml_result(result, checks=checks, threshold=threshold, screened_name=name, dates=dates)
     media = runtime.part(MediaLibrary)
     if not media_wanted(media, aml):
         return aml
     return await runtime.scoring.run(
-        lambda: with_media(media, aml, subject, threshold, 10), tenant=tenant
+        lambda: with_media(media, aml, subject, threshold, 10, dates), tenant=tenant
     )
 
 
@@ -190,6 +188,13 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         )
 
     row = OUTCOMES[outcome]
+    fields = envelope_fields(outcome)
+    price = call.runtime.price(call.endpoint)
+    if aml is not None and not aml.complete:
+        # Verification is one part of the price, each requested check another: only what ran.
+        price = part_price(price, 1 + aml.performed_count(), 1 + len(aml.outcomes))
+        gaps = "; ".join(f"{u.check}: {u.reason}" for u in aml.unavailable)
+        fields["message"] = f"{fields['message']} Screening INCOMPLETE, not performed: {gaps}"
     data = AmlWithIdData(
         status="FOUND" if verified.record is not None else "NOT_FOUND",
         channel=ChannelRef(code=channel.code, country=channel.country),
@@ -208,7 +213,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
             provider=verified.provider,
             billing=billing,
             data=data,
-            **envelope_fields(outcome),
+            **fields,
         )
         return result.model_dump_json().encode()
 
@@ -219,6 +224,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         subject=Subject(channel.country, channel.code, number),
         render=render,
         description=f"AML with ID: {channel.country} {channel.code} ({outcome.value})",
+        price=price,
         write=onboarding_alerts(
             call, subject_key=aml.subject_key, name=aml.screened_name, hits=aml.hits
         )

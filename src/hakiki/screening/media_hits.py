@@ -3,12 +3,15 @@ searched for the screened subject, as hits beside the list hits."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hakiki.engines.adverse_media import MediaHit
+from hakiki.engines.screening.results import ListVersion
 from hakiki.engines.screening.subject import Subject
+from hakiki.lists.outcomes import DatedList, ListDates
 from hakiki.media.service import MediaLibrary
-from hakiki.screening.schemas import AmlHit, AmlResult, ListUsed, MediaDetails
+from hakiki.screening.schemas import AmlHit, AmlResult, ListUsed, MediaDetails, UnavailableCheck
 
 LIST_CODE = "news_feeds"
 
@@ -18,16 +21,18 @@ def media_wanted(library: MediaLibrary, aml: AmlResult) -> bool:
     return "adverse_media" in aml.checks and library.size > 0
 
 
-def list_used(library: MediaLibrary) -> ListUsed:
+def list_used(library: MediaLibrary, dates: ListDates) -> DatedList:
+    """The ingested news as a list: dated by its last ingestion."""
     stamp = (
         library.last_ingested_at.isoformat(timespec="seconds") if library.last_ingested_at else ""
     )
-    return ListUsed(
+    version = ListVersion(
         code=LIST_CODE,
         title=f"Ingested news feeds ({library.size} articles)",
         version=stamp,
-        checks=["adverse_media"],
+        checks=("adverse_media",),
     )
+    return replace(dates, dates={LIST_CODE: stamp or None}).dated(version)
 
 
 def _aml_hit(hit: MediaHit) -> AmlHit:
@@ -60,16 +65,27 @@ def _aml_hit(hit: MediaHit) -> AmlHit:
 
 
 def with_media(
-    library: MediaLibrary, aml: AmlResult, subject: Subject, threshold: float, limit: int
+    library: MediaLibrary,
+    aml: AmlResult,
+    subject: Subject,
+    threshold: float,
+    limit: int,
+    dates: ListDates,
 ) -> AmlResult:
-    """Add adverse-media hits when that check was asked for and articles are loaded."""
+    """Add adverse-media hits when that check was asked for and articles are loaded (unless
+    the news is stale and the operator made staleness fatal: then the check is not performed)."""
     if not media_wanted(library, aml):
         return aml
+    news = list_used(library, dates)
+    others = [u for u in aml.unavailable if u.check != "adverse_media"]
+    used = ListUsed.of(news)
+    gap = dates.stale_gaps(["adverse_media"], [news])
+    if gap:
+        missing = UnavailableCheck(check="adverse_media", reason=gap["adverse_media"])
+        return aml.model_copy(
+            update={"lists": [*aml.lists, used], "unavailable": [*others, missing]}
+        )
     hits = [_aml_hit(h) for h in library.provider.search(subject, threshold=threshold, limit=limit)]
     return aml.model_copy(
-        update={
-            "hits": [*aml.hits, *hits],
-            "lists": [*aml.lists, list_used(library)],
-            "unavailable": [u for u in aml.unavailable if u.check != "adverse_media"],
-        }
+        update={"hits": [*aml.hits, *hits], "lists": [*aml.lists, used], "unavailable": others}
     )

@@ -56,12 +56,13 @@ async def channels(call: Call) -> ChannelList:
 @router.endpoint(AML, response_model=ScreeningResult)
 async def aml(body: AmlScreeningRequest, call: Call) -> bytes:
     """Sanctions, PEP and adverse-media screening of a person, business, vessel or aircraft
-    (`subject_type`), the `checks` chosen (default sanction and pep): `name` (or the name
-    parts for a person), and `birth_date`, `gender`, `countries` and `identifiers` to sharpen
-    the match. Answers `CLEAR` or `POTENTIAL_MATCH` with each hit scored and explained, the
-    lists and versions screened, and the checks that could not run (`data.aml.unavailable`);
-    503 when none of them can. Live: one charge per call; sandbox: the sandbox's fictional
-    lists with the real matcher ("Sandbox Every List" hits all three)."""
+    (`subject_type`), the `checks` chosen (default sanction and pep): `name` (or the name parts
+    for a person), and `birth_date`, `gender`, `countries` and `identifiers` to sharpen the
+    match. Answers `CLEAR`, `POTENTIAL_MATCH` or `INCOMPLETE` (a requested check not performed:
+    `data.aml.outcomes`) with each hit scored and explained, the lists and versions screened,
+    and the checks that could not run (`data.aml.unavailable`); 503 when none of them can. Live:
+    charged for the checks that ran; sandbox: the sandbox's fictional lists with the real
+    matcher ("Sandbox Every List" hits all three)."""
     screening = aml_service.person_screening(body, body.subject_type, list(body.checks))
     return await aml_service.screen(call, screening)
 
@@ -69,10 +70,11 @@ async def aml(body: AmlScreeningRequest, call: Call) -> bytes:
 @router.endpoint(INDIVIDUAL, response_model=ScreeningResult)
 async def individual(body: IndividualScreeningRequest, call: Call) -> bytes:
     """A natural person (`name`, or `first_name`, `middle_name` and `last_name`; `birth_date`,
-    `gender`, `countries` and `identifiers` sharpen the match) against sanctions and PEP
-    lists; `adverse_media: true` adds adverse media. Answers `CLEAR` or `POTENTIAL_MATCH` with
-    each hit scored and explained, and the lists screened. Live: one charge per call; sandbox:
-    fictional lists, real matcher ("Sandbox Politically Exposed" is a PEP hit)."""
+    `gender`, `countries` and `identifiers` sharpen the match) against sanctions and PEP lists;
+    `adverse_media: true` adds adverse media. Answers `CLEAR`, `POTENTIAL_MATCH` or `INCOMPLETE`
+    (a requested check not performed: `data.aml.outcomes`) with each hit scored and explained,
+    and the lists screened. Live: charged for the checks that ran; sandbox: fictional lists,
+    real matcher ("Sandbox Politically Exposed" is a PEP hit)."""
     checks = ["sanction", "pep", *(["adverse_media"] if body.adverse_media else [])]
     screening = aml_service.person_screening(body, "person", checks)
     return await aml_service.screen(call, screening)
@@ -80,44 +82,46 @@ async def individual(body: IndividualScreeningRequest, call: Call) -> bytes:
 
 @router.endpoint(BUSINESS, response_model=ScreeningResult)
 async def business(body: BusinessScreeningRequest, call: Call) -> bytes:
-    """A business by its registered `name` (plus `countries` and registration `identifiers`
-    if known) against sanctions lists; `adverse_media: true` adds adverse media. Answers
-    `CLEAR` or `POTENTIAL_MATCH` with each hit scored and explained, and the lists screened.
-    Live: one charge per call; sandbox: fictional lists, real matcher ("Sandbox Sanction
-    Trading Limited" hits)."""
+    """A business by its registered `name` (plus `countries` and registration `identifiers` if
+    known) against sanctions lists; `adverse_media: true` adds adverse media. Answers `CLEAR`,
+    `POTENTIAL_MATCH` or `INCOMPLETE` (a requested check not performed: `data.aml.outcomes`)
+    with each hit scored and explained, and the lists screened. Live: charged
+    for the checks that ran; sandbox: fictional lists, real matcher ("Sandbox Sanction Trading
+    Limited" hits)."""
     checks = ["sanction", *(["adverse_media"] if body.adverse_media else [])]
     return await aml_service.screen(call, aml_service.business_screening(body, checks))
 
 
 @router.endpoint(PEP, response_model=ScreeningResult)
 async def pep(body: PersonScreeningRequest, call: Call) -> bytes:
-    """A natural person (`name`, or the name parts) against PEP lists only. Answers `CLEAR`
-    or `POTENTIAL_MATCH` with each hit scored and explained; 503 `service_unavailable`, not
-    charged, when no PEP list is loaded on the server (the bundled snapshots hold none). Live:
-    one charge per call; sandbox: fictional lists, real matcher ("Sandbox Politically
-    Exposed" hits)."""
+    """A natural person (`name`, or the name parts) against PEP lists only. Answers `CLEAR`,
+    `POTENTIAL_MATCH` or `INCOMPLETE` (a requested check not performed: `data.aml.outcomes`)
+    with each hit scored and explained; 503 `service_unavailable`, not charged, when no PEP list
+    is loaded on the server (the bundled snapshots hold none). Live: charged for the checks that
+    ran; sandbox: fictional lists, real matcher ("Sandbox Politically Exposed" hits)."""
     screening = aml_service.person_screening(body, "person", ["pep"])
     return await aml_service.screen(call, screening)
 
 
 @router.endpoint(SANCTION, response_model=ScreeningResult)
 async def sanction(body: SanctionScreeningRequest, call: Call) -> bytes:
-    """Any subject (`subject_type`: person by default, business, vessel or aircraft) by
-    `name` against sanctions lists (OFAC SDN, UN Security Council, ... as loaded on the
-    server); a person's `birth_date`, `gender`, `countries` and `identifiers` sharpen the
-    match. Answers `CLEAR` or `POTENTIAL_MATCH` with each hit scored and explained, and the
-    lists and versions screened. Live: one charge per call; sandbox: fictional lists, real
-    matcher ("Sandbox Sanction Person" and "Sandbox Sanction Trading Limited" hit)."""
+    """Any subject (`subject_type`: person by default, business, vessel or aircraft) by `name`
+    against sanctions lists (OFAC SDN, UN Security Council, ... as loaded on the server); a
+    person's `birth_date`, `gender`, `countries` and `identifiers` sharpen the match. Answers
+    `CLEAR`, `POTENTIAL_MATCH` or `INCOMPLETE` (a requested check not performed:
+    `data.aml.outcomes`) with each hit scored and explained, and the lists and versions
+    screened. Live: charged for the checks that ran; sandbox: fictional lists, real matcher
+    ("Sandbox Sanction Person" and "Sandbox Sanction Trading Limited" hit)."""
     screening = aml_service.person_screening(body, body.subject_type, ["sanction"])
     return await aml_service.screen(call, screening)
 
 
 @router.endpoint(PEP_AND_SANCTION, response_model=ScreeningResult)
 async def pep_and_sanction(body: PersonScreeningRequest, call: Call) -> bytes:
-    """A natural person (`name`, or the name parts) against sanctions and PEP lists in one
-    call. Answers `CLEAR` or `POTENTIAL_MATCH` with each hit scored and explained, the lists
-    screened, and a check that could not run (no PEP list loaded) in `data.aml.unavailable`.
-    Live: one charge per call; sandbox: fictional lists, real matcher ("Sandbox Every List"
-    hits both)."""
+    """A natural person (`name`, or the name parts) against sanctions and PEP lists in one call.
+    Answers `CLEAR`, `POTENTIAL_MATCH` or `INCOMPLETE` (a requested check not performed:
+    `data.aml.outcomes`) with each hit scored and explained, the lists screened, and a check
+    that could not run (no PEP list loaded) in `data.aml.unavailable`. Live: charged for the
+    checks that ran; sandbox: fictional lists, real matcher ("Sandbox Every List" hits both)."""
     screening = aml_service.person_screening(body, "person", ["sanction", "pep"])
     return await aml_service.screen(call, screening)

@@ -4,17 +4,59 @@ screening runs the real matcher over the sandbox's fictional watchlists (lists/s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
+from hakiki.core.clock import utcnow
 from hakiki.core.endpoints import Examples, TestValue
 from hakiki.core.envelope import Outcome
+from hakiki.core.settings import Settings
 from hakiki.identity.channels import CHANNELS
+from hakiki.identity.sandbox import aml_digit
 from hakiki.identity.sandbox_values import DIGIT_OUTCOMES, INVALID, envelope_expect
 from hakiki.identity.verify import NumberQuery, Verified, sandbox_verify
+from hakiki.lists.outcomes import ListDates
 
 GOLDEN_BVN = "222222222"  # + two digits: Adaeze Ngozi Okafor
 NUMBER_INVALID = {**INVALID, "details.0.field": "number"}
+
+# The sandbox holds a list for every check; these test values answer as a server with no PEP
+# list loaded does (the check not performed, with the live reason), so integrators can see an
+# INCOMPLETE answer.
+NO_PEP_LIST_NAME = "Sandbox No PEP List"
+NO_PEP_LIST_DIGIT = 8  # the AML digit (second-to-last) of an AML-with-ID number
+_MISSING = ("pep",)
+
+
+def _normal(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def simulated_missing_for_name(name: str) -> tuple[str, ...]:
+    """Checks the sandbox answers as if their list were not loaded, for a screened name."""
+    return _MISSING if _normal(name) == _normal(NO_PEP_LIST_NAME) else ()
+
+
+STALE_LIST_NAME = "Sandbox Stale List"
+STALE_LIST_AGE_DAYS = 400  # over any sensible HAKIKI_LIST_MAX_AGE_DAYS
+
+
+def sandbox_dates(codes: Iterable[str], settings: Settings, name: str) -> ListDates:
+    """The sandbox's lists, dated today; for the test name STALE_LIST_NAME the sanctions list
+    is dated STALE_LIST_AGE_DAYS ago, so the answer flags it stale (and, with
+    HAKIKI_LIST_STALE_FATAL, does not perform the sanctions check, as live would)."""
+    dates = ListDates.current(codes, settings)
+    if _normal(name) != _normal(STALE_LIST_NAME):
+        return dates
+    old = (utcnow() - timedelta(days=STALE_LIST_AGE_DAYS)).date().isoformat()
+    return replace(dates, dates={**dates.dates, "sandbox_sanction": old})
+
+
+def simulated_missing_for_number(number: str) -> tuple[str, ...]:
+    """The same for an AML-with-ID number: AML digit 8."""
+    return _MISSING if aml_digit(number) == NO_PEP_LIST_DIGIT else ()
 
 
 class AmlWithIdSandbox:
@@ -62,6 +104,18 @@ class AmlWithIdSandbox:
                 "AML digit 7: PEP, sanctions and adverse-media hits",
                 {**found, "data.aml.hits.2.check": "adverse_media"},
                 adverse_media=True,
+            ),
+            value(
+                f"{NO_PEP_LIST_DIGIT}0",
+                f"AML digit {NO_PEP_LIST_DIGIT}: answered as a server with no PEP list: pep "
+                "not_performed, data.aml.status INCOMPLETE, charged only what ran (live)",
+                {
+                    **verified,
+                    "data.aml.status": "INCOMPLETE",
+                    "data.aml.complete": False,
+                    "data.aml.outcomes.0.outcome": "clear",
+                    "data.aml.outcomes.1.outcome": "not_performed",
+                },
             ),
             value(
                 "06",
@@ -134,6 +188,10 @@ _HITS: dict[str, tuple[dict[str, Any], str]] = {
 }
 
 
+_WITH_PEP = {"aml", "individual", "pep_and_sanction"}  # sanction first, then pep
+_WITH_SANCTION = {*_WITH_PEP, "sanction", "business"}  # sandbox_sanction listed first
+
+
 @dataclass(frozen=True)
 class NameScreeningSandbox:
     """Name screening's sandbox is a set of lists, not a mock: only test values here."""
@@ -164,6 +222,47 @@ class NameScreeningSandbox:
                 expect=INVALID,
             ),
         ]
+        if self.key in _WITH_SANCTION:
+            values.append(
+                TestValue(
+                    description=f"{STALE_LIST_NAME}: the sandbox's sanctions list is dated "
+                    f"{STALE_LIST_AGE_DAYS} days ago: flagged stale (still screened unless the "
+                    "server sets HAKIKI_LIST_STALE_FATAL)",
+                    body={**hit_body, "name": STALE_LIST_NAME},
+                    expect={
+                        "http_status": 200,
+                        "status": "CLEAR",
+                        "data.aml.lists.0.code": "sandbox_sanction",
+                        "data.aml.lists.0.age_days": STALE_LIST_AGE_DAYS,
+                        "data.aml.lists.0.stale": True,
+                    },
+                )
+            )
+        if self.key == "pep":
+            values.append(
+                TestValue(
+                    description=f"{NO_PEP_LIST_NAME}: answered as a server with no PEP list: "
+                    "nothing can run, 503 service_unavailable, nothing charged",
+                    body={"name": NO_PEP_LIST_NAME},
+                    expect={"http_status": 503, "error": "service_unavailable"},
+                )
+            )
+        elif self.key in _WITH_PEP:
+            values.append(
+                TestValue(
+                    description=f"{NO_PEP_LIST_NAME}: answered as a server with no PEP list: "
+                    "INCOMPLETE, ok false, pep not_performed (never CLEAR)",
+                    body={**hit_body, "name": NO_PEP_LIST_NAME},
+                    expect={
+                        "http_status": 200,
+                        "status": "INCOMPLETE",
+                        "ok": False,
+                        "data.aml.outcomes.0.outcome": "clear",
+                        "data.aml.outcomes.1.check": "pep",
+                        "data.aml.outcomes.1.outcome": "not_performed",
+                    },
+                )
+            )
         if self.key == "individual":
             values.append(
                 TestValue(

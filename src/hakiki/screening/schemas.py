@@ -11,12 +11,22 @@ from pydantic import (
     StrictBool,
     StrictFloat,
     StrictStr,
+    computed_field,
     field_validator,
 )
 
 from hakiki.core.envelope import Envelope
 from hakiki.core.pagination import Pagination
 from hakiki.identity.schemas import ChannelRef, CountryCode, Identity, NameComparison
+from hakiki.lists.outcomes import (
+    CheckOutcome,
+    DatedList,
+    Outcome,
+    Status,
+    check_outcomes,
+    overall_status,
+    performed_count,
+)
 from hakiki.screening import examples
 from hakiki.screening.review_schemas import HitReview, SuppressedHit
 
@@ -163,11 +173,50 @@ class ListUsed(BaseModel):
     version: str
     checks: list[str]
     licence: str | None = Field(default=None, description="As the operator declared it.")
+    published: str | None = Field(
+        default=None,
+        description="The list version's date (ISO); null when the list carries none. The "
+        "sandbox's lists are dated today.",
+    )
+    age_days: int | None = Field(
+        default=None, description="Whole days since `published`; null when unknown."
+    )
+    stale: bool = Field(
+        default=False,
+        description="Older than the server's limit (HAKIKI_LIST_MAX_AGE_DAYS, default 90): "
+        "people listed since are missed.",
+    )
+
+    @classmethod
+    def of(cls, dated: DatedList, licence: str | None = None) -> ListUsed:
+        return cls(
+            code=dated.code,
+            title=dated.title,
+            version=dated.version,
+            checks=list(dated.checks),
+            licence=licence,
+            published=dated.published,
+            age_days=dated.age_days,
+            stale=dated.stale,
+        )
 
 
 class UnavailableCheck(BaseModel):
     check: str
     reason: str
+
+
+class CheckResult(BaseModel):
+    """What came of one requested check."""
+
+    check: str = Field(description="sanction, pep or adverse_media.")
+    outcome: CheckOutcome = Field(
+        description="clear: it ran and nothing reached the threshold; hits: it ran and found "
+        "potential matches; not_performed: it could not run (see reason): its lack of hits "
+        "means nothing."
+    )
+    reason: str | None = Field(description="Why the check was not performed; null otherwise.")
+    lists: list[str] = Field(description="Codes of the lists screened for this check.")
 
 
 class AmlResult(BaseModel):
@@ -190,6 +239,45 @@ class AmlResult(BaseModel):
         description="Hits left out because an analyst marked them false positives for this "
         "subject (until the list entry changes).",
     )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Per requested check, in the order asked: clear, hits or not_performed "
+        "(with the reason). The truth about what ran; `unavailable` lists the same gaps."
+    )
+    @property
+    def outcomes(self) -> list[CheckResult]:
+        return [
+            CheckResult(check=o.check, outcome=o.outcome, reason=o.reason, lists=list(o.lists))
+            for o in self._outcomes()
+        ]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="CLEAR only when every requested check ran and found nothing; "
+        "POTENTIAL_MATCH when anything hit; INCOMPLETE when nothing hit but a requested check "
+        "was not performed."
+    )
+    @property
+    def status(self) -> Status:
+        return overall_status(self._outcomes())
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="true when every requested check was performed."
+    )
+    @property
+    def complete(self) -> bool:
+        return not self.unavailable
+
+    def performed_count(self) -> int:
+        """How many distinct requested checks ran (what the price is split over)."""
+        return performed_count(self._outcomes())
+
+    def _outcomes(self) -> list[Outcome]:
+        return check_outcomes(
+            self.checks,
+            (hit.check for hit in self.hits),
+            {u.check: u.reason for u in self.unavailable},
+            ((lst.code, lst.checks) for lst in self.lists),
+        )
 
 
 class AmlWithIdData(BaseModel):

@@ -134,7 +134,7 @@ async def test_an_unbilled_live_call_gives_its_hold_back(
     account = await make_account("live", balance=5000)
     holds = app.state.runtime.settlements.holds
     fake_prembly.set_mode(FaultMode.HTTP_503)
-    body = {"channel": "bvn", "number": BVN_FOUND}
+    body = {"channel": "bvn", "number": BVN_FOUND, "checks": ["sanction"]}  # complete: full price
     response = await client.post("/v3/screening/aml-with-id", json=body, headers=account.headers)
     assert response.json()["status"] == "SOURCE_UNAVAILABLE"
     assert holds.held(account.org_id) == 0

@@ -25,7 +25,7 @@ async def test_concurrent_calls_never_overdraw(
 ) -> None:
     calls = 8
     account = await make_account("live", balance=PRICE * (calls - 1))
-    body = {"channel": "bvn", "number": BVN_FOUND}
+    body = {"channel": "bvn", "number": BVN_FOUND, "checks": ["sanction"]}  # complete: full price
     responses = await asyncio.gather(
         *(client.post(URL, json=body, headers=account.headers) for _ in range(calls))
     )

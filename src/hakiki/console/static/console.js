@@ -127,6 +127,8 @@ function cell(row, text) {
   const csrf = root.dataset.csrf;
   const canReview = root.dataset.canReview === "yes";
   const hits = document.querySelector("#hits tbody");
+  const outcomes = document.querySelector("#outcomes tbody");
+  const lists = document.querySelector("#screened-lists tbody");
   const status = document.getElementById("screen-status");
   const reviews = document.querySelector("#reviews tbody");
   let subjectKey = null;
@@ -179,12 +181,26 @@ function cell(row, text) {
       checks: checks,
     });
     hits.replaceChildren();
+    outcomes.replaceChildren();
+    lists.replaceChildren();
     if (answer.status !== 200) {
       status.textContent = "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
       return;
     }
-    subjectKey = answer.data.data.aml.subject_key;
-    status.textContent = answer.data.message;
+    const aml = answer.data.data.aml;
+    subjectKey = aml.subject_key;
+    status.textContent = answer.data.status + ": " + answer.data.message;
+    for (const o of aml.outcomes) {
+      const row = document.createElement("tr");
+      [o.check, o.outcome.replace("_", " "), o.reason || ""].forEach((v) => cell(row, v));
+      outcomes.appendChild(row);
+    }
+    for (const l of aml.lists) {
+      const row = document.createElement("tr");
+      [l.title, l.version, l.published || "unknown", l.age_days, l.stale ? "stale" : "fresh"]
+        .forEach((v) => cell(row, v));
+      lists.appendChild(row);
+    }
     answer.data.data.aml.hits.forEach((hit, n) => {
       const row = document.createElement("tr");
       [hit.check, hit.list_code, hit.entity_name, hit.score].forEach((v) => cell(row, v));
