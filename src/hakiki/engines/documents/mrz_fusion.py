@@ -77,7 +77,7 @@ class FusedLine:
         # read the line at its length (it misreads letters less than the matcher does on small
         # or blurred images), the matcher's when the recogniser's runs of < were widened.
         ocr_first = not self.ocr.padded and self.ocr.probability(position, ocr[0], allowed) >= 0.9
-        if self.trust:
+        if self.trust and "<" not in (ocr[0], glyph[0]):  # two letters: the trusted first
             ocr_first = self.trust == "pp-ocr"
         order = ocr + glyph if ocr_first else glyph + ocr
         return [(ch, self._score(position, ch, allowed)) for ch in dict.fromkeys(order)]
@@ -90,28 +90,39 @@ def _allowed(field: str, position: int) -> str:
     return _SEX if field == "sex" else ALPHA
 
 
-# Below this probability of the recogniser for the character reported, a character of a field
-# no check digit guards is not read surely, even where both readers name it.
-UNGUARDED_SURE = 0.8
+# Below this probability of the recogniser, a character of a field no check digit guards that
+# the glyph matcher is torn over too is read by neither surely, though both name it best.
+UNGUARDED_SURE = 0.7
 
 
 def _rival(reading: FusedLine | ReadLine, position: int, allowed: str, ch: str) -> str | None:
     """The other character a position of a field no check digit guards may hold, or None when
-    it is read surely: both readers' best is ``ch`` and the recogniser gave it
-    ``UNGUARDED_SURE`` or more (the matcher alone: ``ch`` is its only confident character)."""
+    ``ch`` is read surely there:
+
+    - the recogniser sure of something (its best ``SURE`` or more) and the two readers' best
+      characters differ (the matcher torn between E and F with F first, the recogniser sure of
+      E: unsure; a letter one reader read in addition shifts every later one: unsure);
+    - the recogniser abstaining: a letter it did not read as its best (one it did not see at
+      all, a letter missing from its alignment), or the matcher torn;
+    - both naming ``ch`` first, the matcher torn and the recogniser under ``UNGUARDED_SURE``.
+
+    The matcher alone: ``ch`` is not its only confident character."""
     if isinstance(reading, ReadLine):
         found = [c for c, _ in reading.candidates(position, allowed) if c != ch]
         return found[0] if found else None
+    torn = [c for c, _ in reading.glyphs.candidates(position, allowed) if c != ch]
     glyph = reading.glyphs.best(position, allowed)
-    ocr = reading.ocr.best(position, allowed)
-    if glyph != ocr:  # each reader's best another character (a shifted letter too)
+    row = reading.ocr.probabilities[position]
+    unknown = float(row.max() - row.min()) < 1e-6  # a character the recogniser did not read
+    ocr = "" if unknown else reading.ocr.best(position, allowed)
+    if reading.ocr.sure_of(position, allowed) and glyph != ocr:
         return glyph if ocr == ch else ocr
-    if not reading.ocr.sure_of(position, allowed):  # a character the recogniser did not see
-        found = [c for c, _ in reading.glyphs.candidates(position, allowed) if c != ch]
-        return found[0] if found else "<" if ch != "<" else None
-    if reading.ocr.probability(position, ch, allowed) < UNGUARDED_SURE:
-        ranked = sorted(allowed, key=lambda c: -reading.ocr.probability(position, c, allowed))
-        return next(c for c in ranked if c != ch)
+    if not reading.ocr.sure_of(position, allowed):
+        if ch != "<" and ocr != ch:
+            return ocr or (torn[0] if torn else "<")
+        return torn[0] if torn else None
+    if torn and reading.ocr.probability(position, ch, allowed) < UNGUARDED_SURE:
+        return torn[0]
     return None
 
 
