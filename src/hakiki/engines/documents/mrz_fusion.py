@@ -148,19 +148,20 @@ def _disputed(zone: Zone, fused: list[FusedLine | ReadLine]) -> list[Unsure]:
         line, start, end = where[zone.layout]
         reading = fused[line]
         value = zone.lines[line][start:end]
-        seen = list(value)
-        doubtful = False
+        seen, rivals = list(value), list(value)
         for p in range(start, end):
-            doubtful |= _rival(reading, p, _allowed(field, p), value[p - start]) is not None
+            rival = _rival(reading, p, _allowed(field, p), value[p - start])
+            rivals[p - start] = rival or value[p - start]
             if field in ("issuing_state", "nationality"):
                 seen[p - start] = _digit_read(reading, p) or value[p - start]
-        if not doubtful and "".join(seen) == value:
+        if "".join(rivals) == value and "".join(seen) == value:
             continue
         readers = [reading.glyphs, reading.ocr] if isinstance(reading, FusedLine) else [reading]
         each = [
             "".join(r.best(p, _allowed(field, p)) for p in range(start, end)) for r in readers
         ]
-        doubts.append(Unsure(field, tuple(dict.fromkeys((value, *each, "".join(seen))))))
+        found = (value, *each, "".join(rivals), "".join(seen))
+        doubts.append(Unsure(field, tuple(dict.fromkeys(found))))
     return doubts
 
 
