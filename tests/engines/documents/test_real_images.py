@@ -60,3 +60,14 @@ def test_a_zone_in_another_font_takes_the_recogniser_s_letters_in_the_name() -> 
     assert (reading.zone.surname, reading.zone.given_names) == ("TAYLOR", "SARA JANE")
     assert "name" in {d.field for d in reading.zone.unsure}  # the readers disagreed
     assert reading.zone.document_number == "B98765432"
+
+
+def test_a_zone_in_a_wide_monospaced_font_is_read_squeezed() -> None:
+    # A card's back drawn in a wide monospaced font: the recogniser read PUBLIC<<JON as
+    # PUBC<<ON (letters skipped), the glyph matcher found nothing; squeezed, the line reads.
+    lines = read("pe-77_card-cmw.png")
+    assert lines == (
+        "IDCMW<512849702<<<<<<<<<<<<<<<",
+        "6104128M1402209CMW<<<<<<<<<<<1",
+        "PUBLIC<<JON<<<<<<<<<<<<<<<<<<<",
+    )

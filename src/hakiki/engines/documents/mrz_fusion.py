@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from hakiki.engines.documents import mrz_ocr
+from hakiki.engines.documents import mrz_ocr, text_ocr
 from hakiki.engines.documents.mrz_ocr import OcrLine
 from hakiki.engines.documents.ocrb import ALPHABET, ReadLine
 from hakiki.engines.documents.zone import Scan, ZoneReading
@@ -274,12 +274,14 @@ def _ocr_zone(pixels: np.ndarray) -> tuple[Zone, list[OcrLine], float] | None:
     """The recogniser alone on the whole image, detecting lines on a copy of 960 pixels, then
     (no zone whose check digits hold) of 1,280: zone lines set close together merge into one
     box at the smaller size."""
-    found = None
+    best = None
     for longest in DETECTION_SIZES:
         found = _ocr_zone_at(pixels, longest)
         if found is not None and found[0].valid:
             return found
-    return found
+        if found is not None and (best is None or _rank(found[0], found[2]) < _rank(best[0], best[2])):
+            best = found  # a zone whose check digits fail at one size is kept if none better
+    return best
 
 
 def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine], float] | None:
@@ -287,13 +289,24 @@ def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine],
     failures (then unsure fields, then the surest)."""
     lines = mrz_ocr.zone_like_lines(pixels, longest)
     best: tuple[Zone, list[OcrLine], float] | None = None
+    squeezed: dict[int, np.ndarray] = {}  # a line's frames read squeezed (mrz_ocr.SQUEEZE)
+
+    def decoded_line(line: mrz_ocr.FoundLine, length: int, leading: int) -> OcrLine | None:
+        found = mrz_ocr.decode(line.frames, length, leading)
+        if found is not None:
+            return found
+        if id(line) not in squeezed:
+            narrow = mrz_ocr.squeezed(line.crop)
+            squeezed[id(line)] = text_ocr.character_probabilities([narrow], mrz_ocr.ALPHABET)[0]
+        return mrz_ocr.decode(squeezed[id(line)], length)
+
     for count, lengths in mrz_ocr.LENGTHS.items():
         for first in range(len(lines) - count + 1):
             for group, length in itertools.product(
                 (lines[first : first + count], lines[first : first + count][::-1]), lengths
             ):
                 decoded = [
-                    mrz_ocr.decode(line.frames, length, leading)
+                    decoded_line(line, length, leading)
                     for line, leading in zip(group, _leading(group), strict=True)
                 ]
                 if any(d is None for d in decoded):
