@@ -156,10 +156,10 @@ def _disputed(zone: Zone, fused: list[FusedLine | ReadLine]) -> list[Unsure]:
                 seen[p - start] = _digit_read(reading, p) or value[p - start]
         if "".join(rivals) == value and "".join(seen) == value:
             continue
-        readers = [reading.glyphs, reading.ocr] if isinstance(reading, FusedLine) else [reading]
-        each = [
-            "".join(r.best(p, _allowed(field, p)) for p in range(start, end)) for r in readers
-        ]
+        readers: list[ReadLine | OcrLine] = (
+            [reading.glyphs, reading.ocr] if isinstance(reading, FusedLine) else [reading]
+        )
+        each = ["".join(r.best(p, _allowed(field, p)) for p in range(start, end)) for r in readers]
         found = (value, *each, "".join(rivals), "".join(seen))
         doubts.append(Unsure(field, tuple(dict.fromkeys(found))))
     return doubts
@@ -279,7 +279,9 @@ def _ocr_zone(pixels: np.ndarray) -> tuple[Zone, list[OcrLine], float] | None:
         found = _ocr_zone_at(pixels, longest)
         if found is not None and found[0].valid:
             return found
-        if found is not None and (best is None or _rank(found[0], found[2]) < _rank(best[0], best[2])):
+        if found is None:
+            continue
+        if best is None or _rank(found[0], found[2]) < _rank(best[0], best[2]):
             best = found  # a zone whose check digits fail at one size is kept if none better
     return best
 
