@@ -235,6 +235,12 @@ def test_a_nationality_read_as_digits_is_unsure_whatever_letters_it_makes() -> N
     (doubt,) = zone.unsure
     assert doubt.field == "nationality" and doubt.candidates[0] == "GBR"
     assert "6BR" in doubt.candidates
+    # A 0 for an O is left to the parser: OCR-B's two differ by their width only.
+    utopia = first[:2] + "UTO" + first[5:]
+    zero = swapped(second, {10: "U", 11: "T", 12: "0"})  # UTO read UT0 by both
+    matched = reading(zero, {12: ("O", 0.85)})  # the matcher: 0 first, O close behind
+    zone = fuse([reading(utopia), matched], [ocr(utopia), ocr(zero)])
+    assert zone.nationality == "UTO" and zone.sure
 
 
 def test_a_code_no_list_holds_with_one_lookalike_that_is_listed_reports_it_unsure() -> None:

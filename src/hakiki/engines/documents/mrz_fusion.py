@@ -128,13 +128,16 @@ def _rival(reading: FusedLine | ReadLine, position: int, allowed: str, ch: str) 
 
 def _digit_read(reading: FusedLine | ReadLine, position: int) -> str | None:
     """The digit every reader of the line saw at ``position`` (the parser made it a letter:
-    a code field holds only letters), or None."""
+    a code field holds only letters), or None. A ``0`` is left to the parser: OCR-B's ``0``
+    and ``O`` differ by their width only, both readers take one for the other on any photo,
+    and a code made of letters then is one (``UT0``: ``UTO``; one no list holds is unsure)."""
     seen = (
         [reading.glyphs.text[position], reading.ocr.text[position]]
         if isinstance(reading, FusedLine)
         else [reading.text[position]]
     )
-    return seen[-1] if all(ch.isdigit() for ch in seen) else None
+    found = all(ch.isdigit() for ch in seen) and seen[-1] != "0"
+    return seen[-1] if found else None
 
 
 def _disputed(zone: Zone, fused: list[FusedLine | ReadLine]) -> list[Unsure]:
@@ -449,7 +452,7 @@ def _doubtful(zone: Zone, read: list[OcrLine]) -> Zone:
         coded = field in ("issuing_state", "nationality")
         seen = read[line].text[start:end]
         if any(not read[line].sure_of(p, allowed) for p in range(start, end)) or (
-            coded and any(ch.isdigit() for ch in seen)  # a code holds letters only
+            coded and any(ch.isdigit() and ch != "0" for ch in seen)  # letters only (_digit_read)
         ):
             doubts[field] = Unsure(field, tuple(dict.fromkeys((zone.lines[line][start:end], seen))))
     unsure = tuple(doubts.values())
