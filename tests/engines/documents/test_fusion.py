@@ -269,3 +269,18 @@ def test_the_reader_that_misread_the_checked_digits_goes_second_in_the_name() ->
     assert zone.surname == "OTIENO"
     (doubt,) = [d for d in zone.unsure if d.field == "name"]
     assert {first[5:], glyph_first[5:]} <= set(doubt.candidates)
+
+
+def test_a_listed_code_whose_rival_letter_makes_no_code_is_settled_by_the_list() -> None:
+    # A rotated, blurred card: the matcher torn between F and E in KEN (F first by a hair), the
+    # recogniser sure of E. KFN is no code: the list settles it, as a check digit would.
+    first, second = td3("AB1234567", "900101", "301231")
+    torn = reading(swapped(second, {11: "F"}), {11: ("E", 0.88)})
+    zone = fuse([reading(first), torn], [ocr(first), ocr(second)])
+    assert zone.nationality == "KEN" and zone.sure
+    # Where the rival letter makes a listed code too (GBR and GBP), it stays unsure.
+    british, pound = (swapped(second, {10: "G", 11: "B", 12: ch}) for ch in "RP")
+    line = first[:2] + "GBR" + first[5:]
+    torn = reading(pound, {12: ("R", 0.88)})
+    zone = fuse([reading(line), torn], [ocr(line), ocr(british)])
+    assert [d.field for d in zone.unsure] == ["nationality"]

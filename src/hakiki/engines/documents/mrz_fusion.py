@@ -151,11 +151,17 @@ def _disputed(zone: Zone, fused: list[FusedLine | ReadLine]) -> list[Unsure]:
         line, start, end = where[zone.layout]
         reading = fused[line]
         value = zone.lines[line][start:end]
+        coded = field in ("issuing_state", "nationality")
         seen, rivals = list(value), list(value)
         for p in range(start, end):
             rival = _rival(reading, p, _allowed(field, p), value[p - start])
+            if rival is not None and coded and known_code(value):
+                # A listed code whose rival letter makes none (KEN, the matcher torn towards
+                # KFN): the list of codes settles it, as a check digit would.
+                other = value[: p - start] + rival + value[p - start + 1 :]
+                rival = rival if known_code(other) else None
             rivals[p - start] = rival or value[p - start]
-            if field in ("issuing_state", "nationality"):
+            if coded:
                 seen[p - start] = _digit_read(reading, p) or value[p - start]
         if "".join(rivals) == value and "".join(seen) == value:
             continue
