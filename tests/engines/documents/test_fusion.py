@@ -186,3 +186,101 @@ def test_failing_check_digits_read_by_the_recogniser_alone_are_attention_not_fai
         reading = ZoneReading(zone, zone.lines, 0.0, 0, 0.97, readers=readers)
         check = _zone_check(Scan(Image.new("L", (8, 8)), reading, None), "passport", [])
         assert check.status == status
+
+
+# Never confidently wrong on what no check digit guards (names, codes, sex).
+
+
+def test_a_name_letter_the_matcher_is_torn_over_is_unsure_though_the_recogniser_is_sure() -> None:
+    # The Icelandic scan of bench/documents_real.py: ...THURIDUR<OESP, the matcher's best F
+    # with E close behind, the recogniser sure of E. Nothing checks a name: unsure, both kept.
+    first, second = td3("AB1234567", "900101", "301231")  # P<KENOTIENO<<ZAWADI
+    misread = swapped(first, {8: "F"})  # OTIFNO
+    torn = reading(misread, {8: ("E", 0.88)})
+    zone = fuse([torn, reading(second)], [ocr(first), ocr(second)])
+    (doubt,) = [d for d in zone.unsure if d.field == "name"]
+    assert {first[5:], misread[5:]} <= set(doubt.candidates)
+    assert zone.valid and not zone.sure
+
+
+def test_a_name_letter_the_recogniser_reads_unsurely_is_unsure_though_both_agree() -> None:
+    first, second = td3("AB1234567", "900101", "301231")
+    # Both read the first A of ZAWADI best, but neither surely: the recogniser at 0.6 with H
+    # at 0.37, the matcher with H close behind. Not a sure read of a name.
+    hesitant = ocr(first, {14: ("H", 0.37)})
+    torn = reading(first, {14: ("H", 0.88)})
+    zone = fuse([torn, reading(second)], [hesitant, ocr(second)])
+    (doubt,) = zone.unsure
+    assert doubt.field == "name" and doubt.candidates[0] == first[5:]
+    assert zone.given_names == "ZAWADI"  # reported as read, but not as sure
+
+
+def test_a_letter_one_reader_read_in_addition_is_unsure() -> None:
+    # An extra letter in one reader's alignment: ZAWADI against ZAWAADI, every later letter
+    # shifted by one. Both readers sure of their own: the name is unsure with both readings.
+    first, second = td3("AB1234567", "900101", "301231")
+    longer = first[:18] + "A" + first[18:43]
+    zone = fuse([reading(first), reading(second)], [ocr(longer), ocr(second)])
+    (doubt,) = zone.unsure
+    assert doubt.field == "name" and {first[5:], longer[5:]} <= set(doubt.candidates)
+
+
+def test_a_nationality_read_as_digits_is_unsure_whatever_letters_it_makes() -> None:
+    # Both readers see 6BR where the nationality is: the parser makes it GBR (a code holds
+    # letters only) and GBR is a listed code, but a 6 was seen: unsure, never reported as read.
+    first, second = td3("AB1234567", "900101", "301231")
+    seen = swapped(second, {10: "6", 11: "B", 12: "R"})
+    zone = fuse([reading(first), reading(seen)], [ocr(first), ocr(seen)])
+    assert zone.nationality == "GBR"
+    (doubt,) = zone.unsure
+    assert doubt.field == "nationality" and doubt.candidates[0] == "GBR"
+    assert "6BR" in doubt.candidates
+    # A 0 for an O is left to the parser: OCR-B's two differ by their width only.
+    utopia = first[:2] + "UTO" + first[5:]
+    zero = swapped(second, {10: "U", 11: "T", 12: "0"})  # UTO read UT0 by both
+    matched = reading(zero, {12: ("O", 0.85)})  # the matcher: 0 first, O close behind
+    zone = fuse([reading(utopia), matched], [ocr(utopia), ocr(zero)])
+    assert zone.nationality == "UTO" and zone.sure
+
+
+def test_a_code_no_list_holds_with_one_lookalike_that_is_listed_reports_it_unsure() -> None:
+    from hakiki.engines.documents.mrz_fusion import _malformed
+
+    first, second = td3("AB1234567", "900101", "301231")
+    egypt = first[:2] + "EGY" + first[5:]
+    misread = swapped(second, {10: "E", 11: "Q", 12: "Y"})  # EGY read as EQY by both
+    zone = _malformed(parse_zone([ocr(egypt), ocr(misread)]))
+    assert zone.nationality == "EGY" and zone.lines[1][10:13] == "EGY"
+    assert [(d.field, d.candidates) for d in zone.unsure] == [("nationality", ("EGY", "EQY"))]
+
+
+def test_the_reader_that_misread_the_checked_digits_goes_second_in_the_name() -> None:
+    # A zone set in another font (Courier): the matcher misreads digits, which the check digits
+    # show, and a letter of the name; the recogniser is sure of every digit but only 0.85 of
+    # the name's letter. Its reading of the name goes first (still unsure: nothing checks it).
+    first, second = td3("AB1234567", "900101", "301231")
+    glyph_second = swapped(second, {2: "I", 4: "B", 6: "S"})  # 1 as I, 3 as B, 5 as S
+    glyph_first = swapped(first, {7: "T"})  # OTIENO as OTTENO
+    hesitant = ocr(first)
+    hesitant.probabilities[7, ALPHABET.index("I")] = 0.85
+    assert parse_zone([reading(glyph_first), reading(second)]).surname == "OTTENO"
+    zone = fuse([reading(glyph_first), reading(glyph_second)], [hesitant, ocr(second)])
+    assert zone.document_number == "AB1234567"
+    assert zone.surname == "OTIENO"
+    (doubt,) = [d for d in zone.unsure if d.field == "name"]
+    assert {first[5:], glyph_first[5:]} <= set(doubt.candidates)
+
+
+def test_a_listed_code_whose_rival_letter_makes_no_code_is_settled_by_the_list() -> None:
+    # A rotated, blurred card: the matcher torn between F and E in KEN (F first by a hair), the
+    # recogniser sure of E. KFN is no code: the list settles it, as a check digit would.
+    first, second = td3("AB1234567", "900101", "301231")
+    torn = reading(swapped(second, {11: "F"}), {11: ("E", 0.88)})
+    zone = fuse([reading(first), torn], [ocr(first), ocr(second)])
+    assert zone.nationality == "KEN" and zone.sure
+    # Where the rival letter makes a listed code too (GBR and GBP), it stays unsure.
+    british, pound = (swapped(second, {10: "G", 11: "B", 12: ch}) for ch in "RP")
+    line = first[:2] + "GBR" + first[5:]
+    torn = reading(pound, {12: ("R", 0.88)})
+    zone = fuse([reading(line), torn], [ocr(line), ocr(british)])
+    assert [d.field for d in zone.unsure] == ["nationality"]

@@ -34,3 +34,41 @@ def test_a_frame_touching_the_zone_is_trimmed_away() -> None:
         "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
         "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
     )
+
+
+def test_a_name_letter_the_readers_disagree_on_is_unsure_on_a_real_scan() -> None:
+    # The Icelandic specimen: THURIDUR<OESP, the E read as F by the glyph matcher. Main
+    # reported the name as read surely; no check digit could have caught a wrong letter.
+    reading = scan(np.asarray(Image.open(REAL / "pe-100_pass-isl.png").convert("RGB"))).reading
+    assert reading is not None and reading.zone.valid
+    assert reading.zone.given_names == "THURIDUR OESP"
+    (doubt,) = [d for d in reading.zone.unsure if d.field == "name"]
+    assert "AEVARSDOTTIR<<THURIDUR<OESP<<<<<<<<<<<<" in doubt.candidates
+    assert reading.zone.document_number == "A0000000"
+
+
+def test_a_code_read_with_a_lookalike_letter_is_the_listed_code_and_unsure() -> None:
+    reading = scan(np.asarray(Image.open(REAL / "pe-24_pass-egy.jpg").convert("RGB"))).reading
+    assert reading is not None and reading.zone.nationality == "EGY"
+    (doubt,) = [d for d in reading.zone.unsure if d.field == "nationality"]
+    assert doubt.candidates[0] == "EGY" and "EQY" in doubt.candidates
+
+
+def test_a_zone_in_another_font_takes_the_recogniser_s_letters_in_the_name() -> None:
+    # Courier: the glyph matcher read TAYLGR (and misread digits the check digits settled).
+    reading = scan(np.asarray(Image.open(REAL / "yu-mrz_strip_taylor.png").convert("RGB"))).reading
+    assert reading is not None
+    assert (reading.zone.surname, reading.zone.given_names) == ("TAYLOR", "SARA JANE")
+    assert "name" in {d.field for d in reading.zone.unsure}  # the readers disagreed
+    assert reading.zone.document_number == "B98765432"
+
+
+def test_a_zone_in_a_wide_monospaced_font_is_read_squeezed() -> None:
+    # A card's back drawn in a wide monospaced font: the recogniser read PUBLIC<<JON as
+    # PUBC<<ON (letters skipped), the glyph matcher found nothing; squeezed, the line reads.
+    lines = read("pe-77_card-cmw.png")
+    assert lines == (
+        "IDCMW<512849702<<<<<<<<<<<<<<<",
+        "6104128M1402209CMW<<<<<<<<<<<1",
+        "PUBLIC<<JON<<<<<<<<<<<<<<<<<<<",
+    )

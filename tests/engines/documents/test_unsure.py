@@ -118,6 +118,15 @@ def test_zeros_everywhere_are_read_or_unsure_never_wrong(lines: tuple[str, ...])
         if zone.sure:
             assert zone.lines == lines
         for doubt in zone.unsure:
+            if doubt.field not in ("document_number", "personal_number"):
+                # A name or code read unsurely (issue 32: nothing checks it): still as printed.
+                assert doubt.candidates[0] == {
+                    "issuing_state": lines[0][2:5],
+                    "name": lines[-1] if len(lines) == 3 else lines[0][5:],
+                    "nationality": lines[1][15:18] if len(lines) == 3 else lines[1][10:13],
+                    "sex": lines[1][7] if len(lines) == 3 else lines[1][20],
+                }[doubt.field]  # fmt: skip
+                continue
             start = {"document_number": 0, "personal_number": 28}[doubt.field]
             printed = lines[1][start : start + (9 if start == 0 else 14)]
             if len(lines) == 3:

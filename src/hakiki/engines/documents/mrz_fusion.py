@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from hakiki.engines.documents import mrz_ocr
+from hakiki.engines.documents import mrz_ocr, text_ocr
 from hakiki.engines.documents.mrz_ocr import OcrLine
 from hakiki.engines.documents.ocrb import ALPHABET, ReadLine
 from hakiki.engines.documents.zone import Scan, ZoneReading
@@ -47,6 +47,10 @@ DETECTION_SIZES = (960, 1280)
 class FusedLine:
     glyphs: ReadLine
     ocr: OcrLine
+    # Which reader goes first where each is sure of another character: "" lets the line
+    # decide (below); "glyphs" or "pp-ocr" when the zone's check digits showed one reader
+    # misreading this image more than the other (:func:`_trusted`).
+    trust: str = ""
 
     @property
     def text(self) -> str:
@@ -73,6 +77,8 @@ class FusedLine:
         # read the line at its length (it misreads letters less than the matcher does on small
         # or blurred images), the matcher's when the recogniser's runs of < were widened.
         ocr_first = not self.ocr.padded and self.ocr.probability(position, ocr[0], allowed) >= 0.9
+        if self.trust and "<" not in (ocr[0], glyph[0]):  # two letters: the trusted first
+            ocr_first = self.trust == "pp-ocr"
         order = ocr + glyph if ocr_first else glyph + ocr
         return [(ch, self._score(position, ch, allowed)) for ch in dict.fromkeys(order)]
 
@@ -84,26 +90,87 @@ def _allowed(field: str, position: int) -> str:
     return _SEX if field == "sex" else ALPHA
 
 
+# Below this probability of the recogniser, a character of a field no check digit guards that
+# the glyph matcher is torn over too is read by neither surely, though both name it best.
+UNGUARDED_SURE = 0.7
+
+
+def _rival(reading: FusedLine | ReadLine, position: int, allowed: str, ch: str) -> str | None:
+    """The other character a position of a field no check digit guards may hold, or None when
+    ``ch`` is read surely there:
+
+    - the recogniser sure of something (its best ``SURE`` or more) and the two readers' best
+      characters differ (the matcher torn between E and F with F first, the recogniser sure of
+      E: unsure; a letter one reader read in addition shifts every later one: unsure);
+    - the recogniser abstaining: a letter it did not read as its best (one it did not see at
+      all, a letter missing from its alignment), or the matcher torn;
+    - both naming ``ch`` first, the matcher torn and the recogniser under ``UNGUARDED_SURE``.
+
+    The matcher alone: ``ch`` is not its only confident character."""
+    if isinstance(reading, ReadLine):
+        found = [c for c, _ in reading.candidates(position, allowed) if c != ch]
+        return found[0] if found else None
+    torn = [c for c, _ in reading.glyphs.candidates(position, allowed) if c != ch]
+    glyph = reading.glyphs.best(position, allowed)
+    row = reading.ocr.probabilities[position]
+    unknown = float(row.max() - row.min()) < 1e-6  # a character the recogniser did not read
+    ocr = "" if unknown else reading.ocr.best(position, allowed)
+    if reading.ocr.sure_of(position, allowed) and glyph != ocr:
+        return glyph if ocr == ch else ocr
+    if not reading.ocr.sure_of(position, allowed):
+        if ch != "<" and ocr != ch:
+            return ocr or (torn[0] if torn else "<")
+        return torn[0] if torn else None
+    if torn and reading.ocr.probability(position, ch, allowed) < UNGUARDED_SURE:
+        return torn[0]
+    return None
+
+
+def _digit_read(reading: FusedLine | ReadLine, position: int) -> str | None:
+    """The digit every reader of the line saw at ``position`` (the parser made it a letter:
+    a code field holds only letters), or None. A ``0`` is left to the parser: OCR-B's ``0``
+    and ``O`` differ by their width only, both readers take one for the other on any photo,
+    and a code made of letters then is one (``UT0``: ``UTO``; one no list holds is unsure)."""
+    seen = (
+        [reading.glyphs.text[position], reading.ocr.text[position]]
+        if isinstance(reading, FusedLine)
+        else [reading.text[position]]
+    )
+    found = all(ch.isdigit() for ch in seen) and seen[-1] != "0"
+    return seen[-1] if found else None
+
+
 def _disputed(zone: Zone, fused: list[FusedLine | ReadLine]) -> list[Unsure]:
-    """Fields no check digit guards whose readers are each sure of a different character: the
-    fused reading and the one with the recogniser's characters there, as candidates."""
+    """Fields no check digit guards (names, codes, sex) with a character not read surely (see
+    :func:`_rival`): unsure, the reading and the one with the rival characters as candidates.
+    A state or nationality in which the readers saw digits is unsure too, with what they saw."""
     doubts = []
     for field, where in _UNGUARDED.items():
+        if zone.layout not in where:
+            continue
         line, start, end = where[zone.layout]
         reading = fused[line]
-        if not isinstance(reading, FusedLine):
-            continue
         value = zone.lines[line][start:end]
-        other = list(value)
+        coded = field in ("issuing_state", "nationality")
+        seen, rivals = list(value), list(value)
         for p in range(start, end):
-            allowed = _allowed(field, p)
-            if not reading.agreed(p, allowed):
-                glyph = reading.glyphs.best(p, allowed)
-                ocr = reading.ocr.best(p, allowed)
-                other[p - start] = ocr if glyph == value[p - start] else glyph
-        alternative = "".join(other)
-        if alternative != value:
-            doubts.append(Unsure(field, (value, alternative)))
+            rival = _rival(reading, p, _allowed(field, p), value[p - start])
+            if rival is not None and coded and known_code(value):
+                # A listed code whose rival letter makes none (KEN, the matcher torn towards
+                # KFN): the list of codes settles it, as a check digit would.
+                other = value[: p - start] + rival + value[p - start + 1 :]
+                rival = rival if known_code(other) else None
+            rivals[p - start] = rival or value[p - start]
+            if coded:
+                seen[p - start] = _digit_read(reading, p) or value[p - start]
+        if "".join(rivals) == value and "".join(seen) == value:
+            continue
+        readers: list[ReadLine | OcrLine] = (
+            [reading.glyphs, reading.ocr] if isinstance(reading, FusedLine) else [reading]
+        )
+        each = ["".join(r.best(p, _allowed(field, p)) for p in range(start, end)) for r in readers]
+        found = (value, *each, "".join(rivals), "".join(seen))
+        doubts.append(Unsure(field, tuple(dict.fromkeys(found))))
     return doubts
 
 
@@ -151,12 +218,47 @@ def fuse(glyphs: list[ReadLine], ocr: list[OcrLine | None], glyph_zone: Zone | N
         g if o is None else FusedLine(g, o) for g, o in zip(glyphs, ocr, strict=True)
     ]
     zone = parse_zone(lines)
+    trust = _trusted(zone, lines)
+    if trust:
+        lines = [replace(r, trust=trust) if isinstance(r, FusedLine) else r for r in lines]
+        zone = parse_zone(lines)
     alone = [] if glyph_zone is None else [glyph_zone]
     if all(o is not None for o in ocr):
         with contextlib.suppress(MrzError):
             alone.append(parse_zone([o for o in ocr if o is not None]))
     doubts = _rivals(zone, alone) + _disputed(zone, lines)
     return replace(zone, unsure=tuple(doubts)) if doubts != list(zone.unsure) else zone
+
+
+# Misread characters of the check-digit-guarded fields by which one reader must trail the other
+# for the other to go first where nothing checks the reading (:func:`_trusted`).
+TRUST_MARGIN = 2
+
+
+def _trusted(zone: Zone, lines: list[FusedLine | ReadLine]) -> str:
+    """The reader that read this image's checked characters better: the characters of the
+    guarded fields whose check digits settled them (and those check digits) that each reader's
+    own best missed. A reader that missed ``TRUST_MARGIN`` more than the other (the glyph
+    matcher on a zone set in another font, the recogniser on a blurred line) goes second
+    where the two disagree in a name or a code; "" when neither trails."""
+    settled = {f.field for f in zone.failures} | {d.field for d in zone.unsure}
+    missed = {"glyphs": 0, "pp-ocr": 0}
+    for field, where in _GUARDED.items():
+        if zone.layout not in where or field in settled:
+            continue
+        line, start, end = where[zone.layout]
+        reading = lines[line]
+        if not isinstance(reading, FusedLine):
+            continue
+        for p in range(start, end + 1):  # the check digit follows its field
+            truth = zone.lines[line][p]
+            missed["glyphs"] += reading.glyphs.text[p] != truth
+            missed["pp-ocr"] += reading.ocr.text[p] != truth
+    if missed["glyphs"] >= missed["pp-ocr"] + TRUST_MARGIN:
+        return "pp-ocr"
+    if missed["pp-ocr"] >= missed["glyphs"] + TRUST_MARGIN:
+        return "glyphs"
+    return ""
 
 
 def _rank(zone: Zone, confidence: float) -> tuple[int, int, float]:
@@ -181,12 +283,16 @@ def _ocr_zone(pixels: np.ndarray) -> tuple[Zone, list[OcrLine], float] | None:
     """The recogniser alone on the whole image, detecting lines on a copy of 960 pixels, then
     (no zone whose check digits hold) of 1,280: zone lines set close together merge into one
     box at the smaller size."""
-    found = None
+    best = None
     for longest in DETECTION_SIZES:
         found = _ocr_zone_at(pixels, longest)
         if found is not None and found[0].valid:
             return found
-    return found
+        if found is None:
+            continue
+        if best is None or _rank(found[0], found[2]) < _rank(best[0], best[2]):
+            best = found  # a zone whose check digits fail at one size is kept if none better
+    return best
 
 
 def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine], float] | None:
@@ -194,13 +300,24 @@ def _ocr_zone_at(pixels: np.ndarray, longest: int) -> tuple[Zone, list[OcrLine],
     failures (then unsure fields, then the surest)."""
     lines = mrz_ocr.zone_like_lines(pixels, longest)
     best: tuple[Zone, list[OcrLine], float] | None = None
+    squeezed: dict[int, np.ndarray] = {}  # a line's frames read squeezed (mrz_ocr.SQUEEZE)
+
+    def decoded_line(line: mrz_ocr.FoundLine, length: int, leading: int) -> OcrLine | None:
+        found = mrz_ocr.decode(line.frames, length, leading)
+        if found is not None:
+            return found
+        if id(line) not in squeezed:
+            narrow = mrz_ocr.squeezed(line.crop)
+            squeezed[id(line)] = text_ocr.character_probabilities([narrow], mrz_ocr.ALPHABET)[0]
+        return mrz_ocr.decode(squeezed[id(line)], length)
+
     for count, lengths in mrz_ocr.LENGTHS.items():
         for first in range(len(lines) - count + 1):
             for group, length in itertools.product(
                 (lines[first : first + count], lines[first : first + count][::-1]), lengths
             ):
                 decoded = [
-                    mrz_ocr.decode(line.frames, length, leading)
+                    decoded_line(line, length, leading)
                     for line, leading in zip(group, _leading(group), strict=True)
                 ]
                 if any(d is None for d in decoded):
@@ -236,7 +353,9 @@ def fused(pixels: np.ndarray, found: Scan, *, search: bool = True) -> Scan:
     if reading is None:
         return result
     zone = _malformed(reading.zone)
-    return result if zone is reading.zone else replace(result, reading=replace(reading, zone=zone))
+    if zone is reading.zone:
+        return result
+    return replace(result, reading=replace(reading, zone=zone, lines=zone.lines))
 
 
 def _malformed(zone: Zone) -> Zone:
@@ -245,14 +364,50 @@ def _malformed(zone: Zone) -> Zone:
     ``EGY``: no check digit guards these fields): a character was misread there, or the
     document is not what it claims: unsure, never reported as read."""
     doubts = {doubt.field: doubt for doubt in zone.unsure}
+    lines = list(zone.lines)
     for field in ("issuing_state", "nationality"):
         line, start, end = _UNGUARDED[field][zone.layout]
-        value = zone.lines[line][start:end]
+        value = lines[line][start:end]
         malformed = "<" in value.rstrip("<") or not known_code(value)
-        if malformed and field not in doubts:
-            doubts[field] = Unsure(field, (value,))
+        if not malformed:
+            continue
+        known = doubts[field].candidates if field in doubts else (value,)
+        likeliest = _lookalike_code(value)
+        if likeliest is not None:  # reported, still unsure: nothing checks it
+            lines[line] = lines[line][:start] + likeliest + lines[line][end:]
+        doubts[field] = Unsure(field, tuple(dict.fromkeys((likeliest or value, *known))))
     unsure = tuple(doubts.values())
-    return replace(zone, unsure=unsure) if unsure != zone.unsure else zone
+    if unsure == zone.unsure:
+        return zone
+    return replace(
+        zone,
+        lines=tuple(lines),
+        issuing_state=lines[0][2:5].rstrip("<"),
+        nationality=_field(lines, "nationality", zone.layout).rstrip("<"),
+        unsure=unsure,
+    )
+
+
+def _field(lines: list[str], field: str, layout: str) -> str:
+    line, start, end = _UNGUARDED[field][layout]
+    return lines[line][start:end]
+
+
+# Letters OCR-B sets alike, which the readers mistake for each other (EGY read as EQY).
+_LOOKALIKES = {"Q": "GO", "G": "QC", "O": "QDC", "D": "O", "C": "GO", "E": "F", "F": "E"}
+
+
+def _lookalike_code(value: str) -> str | None:
+    """The one listed code that a single letter read as its lookalike would give, or None
+    (none, or more than one: nothing to choose between them)."""
+    found = {
+        value[:i] + twin + value[i + 1 :]
+        for i, ch in enumerate(value)
+        for twin in _LOOKALIKES.get(ch, "")
+        if "<" not in (value[:i] + twin + value[i + 1 :]).rstrip("<")
+        and known_code(value[:i] + twin + value[i + 1 :])
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _fused(pixels: np.ndarray, found: Scan, search: bool) -> Scan:
@@ -300,8 +455,12 @@ def _doubtful(zone: Zone, read: list[OcrLine]) -> Zone:
             continue
         line, start, end = where[zone.layout]
         allowed = _SEX if field == "sex" else mrz_ocr.ALPHABET
-        if any(not read[line].sure_of(p, allowed) for p in range(start, end)):
-            doubts[field] = Unsure(field, (zone.lines[line][start:end],))
+        coded = field in ("issuing_state", "nationality")
+        seen = read[line].text[start:end]
+        if any(not read[line].sure_of(p, allowed) for p in range(start, end)) or (
+            coded and any(ch.isdigit() and ch != "0" for ch in seen)  # letters only (_digit_read)
+        ):
+            doubts[field] = Unsure(field, tuple(dict.fromkeys((zone.lines[line][start:end], seen))))
     unsure = tuple(doubts.values())
     return replace(zone, unsure=unsure) if unsure != zone.unsure else zone
 

@@ -19,6 +19,7 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
+from PIL import Image
 
 from hakiki.engines.documents.ocrb import ALPHABET
 from hakiki.engines.documents.text_ocr import character_probabilities, crop_line, detect_lines
@@ -174,10 +175,27 @@ def decode(frames: np.ndarray, length: int, leading: int = 0) -> OcrLine | None:
     return OcrLine(np.stack(rows), padded=True) if unknown <= MAX_UNKNOWN else None
 
 
+# A zone set wider than OCR-B for its height (a monospaced font such as Courier or DejaVu Sans
+# Mono) makes the recogniser skip narrow letters (PUBLIC<<JON read PUBC<<ON on a real card's
+# render): a line that cannot be brought to its length is read once more squeezed to this share
+# of its width, and kept if that reading can.
+SQUEEZE = 0.8
+
+
+def squeezed(line: np.ndarray) -> np.ndarray:
+    """The line image ``SQUEEZE`` times as wide, as high."""
+    width = max(1, round(line.shape[1] * SQUEEZE))
+    return np.asarray(Image.fromarray(line).resize((width, line.shape[0]), Image.Resampling.BOX))
+
+
 def read_lines(lines: list[np.ndarray], length: int) -> list[OcrLine | None] | None:
     """Line images of one zone, each brought to ``length`` characters (None for a line that
-    cannot be); None if no line can."""
+    cannot be, even squeezed); None if no line can."""
     decoded = [decode(frames, length) for frames in character_probabilities(lines, ALPHABET)]
+    again = [i for i, line in enumerate(decoded) if line is None]
+    frames = character_probabilities([squeezed(lines[i]) for i in again], ALPHABET)
+    for i, retried in zip(again, frames, strict=True):
+        decoded[i] = decode(retried, length)
     return decoded if any(line is not None for line in decoded) else None
 
 
