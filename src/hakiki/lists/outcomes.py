@@ -79,6 +79,7 @@ class DatedList:
     published: str | None  # ISO date; None when the list carries no date (unknown age)
     age_days: int | None
     stale: bool
+    licence: str | None = None  # as the operator declared it
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -86,6 +87,7 @@ class DatedList:
             "title": self.title,
             "version": self.version,
             "checks": list(self.checks),
+            "licence": self.licence,
             "published": self.published,
             "age_days": self.age_days,
             "stale": self.stale,
@@ -131,6 +133,7 @@ class ListDates:
             published=parsed.date().isoformat() if parsed else None,
             age_days=age,
             stale=age is not None and age > self.max_age_days,
+            licence=version.licence,
         )
 
     def stale_gaps(self, checks: Iterable[str], lists: Iterable[DatedList]) -> dict[str, str]:

@@ -77,7 +77,7 @@ def aml_result(
         threshold=threshold,
         screened_name=screened_name,
         hits=[AmlHit(**hit.to_dict()) for hit in result.hits],
-        lists=[ListUsed.of(d, lv.licence) for d, lv in zip(lists, result.lists, strict=True)],
+        lists=[ListUsed.of(lst) for lst in lists],
         unavailable=[
             UnavailableCheck(check=c, reason=gaps[c]) for c in dict.fromkeys(checks) if c in gaps
         ],

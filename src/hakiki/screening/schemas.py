@@ -188,13 +188,13 @@ class ListUsed(BaseModel):
     )
 
     @classmethod
-    def of(cls, dated: DatedList, licence: str | None = None) -> ListUsed:
+    def of(cls, dated: DatedList) -> ListUsed:
         return cls(
             code=dated.code,
             title=dated.title,
             version=dated.version,
             checks=list(dated.checks),
-            licence=licence,
+            licence=dated.licence,
             published=dated.published,
             age_days=dated.age_days,
             stale=dated.stale,
@@ -258,7 +258,9 @@ class AmlResult(BaseModel):
     )
     @property
     def status(self) -> Status:
-        return overall_status(self._outcomes())
+        # An organisation's watchlist hit (check `watchlist`) answers a sanction or pep request
+        # without being one of its checks: any hit is a potential match.
+        return "POTENTIAL_MATCH" if self.hits else overall_status(self._outcomes())
 
     @computed_field(  # type: ignore[prop-decorator]
         description="true when every requested check was performed."
