@@ -180,6 +180,9 @@ class EndpointRouter(APIRouter):
     def endpoint(
         self, spec: Endpoint, *, response_model: Any = None, **options: Any
     ) -> Callable[[Handler], Handler]:
+        # Another success answer of the endpoint (200 beside a create's 201), documented too.
+        also = options.pop("responses", {})
+
         def register(handler: Handler) -> Handler:
             self.add_api_route(
                 spec.path,
@@ -190,9 +193,12 @@ class EndpointRouter(APIRouter):
                 summary=spec.summary,
                 description=inspect.getdoc(handler) or "",
                 # Every POST can refuse a malformed Idempotency-Key (400).
-                responses=error_responses(
-                    *AUTHENTICATED, *spec.errors, *((400,) if spec.idempotent else ())
-                ),
+                responses={
+                    **error_responses(
+                        *AUTHENTICATED, *spec.errors, *((400,) if spec.idempotent else ())
+                    ),
+                    **also,
+                },
                 openapi_extra=IDEMPOTENCY_HEADER if spec.idempotent else None,
                 name=handler.__name__,
                 **options,

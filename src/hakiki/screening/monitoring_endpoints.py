@@ -62,7 +62,7 @@ SANDBOX_LIST_UPDATE = declare(
         scope="screening:write",
         summary="Sandbox only: publish the sandbox lists' next version and re-screen your "
         "sandbox subjects against what changed",
-        errors=(404,),
+        errors=(404, 409),
         sandbox=sandbox.SANDBOX_LIST_UPDATE,
     )
 )

@@ -29,7 +29,13 @@ router = EndpointRouter(tags=["Ongoing monitoring"])
 SubjectId = Path(max_length=40, description="The monitored subject's id (msub_...).")
 
 
-@router.endpoint(SUBJECT_CREATE, response_model=MonitoredSubject)
+@router.endpoint(
+    SUBJECT_CREATE,
+    response_model=MonitoredSubject,
+    responses={
+        200: {"model": MonitoredSubject, "description": "Already enrolled: the subject as stored."}
+    },
+)
 async def create_subject(body: MonitoredSubjectRequest, call: Call) -> Response:
     """Enrols a customer in ongoing monitoring: a person (`name`, or `first_name`,
     `middle_name` and `last_name`; `birth_date`, `gender`, `countries`, `identifiers`) or a
