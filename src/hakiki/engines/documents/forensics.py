@@ -59,11 +59,11 @@ _SCREEN_RATIOS = (16 / 9, 18 / 9, 19.5 / 9, 20 / 9, 19 / 9, 16 / 10)
 # unedited at qualities 75, 90 and 95 (a messenger's save): an earlier lattice is traced on
 # at least RECOMPRESSION_MIN_FREQUENCIES of the 20 lowest AC frequencies, each fitting at least
 # LATTICE_FIT of the page's non-zero coefficients. The page off its lattice: genuine re-saves
-# at most 7%; a region's excess off-lattice count over that base (a z-score): genuine re-saves
-# at most 28 (over 8 windows), pasted photos 30-258 (65 windows and more), redrawn dates
-# 47-171 (8 windows and more).
+# at most 8%; a region's excess off-lattice count over that base (a z-score): genuine re-saves
+# at most 21 (over 8 windows of 3 x 3 blocks), pasted photos 33-278 (73 windows and more),
+# redrawn dates 44-141 (10 windows and more).
 RECOMPRESSION_MIN_FREQUENCIES = 3
-LATTICE_FIT = 0.85
+LATTICE_FIT = 0.8  # 0.85 lost the lattice where a pasted photo covers 12% of a small page
 RECOMPRESSION_MAX_BASE = 0.25  # more of the page off its lattice: no single earlier save
 RECOMPRESSION_STRONG = 40.0  # a small region this far off: attention
 RECOMPRESSION_WIDE = 25.0  # a wide region (RECOMPRESSION_WIDE_WINDOWS) this far off: attention
@@ -265,8 +265,10 @@ def recompression(image: Image.Image) -> Recompression:
         n = float(counted[cover].sum())
         score = (float(off[cover].sum()) - base * n) / float(np.sqrt(n * spread))
         if score > best.score:
-            top, left = cells.min(axis=0) * 8
-            bottom, right = (cells.max(axis=0) + _WINDOW) * 8
+            # Its box: the covered blocks mostly off the lattice themselves.
+            own = np.argwhere(cover & (off >= 0.5 * counted) & (counted > 0))
+            top, left = own.min(axis=0) * 8
+            bottom, right = (own.max(axis=0) + 1) * 8
             best = Recompression(
                 len(lattice), round(base, 4), round(score, 1), len(cells),
                 (int(left), int(top), int(right), int(bottom)),
