@@ -71,6 +71,7 @@ RECOMPRESSION_WIDE_WINDOWS = 30
 RECOMPRESSION_MIN_WINDOWS = 4
 _CLIP_MARGIN = 3  # blocks touching black or white were clipped at a decode: off any lattice
 _WINDOW = 3  # blocks (24 pixels) per side of the window a region is judged in
+_LOSSLESS_STEP = 2.0  # a lossless file's "last step": the colour conversion's rounding
 _LATTICE_SAMPLE = 8000  # blocks the lattice is estimated on
 
 
@@ -166,17 +167,23 @@ _FREQUENCIES = [(u, v) for u in range(8) for v in range(8) if 0 < u + v <= 5]
 
 
 def _luma_coefficients(image: Image.Image) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The 8 x 8 DCT of the decoded luma (libjpeg's own YCbCr output, no colour conversion),
-    the last save's luma table and which blocks touch black or white."""
-    tables = getattr(image, "quantization", None)
-    if not tables or 0 not in tables or image.mode not in ("L", "RGB", "YCbCr"):
-        return None
-    table = np.asarray(tables[0], dtype=np.float64)
-    if table.size != 64:
-        return None
-    if image.mode == "RGB":
-        image.draft("YCbCr", image.size)
-    luma = np.asarray(image.getchannel(0) if image.mode != "L" else image, dtype=np.float64)
+    """The 8 x 8 DCT of the decoded luma (a JPEG: libjpeg's own YCbCr output, no colour
+    conversion), the last save's luma table (a lossless file: steps of one, its own rounding
+    and the colour conversion's) and which blocks touch black or white."""
+    if image.format == "JPEG":
+        tables = getattr(image, "quantization", None)
+        if not tables or 0 not in tables or image.mode not in ("L", "RGB", "YCbCr"):
+            return None
+        table = np.asarray(tables[0], dtype=np.float64)
+        if table.size != 64:
+            return None
+        if image.mode == "RGB":
+            image.draft("YCbCr", image.size)
+        luma = np.asarray(image.getchannel(0) if image.mode != "L" else image, dtype=np.float64)
+    else:  # a JPEG saved again without loss (PNG, WebP lossless) keeps the JPEG's lattice
+        table = np.full(64, _LOSSLESS_STEP)
+        rgb = np.asarray(image.convert("RGB"), dtype=np.float64)
+        luma = rgb @ np.array([0.299, 0.587, 0.114])
     h, w = luma.shape[0] // 8 * 8, luma.shape[1] // 8 * 8
     if h < 32 or w < 32:
         return None
@@ -380,10 +387,9 @@ def examine(
         size = image.size
         native = image.convert("L")
         chrome = screen_chrome(image)
-    traced = NOT_TRACED
-    if fmt == "JPEG":  # opened again: the decoder's YCbCr output is asked before it decodes
-        with Image.open(io.BytesIO(data), formats=["JPEG"]) as again:
-            traced = recompression(again)
+    # Opened again: a JPEG decoder's YCbCr output is asked for before it decodes.
+    with Image.open(io.BytesIO(data), formats=[fmt]) as again:
+        traced = recompression(again)
     return Forensics(
         software=software,
         error_level_ratio=ela,
