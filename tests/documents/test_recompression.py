@@ -58,7 +58,12 @@ def inside(box: tuple[int, int, int, int] | None, edit: tuple[int, int, int, int
     def area(b: tuple[int, int, int, int]) -> int:
         return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
 
-    common = (max(box[0], edit[0]), max(box[1], edit[1]), min(box[2], edit[2]), min(box[3], edit[3]))
+    common = (
+        max(box[0], edit[0]),
+        max(box[1], edit[1]),
+        min(box[2], edit[2]),
+        min(box[3], edit[3]),
+    )
     return area(common) >= 0.7 * area(edit) and area(box) <= 2.0 * area(edit)
 
 

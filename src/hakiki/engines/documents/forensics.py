@@ -189,7 +189,7 @@ def _luma_coefficients(image: Image.Image) -> tuple[np.ndarray, np.ndarray, np.n
         return None
     blocks = (luma[:h, :w] - 128).reshape(h // 8, 8, w // 8, 8).transpose(0, 2, 1, 3)
     edge = (luma[:h, :w] <= _CLIP_MARGIN) | (luma[:h, :w] >= 255 - _CLIP_MARGIN)
-    clipped = edge.reshape(h // 8, 8, w // 8, 8).any(axis=(1, 3))
+    clipped: np.ndarray = np.asarray(edge.reshape(h // 8, 8, w // 8, 8).any(axis=(1, 3)))
     return _DCT @ blocks @ _DCT.T, table.reshape(8, 8), clipped
 
 

@@ -207,6 +207,7 @@ def _forensics(side: Side, scanned: Scan) -> list[Check]:
 
 def _recompression_check(name: str, traced: forensics.Recompression) -> Check:
     signals: dict[str, float | int | str | bool | None] = {
+        "traced": traced.traced,
         "frequencies": traced.frequencies,
         "off_lattice": traced.base,
         "region_score": traced.score,
