@@ -134,3 +134,18 @@ async def test_the_pasted_photo_answers_attention_through_the_api(
     )
     check = {c["name"]: c for c in response.json()["checks"]}["front_image.recompression"]
     assert check["status"] == "not_run" and "no earlier JPEG save" in check["reason"]
+
+
+def test_a_jpeg_saved_again_as_png_keeps_its_lattice() -> None:
+    image = genuine("pe-100_pass-ltu.jpg")
+    lossless = io.BytesIO()
+    image.save(lossless, "PNG")
+    clean = traced(lossless.getvalue())
+    assert clean.traced and not clean.region, clean  # the genuine page, as PNG: nothing
+    w = image.width // 4
+    box = doctored._textured_box(image, (w, round(w * 1.3)))
+    image.paste(face().resize((w, round(w * 1.3))), box[:2])
+    pasted = io.BytesIO()
+    image.save(pasted, "PNG")  # pasted, then saved without loss: still off the JPEG's lattice
+    found = traced(pasted.getvalue())
+    assert found.region and inside(found.box, box), found
