@@ -10,6 +10,7 @@ import io
 from pathlib import Path
 
 import httpx
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -149,3 +150,16 @@ def test_a_jpeg_saved_again_as_png_keeps_its_lattice() -> None:
     image.save(pasted, "PNG")  # pasted, then saved without loss: still off the JPEG's lattice
     found = traced(pasted.getvalue())
     assert found.region and inside(found.box, box), found
+
+
+def test_a_large_page_is_mapped_on_its_middle_and_the_region_placed_on_the_page() -> None:
+    # A 2400 x 1700 photo of the page, with a camera's grain (an enlarged scan alone is smooth).
+    grain = np.random.default_rng(7).integers(-9, 10, (1700, 2400, 1), dtype=np.int16)
+    big = np.asarray(genuine("pe-100_pass-ltu.jpg").resize((2400, 1700)), dtype=np.int16)
+    page = Image.fromarray((big + grain).clip(0, 255).astype(np.uint8))
+    first = Image.open(io.BytesIO(resaved(page, 75))).convert("RGB")
+    edit = (1000, 600, 1400, 1100)  # inside the middle 2048 x 2048
+    first.paste(face().resize((edit[2] - edit[0], edit[3] - edit[1])), edit[:2])
+    found = traced(resaved(first, 90))
+    assert found.region and inside(found.box, edit), found
+    assert not traced(resaved(page, 90)).traced  # saved once before: nothing earlier

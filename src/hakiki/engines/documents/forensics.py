@@ -72,6 +72,7 @@ RECOMPRESSION_MIN_WINDOWS = 4
 _CLIP_MARGIN = 3  # blocks touching black or white were clipped at a decode: off any lattice
 _WINDOW = 3  # blocks (24 pixels) per side of the window a region is judged in
 _LOSSLESS_STEP = 2.0  # a lossless file's "last step": the colour conversion's rounding
+_MAP_SIDE = 2048  # pixels: a larger page is mapped on its middle 2048 x 2048
 _LATTICE_SAMPLE = 8000  # blocks the lattice is estimated on
 
 
@@ -166,10 +167,13 @@ _DCT = _dct_matrix()
 _FREQUENCIES = [(u, v) for u in range(8) for v in range(8) if 0 < u + v <= 5]
 
 
-def _luma_coefficients(image: Image.Image) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _luma_coefficients(
+    image: Image.Image,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]] | None:
     """The 8 x 8 DCT of the decoded luma (a JPEG: libjpeg's own YCbCr output, no colour
     conversion), the last save's luma table (a lossless file: steps of one, its own rounding
-    and the colour conversion's) and which blocks touch black or white."""
+    and the colour conversion's), which blocks touch black or white, and where the mapped part
+    begins (left, top)."""
     if image.format == "JPEG":
         tables = getattr(image, "quantization", None)
         if not tables or 0 not in tables or image.mode not in ("L", "RGB", "YCbCr"):
@@ -184,13 +188,22 @@ def _luma_coefficients(image: Image.Image) -> tuple[np.ndarray, np.ndarray, np.n
         table = np.full(64, _LOSSLESS_STEP)
         rgb = np.asarray(image.convert("RGB"), dtype=np.float64)
         luma = rgb @ np.array([0.299, 0.587, 0.114])
+    # A large page is mapped on its middle (grid-aligned), within a bounded memory.
+    top = max(0, (luma.shape[0] - _MAP_SIDE) // 16 * 8)
+    left = max(0, (luma.shape[1] - _MAP_SIDE) // 16 * 8)
+    luma = luma[top : top + _MAP_SIDE, left : left + _MAP_SIDE].astype(np.float32)
     h, w = luma.shape[0] // 8 * 8, luma.shape[1] // 8 * 8
     if h < 32 or w < 32:
         return None
     blocks = (luma[:h, :w] - 128).reshape(h // 8, 8, w // 8, 8).transpose(0, 2, 1, 3)
     edge = (luma[:h, :w] <= _CLIP_MARGIN) | (luma[:h, :w] >= 255 - _CLIP_MARGIN)
     clipped: np.ndarray = np.asarray(edge.reshape(h // 8, 8, w // 8, 8).any(axis=(1, 3)))
-    return _DCT @ blocks @ _DCT.T, table.reshape(8, 8), clipped
+    return (
+        _DCT.astype(np.float32) @ blocks @ _DCT.T.astype(np.float32),
+        table.reshape(8, 8),
+        clipped,
+        (left, top),
+    )
 
 
 Lattice = dict[tuple[int, int], tuple[int, float]]  # frequency: (earlier step, tolerance)
@@ -245,7 +258,7 @@ def recompression(image: Image.Image) -> Recompression:
     decoded = _luma_coefficients(image)
     if decoded is None:
         return NOT_TRACED
-    coefficients, table, clipped = decoded
+    coefficients, table, clipped, (x0, y0) = decoded
     lattice = _earlier_lattice(coefficients, table, clipped)
     if len(lattice) < RECOMPRESSION_MIN_FREQUENCIES:
         return Recompression(len(lattice), None, 0.0, 0, None)
@@ -278,7 +291,7 @@ def recompression(image: Image.Image) -> Recompression:
             bottom, right = (own.max(axis=0) + 1) * 8
             best = Recompression(
                 len(lattice), round(base, 4), round(score, 1), len(cells),
-                (int(left), int(top), int(right), int(bottom)),
+                (int(left) + x0, int(top) + y0, int(right) + x0, int(bottom) + y0),
             )  # fmt: skip
     return best
 
