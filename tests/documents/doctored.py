@@ -144,9 +144,9 @@ EDITS: dict[str, Callable[..., Doctored]] = {
 }
 # The check that exists to catch each edit.
 CAUGHT_BY = {
-    "pasted_photo": ("error_level", "copy_move"),
-    "copied_region": ("copy_move", "error_level"),
-    "redrawn_date": ("error_level", "copy_move"),
+    "pasted_photo": ("error_level", "copy_move", "recompression"),
+    "copied_region": ("copy_move", "error_level", "recompression"),
+    "redrawn_date": ("error_level", "copy_move", "recompression"),
     "screenshot": ("screen",),
     "photo_of_screen": ("screen",),
     "editor_saved": ("editing_software",),

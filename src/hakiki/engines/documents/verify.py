@@ -192,6 +192,7 @@ def _forensics(side: Side, scanned: Scan) -> list[Check]:
               if found.screen else "a photo of a physical document",
               {"moire": found.moire, "screenshot": found.screenshot}),
     ]  # fmt: skip
+    checks.append(_recompression_check(name, found.recompression))
     if found.error_level_ratio is None:
         checks.append(Check(f"{name}.error_level", "forensics", "not_run", "not a JPEG"))
     else:
@@ -202,6 +203,31 @@ def _forensics(side: Side, scanned: Scan) -> list[Check]:
                   {"ratio": found.error_level_ratio})
         )  # fmt: skip
     return checks
+
+
+def _recompression_check(name: str, traced: forensics.Recompression) -> Check:
+    signals: dict[str, float | int | str | bool | None] = {
+        "traced": traced.traced,
+        "frequencies": traced.frequencies,
+        "off_lattice": traced.base,
+        "region_score": traced.score,
+        "region_windows": traced.windows,
+        "region": ",".join(map(str, traced.box)) if traced.box and traced.region else None,
+    }
+    check = f"{name}.recompression"
+    if not traced.traced:
+        # No earlier save to compare regions by: unsure, which is no concern about the document.
+        return Check(check, "forensics", "not_run",
+                     "no earlier JPEG save traced (saved once, lossless, or first saved finer): "
+                     "a pasted or redrawn region cannot be told this way", signals)  # fmt: skip
+    if traced.region:
+        left, top, right, bottom = traced.box or (0, 0, 0, 0)
+        return Check(check, "forensics", "attention",
+                     f"a region of {right - left} x {bottom - top} px at ({left}, {top}) lacks the "
+                     "earlier JPEG save the rest of the image carries: pasted or redrawn "
+                     "between two saves", signals)  # fmt: skip
+    return Check(check, "forensics", "passed",
+                 "the whole image carries the same earlier JPEG save", signals)  # fmt: skip
 
 
 def _printed_lines(scanned: Scan, zone_scan: Scan | None) -> list[TextLine]:
