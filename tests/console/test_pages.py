@@ -159,15 +159,11 @@ async def test_the_request_log_finds_a_call_by_reference_in_the_organisation_onl
         reference = called.headers["x-request-id"]
         await app.state.runtime.request_log.flush()
         page = await http.get("/console/requests", params={"reference": reference})
-        fragment = await http.get(
-            "/console/requests", params={"reference": reference}, headers={"HX-Request": "true"}
-        )
         overview = await http.get("/console/")
         too_long = await http.get("/console/requests", params={"reference": "r" * 41})
         nul = await http.get("/console/requests", params={"reference": "a\x00b"})
     assert reference in page.text and "/v3/screening/aml-with-id" in page.text
     assert NOT_FOUND["number"] not in page.text  # the log keeps the number masked
-    assert fragment.text.lstrip().startswith('<table id="entries">')
     assert too_long.status_code == nul.status_code == 400
     assert re.search(r"<strong>[1-9]\d*</strong>", overview.text)  # the call is counted
     other = await make_user("owner")

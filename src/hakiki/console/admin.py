@@ -131,9 +131,7 @@ async def add_webhook(request: Request) -> Response:
         if error.status_code != 400:
             raise
         return await _webhooks_page(request, session, status=400, error=error.message)
-    return await _webhooks_page(
-        request, session, notice=f"Added {endpoint.url}.", secret=secret
-    )
+    return await _webhooks_page(request, session, notice=f"Added {endpoint.url}.", secret=secret)
 
 
 @router.post("/webhooks/{endpoint_id}/test")

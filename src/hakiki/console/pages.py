@@ -208,9 +208,7 @@ async def keys(request: Request) -> Response:
     for row in rows:
         row["last_used"] = used.get(row["id"])
         row["creator"] = makers.get(row["created_by"] or "", "the operator (command line)")
-    return render(
-        request, "keys.html", session, keys=rows, new_scopes=key_scopes(session.role)
-    )
+    return render(request, "keys.html", session, keys=rows, new_scopes=key_scopes(session.role))
 
 
 @router.post("/keys")
@@ -287,6 +285,8 @@ async def request_log(request: Request) -> Response:
     if session is None:
         return to_login()
     query = request.query_params
+    if len(query.get("reference", "").strip()) > REFERENCE_LENGTH:
+        raise ApiError(400, "invalid_request", "reference is a request id (X-Request-Id).")
     chosen = {
         name: query.get(name, "").strip()[:REFERENCE_LENGTH]
         for name in ("reference", "status", "endpoint", "key", "since", "until", "environment")
