@@ -402,7 +402,6 @@ async def add_user(request: Request) -> Response:
 # Pages whose data the browser reads from the API with the session (static/console.js): the
 # console adds no second way to reach another domain's records.
 API_PAGES = {
-    "screening": "screening.html",
     "bulk-scans": "bulk.html",
     "fraud-reports": "reports.html",
     "background": "background.html",
@@ -420,6 +419,20 @@ def _api_page(template: str) -> Callable[[Request], Awaitable[Response]]:
         return render(request, template, session)
 
     return page
+
+
+@router.get("/screening")
+async def screening_page(request: Request) -> Response:
+    """Screen a name (the JS sends /v3/screening/aml): in live, the price of one click is
+    shown before it is made."""
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    price = runtime_of(request).price(SCREEN_ENDPOINT)
+    return render(request, "screening.html", session, price=price)
+
+
+SCREEN_ENDPOINT = "screening.aml"
 
 
 for _path, _template in API_PAGES.items():
