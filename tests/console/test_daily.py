@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from hakiki.console import users
 from tests.console.conftest import UserFactory
 from tests.console.helpers import ConsoleUser, browser, csrf_of, sign_in, signed_in
+from tests.statements.conftest import sandbox_analysis
 from tests.webhooks.receiver import run_receiver
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -271,3 +272,46 @@ async def test_webhooks_are_added_tested_and_disabled_by_an_operator_only(
             "/console/webhooks", data={"csrf": csrf, "url": "https://example.com/h"}
         )
     assert "add-webhook" not in page.text and refused.status_code == 403
+
+
+async def test_a_statement_result_page_has_its_verdict_charts_and_paged_transactions(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    analyst = await make_user("analyst")
+    async with browser(app) as http:
+        csrf = await signed_in(http, analyst)  # the session uploads, as the old page's script
+        done = await sandbox_analysis(http, {"X-CSRF-Token": csrf}, "mpesa-tampered.pdf")
+        listing = await http.get("/console/statements")
+        page = await http.get(f"/console/statements/{done['analysis_id']}")
+        second = await http.get(f"/console/statements/{done['analysis_id']}", params={"page": 2})
+        other = await http.get("/console/statements/sta_nothere")
+    assert done["analysis_id"] in listing.text and 'class="verdict tampered"' in listing.text
+    text = unescape(page.text)
+    assert 'id="verdict"' in text and "tampered" in text
+    assert "balance_break" in text  # a signal, with its evidence and page
+    assert '<svg class="chart"' in text and 'id="flows"' in text and 'id="balance"' in text
+    assert 'class="inflow"' in text and 'class="balance"' in text and "closing balance" in text
+    total = done["pagination"]["total_items"]
+    assert f"{total} transactions · page 1 of" in text
+    if total > 25:
+        assert "page 2 of" in unescape(second.text) and 'id="tx-next"' in text
+    assert other.status_code == 404
+
+
+async def test_live_shows_the_price_of_a_screen_before_the_click(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    owner = await make_user("owner", balance=10_000)
+    async with browser(app) as http:
+        csrf = await signed_in(http, owner)
+        sandbox = await http.get("/console/screening")
+        await http.post(
+            "/console/environment",
+            data={"csrf": csrf, "environment": "live", "next": "/console/screening"},
+        )
+        live = await http.get("/console/screening")
+    price = app.state.runtime.price("screening.aml")
+    assert 'id="screen-price"' not in sandbox.text and "SANDBOX" in sandbox.text
+    assert 'id="screen-price"' in live.text and "LIVE" in live.text
+    assert f"{price / 100:.2f} KES" in live.text
+    assert 'class="environment-live"' in live.text  # the header itself changes colour

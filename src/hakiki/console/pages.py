@@ -405,7 +405,6 @@ API_PAGES = {
     "bulk-scans": "bulk.html",
     "fraud-reports": "reports.html",
     "background": "background.html",
-    "statements": "statements.html",
     "lists": "lists.html",
     "playground": "playground.html",
 }
