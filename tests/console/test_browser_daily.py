@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from hakiki import statements
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.console.accessibility import unlabelled
 from tests.support.served import Served
@@ -30,6 +32,7 @@ if not CHROMIUM.exists() and not IN_CI:
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 SHOTS = Path(os.environ.get("HAKIKI_SCREENSHOTS", Path(__file__).parents[2] / "docs" / "console"))
+STATEMENT = Path(statements.__file__).parent / "sandbox_data" / "mpesa-tampered.pdf"
 ORGANISATION = "Kilimo Credit"
 PASSWORD = "a daily-tool password"
 ANALYST = "analyst@kilimo.example"
@@ -57,10 +60,18 @@ PAGES = (
 )
 
 
-async def _feed_the_queue(base: str, key: dict[str, str]) -> None:
+async def _feed_the_queue(base: str, key: dict[str, str]) -> str:
     """Onboarding through the API: two name screenings and an AML-with-ID whose identity is
-    listed (the sandbox's golden BVN), each hit an alert; one refused call for the log."""
+    listed (the sandbox's golden BVN), each hit an alert; one refused call for the log; a
+    statement analysed (its id)."""
     async with httpx.AsyncClient(base_url=base, headers=key, timeout=30) as api:
+        started = await api.post(
+            "/v3/statements/analyze",
+            files={"file": ("statement.pdf", STATEMENT.read_bytes(), "application/pdf")},
+            data={"statement_type": "mpesa"},
+        )
+        assert started.status_code == 202, started.text
+        analysis = started.json()["analysis_id"]
         for name in ("Sandbox Sanction Person", "Sandbox Politically Exposed"):
             answer = await api.post("/v3/screening/individual", json={"name": name})
             assert answer.status_code == 200, answer.text
@@ -70,9 +81,14 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> None:
         assert answer.status_code == 200, answer.text
         refused = await api.post("/v3/screening/individual", json={})
         assert refused.status_code == 400
+        deadline = time.monotonic() + 60
+        while (await api.get(f"/v3/statements/{analysis}")).json()["status"] != "completed":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.2)
+    return analysis
 
 
-async def _drive(base: str, key: dict[str, str], receiver_url: str) -> list[str]:
+async def _drive(base: str, analysis: str, receiver_url: str) -> list[str]:
     from playwright.async_api import Page, async_playwright
 
     shot: list[str] = []
@@ -143,6 +159,9 @@ async def _drive(base: str, key: dict[str, str], receiver_url: str) -> list[str]
             await page.fill("#bulk-reason", "Same person: ID seen at the branch.")
             await page.click("#bulk-submit")
             await page.wait_for_selector("#queue-notice:has-text('1 of 1 alerts updated')")
+            await page.goto(f"{base}/console/statements/{analysis}")
+            assert await page.inner_text("#verdict") == "tampered"
+            await check(page, "statement")
             await page.goto(base + "/console/requests?status=4xx")
             assert "invalid_request" in await page.inner_text("#entries")
             await check(page, "requests-errors", phone=False)
@@ -207,11 +226,10 @@ def _people(served: Served) -> str:
 def test_the_console_as_a_daily_tool_in_chromium(served: Served) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     _people(served)
-    key = served.key(ORGANISATION)
-    asyncio.run(_feed_the_queue(served.url, key))
+    analysis = asyncio.run(_feed_the_queue(served.url, served.key(ORGANISATION)))
     with run_receiver() as receiver:
         receiver.secrets = ["whsec_" + "A" * 32]  # any: the test event's answer is all we read
-        shot: Any = asyncio.run(_drive(served.url, key, receiver.url))
-    assert len(shot) == len(PAGES) + 8
+        shot: Any = asyncio.run(_drive(served.url, analysis, receiver.url))
+    assert len(shot) == len(PAGES) + 9
     for name in shot:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000
