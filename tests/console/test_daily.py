@@ -89,6 +89,7 @@ async def test_api_hits_reach_the_queue_and_an_analyst_works_the_case(
     assert "Sandbox Sanction Person" in queue.text and "sandbox_sanction" in queue.text
     # the hit beside the list entry, with its programmes and the score's explanation
     assert 'id="entry"' in page.text and "SANDBOX" in page.text
+    assert "1970-01-01" in page.text and ">NG<" in page.text  # the entry's birth date, country
     assert 'id="explanation"' in page.text and "list-name parts matched" in unescape(page.text)
     assert no_reason.status_code == 400 and 'id="alert-error"' in no_reason.text
     assert assigned.status_code == 303

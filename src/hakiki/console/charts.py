@@ -100,7 +100,7 @@ def line(labels: list[str], values: list[int | None]) -> Chart:
     chart.y_ticks = [(y_of(m), _money(m)) for m in marks]
     chart.zero = y_of(0)
     slot = (RIGHT - LEFT) / max(len(labels), 1)
-    path = []
+    path: list[str] = []
     for n, (label, value) in enumerate(zip(labels, values, strict=True)):
         x = round(LEFT + n * slot + slot / 2, 1)
         chart.x_labels.append((x, label))

@@ -1,5 +1,5 @@
-"""the console as a daily tool (issue 36): a key's name; an error's message in the request log; the log by key and time (the
-Keys page's "last used", the request log's key filter)
+"""the console as a daily tool (issue 36): a key's name; an error's message in the request
+log; the log by key and time (the Keys page's "last used", the request log's key filter)
 
 Revision ID: 0025_console_daily
 Revises: 0024_screening_watchlists
