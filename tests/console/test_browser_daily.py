@@ -12,6 +12,7 @@ Skipped only when Chromium is absent outside CI; under CI=true it must run."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ import httpx
 import pytest
 
 from hakiki import statements
+from hakiki.core.test_values import all_entries
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.console.accessibility import unlabelled
 from tests.support.served import Served
@@ -60,11 +62,23 @@ PAGES = (
 )
 
 
-async def _feed_the_queue(base: str, key: dict[str, str]) -> str:
+async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str]:
     """Onboarding through the API: two name screenings and an AML-with-ID whose identity is
     listed (the sandbox's golden BVN), each hit an alert; one refused call for the log; a
-    statement analysed (its id)."""
+    statement analysed and a bulk ID scan run (their ids)."""
     async with httpx.AsyncClient(base_url=base, headers=key, timeout=30) as api:
+        upload = next(
+            e
+            for e in all_entries()
+            if e["path"] == "/v3/fraud/bulk-scan/upload"
+            and e["multipart"]["fields"] == {"scan_type": "id"}
+        )["multipart"]["files"]["file"]
+        scan = await api.post(
+            "/v3/fraud/bulk-scan/upload",
+            data={"scan_type": "id"},
+            files={"file": (upload["filename"], base64.b64decode(upload["content_base64"]))},
+        )
+        assert scan.status_code == 202, scan.text
         started = await api.post(
             "/v3/statements/analyze",
             files={"file": ("statement.pdf", STATEMENT.read_bytes(), "application/pdf")},
@@ -85,10 +99,14 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> str:
         while (await api.get(f"/v3/statements/{analysis}")).json()["status"] != "completed":
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
-    return analysis
+        bulk_id = scan.json()["bulk_id"]
+        while (await api.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "completed":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.2)
+    return analysis, bulk_id
 
 
-async def _drive(base: str, analysis: str, receiver_url: str) -> list[str]:
+async def _drive(base: str, analysis: str, bulk_id: str, receiver_url: str) -> list[str]:
     from playwright.async_api import Page, async_playwright
 
     shot: list[str] = []
@@ -162,6 +180,9 @@ async def _drive(base: str, analysis: str, receiver_url: str) -> list[str]:
             await page.goto(f"{base}/console/statements/{analysis}")
             assert await page.inner_text("#verdict") == "tampered"
             await check(page, "statement")
+            await page.goto(f"{base}/console/bulk-scans/{bulk_id}")
+            await page.wait_for_selector("#levels")
+            await check(page, "bulk-scan")
             await page.goto(base + "/console/requests?status=4xx")
             assert "invalid_request" in await page.inner_text("#entries")
             await check(page, "requests-errors", phone=False)
@@ -226,10 +247,10 @@ def _people(served: Served) -> str:
 def test_the_console_as_a_daily_tool_in_chromium(served: Served) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     _people(served)
-    analysis = asyncio.run(_feed_the_queue(served.url, served.key(ORGANISATION)))
+    analysis, bulk_id = asyncio.run(_feed_the_queue(served.url, served.key(ORGANISATION)))
     with run_receiver() as receiver:
         receiver.secrets = ["whsec_" + "A" * 32]  # any: the test event's answer is all we read
-        shot: Any = asyncio.run(_drive(served.url, analysis, receiver.url))
-    assert len(shot) == len(PAGES) + 9
+        shot: Any = asyncio.run(_drive(served.url, analysis, bulk_id, receiver.url))
+    assert len(shot) == len(PAGES) + 10
     for name in shot:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

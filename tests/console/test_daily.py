@@ -5,7 +5,10 @@ roles and removal, webhooks added, tested and disabled; each as the roles allow.
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import re
+import time
 from html import unescape
 
 import httpx
@@ -13,6 +16,7 @@ import pytest
 from fastapi import FastAPI
 
 from hakiki.console import users
+from hakiki.core.test_values import all_entries
 from tests.console.conftest import UserFactory
 from tests.console.helpers import ConsoleUser, browser, csrf_of, sign_in, signed_in
 from tests.statements.conftest import sandbox_analysis
@@ -316,3 +320,39 @@ async def test_live_shows_the_price_of_a_screen_before_the_click(
     assert 'id="screen-price"' in live.text and "LIVE" in live.text
     assert f"{price / 100:.2f} KES" in live.text
     assert 'class="environment-live"' in live.text  # the header itself changes colour
+
+
+async def test_a_bulk_scan_has_a_page_of_its_own_with_counts_by_risk_level(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    analyst = await make_user("analyst")
+    entry = next(
+        e
+        for e in all_entries()
+        if e["path"] == "/v3/fraud/bulk-scan/upload"
+        and e["multipart"]["fields"] == {"scan_type": "id"}
+    )
+    upload = entry["multipart"]["files"]["file"]
+    async with browser(app) as http:
+        csrf = await signed_in(http, analyst)
+        started = await http.post(
+            "/v3/fraud/bulk-scan/upload",
+            data={"scan_type": "id"},
+            files={"file": (upload["filename"], base64.b64decode(upload["content_base64"]))},
+            headers={"X-CSRF-Token": csrf},
+        )
+        assert started.status_code == 202, started.text
+        bulk_id = started.json()["bulk_id"]
+        deadline = time.monotonic() + 60
+        while (await http.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "completed":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        page = await http.get(f"/console/bulk-scans/{bulk_id}")
+        refused = await http.get(f"/console/bulk-scans/{bulk_id}", params={"status": "error"})
+        missing = await http.get("/console/bulk-scans/blk_nothere")
+    assert page.status_code == 200 and 'id="levels"' in page.text
+    counts = [int(n) for n in re.findall(r'class="level-[a-z]+">(\d+)<', page.text)]
+    rows = re.search(r"(\d+) rows · page 1", page.text)
+    assert rows and sum(counts) == int(rows.group(1)) > 0
+    assert "format=csv" in page.text and 'id="rows"' in page.text
+    assert refused.status_code == 200 and missing.status_code == 404

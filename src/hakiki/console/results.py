@@ -1,7 +1,8 @@
 """Result pages rendered on the server from the domains' services (issue 36): a statement
 analysis with its verdict as a coloured badge, its signals with their evidence and page, its
 monthly inflow and outflow and closing-balance charts (SVG drawn here) and its transactions
-table, paginated; the organisation's recent analyses."""
+table, paginated; the organisation's recent analyses; one bulk scan's rows counted by risk
+level and listed, filtered, paginated."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hakiki.console.web import render, signed_in, to_login
 from hakiki.core.calls import runtime_of
 from hakiki.core.errors import ApiError
 from hakiki.core.pagination import PageRequest
+from hakiki.fraud.bulk import service as bulk_scans
 from hakiki.statements import service as statements
 
 router = APIRouter()
@@ -22,6 +24,9 @@ TRANSACTIONS = 25
 RECENT = 20
 ID_LENGTH = 40
 READ_SCOPE = "statements:write"  # the API's scope for reading analyses too
+BULK_SCOPE = "fraud:read"
+ROWS = 25
+LEVELS = ("CRITICAL", "HIGH", "MEDIUM", "LOW", "error")
 
 
 def _page_number(value: str | None) -> int:
@@ -78,4 +83,29 @@ async def statement_page(request: Request, analysis_id: str) -> Response:
         monthly=monthly,
         flows=flows,
         balance=balance,
+    )
+
+
+@router.get("/bulk-scans/{bulk_id}")
+async def bulk_scan_page(request: Request, bulk_id: str) -> Response:
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    principal = principal_of(session)
+    if BULK_SCOPE not in principal.scopes:
+        raise ApiError(403, "insufficient_scope", f"The {session.role} role cannot read scans.")
+    status = request.query_params.get("status")
+    status = status if status in ("success", "error") else None
+    page = PageRequest(_page_number(request.query_params.get("page")), ROWS)
+    runtime = runtime_of(request)
+    bulk_id = bulk_id[:ID_LENGTH]
+    scan = await bulk_scans.get_scan(runtime, principal.owner, bulk_id, page, status)
+    levels = await bulk_scans.risk_levels(runtime, principal.owner, bulk_id)
+    return render(
+        request,
+        "bulk_scan.html",
+        session,
+        scan=scan,
+        levels=[(name, levels.get(name, 0)) for name in LEVELS],
+        row_status=status or "",
     )

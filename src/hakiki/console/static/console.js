@@ -242,6 +242,10 @@ function cell(row, text) {
         download.append(a, " ");
       }
     }
+    const open = document.createElement("a");
+    open.href = "/console/bulk-scans/" + encodeURIComponent(scan.bulk_id);
+    open.textContent = "Rows and risk levels";
+    download.append(open);
     return tr;
   }
 
