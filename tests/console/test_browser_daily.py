@@ -26,7 +26,7 @@ from hakiki.core.test_values import all_entries
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.console.accessibility import unlabelled
 from tests.support.served import Served
-from tests.webhooks.receiver import run_receiver
+from tests.webhooks.receiver import Receiver, run_receiver
 
 pytestmark = pytest.mark.processes
 
@@ -106,7 +106,7 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str]:
     return analysis, bulk_id
 
 
-async def _drive(base: str, analysis: str, bulk_id: str, receiver_url: str) -> list[str]:
+async def _drive(base: str, analysis: str, bulk_id: str, receiver: Receiver) -> list[str]:
     from playwright.async_api import Page, async_playwright
 
     shot: list[str] = []
@@ -203,14 +203,14 @@ async def _drive(base: str, analysis: str, bulk_id: str, receiver_url: str) -> l
             await page.click(f"button[aria-label='Change the role of {VIEWER}']")
             await page.wait_for_selector(f"#users tr:has-text('{VIEWER}'):has-text('viewer')")
             await page.goto(base + "/console/webhooks")
-            await page.fill("#webhook-url", receiver_url)
+            await page.fill("#webhook-url", receiver.url)
             await page.fill("#webhook-description", "Loan origination service")
             await page.check("#event-screening\\.alert_opened")
             await page.click("#add-webhook")
-            await page.wait_for_selector("#webhook-secret")
+            receiver.secrets = [await page.inner_text("#webhook-secret")]
             await check(page, "webhook-added", phone=False)
             await page.click("#endpoints button:has-text('Test')")
-            await page.wait_for_selector("#webhook-notice:has-text('test event')")
+            await page.wait_for_selector("#webhook-notice:has-text('taken (HTTP 200)')")
             await check(page, "webhook-tested", phone=False)
             for path, name in PAGES:  # every page, at both widths
                 await page.goto(f"{base}/console/{path}")
@@ -249,8 +249,8 @@ def test_the_console_as_a_daily_tool_in_chromium(served: Served) -> None:
     _people(served)
     analysis, bulk_id = asyncio.run(_feed_the_queue(served.url, served.key(ORGANISATION)))
     with run_receiver() as receiver:
-        receiver.secrets = ["whsec_" + "A" * 32]  # any: the test event's answer is all we read
-        shot: Any = asyncio.run(_drive(served.url, analysis, bulk_id, receiver.url))
+        shot: Any = asyncio.run(_drive(served.url, analysis, bulk_id, receiver))
+    assert [m.json["type"] for m in receiver.accepted()] == ["webhook.test"]
     assert len(shot) == len(PAGES) + 10
     for name in shot:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

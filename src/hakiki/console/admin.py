@@ -89,6 +89,7 @@ async def _webhooks_page(
         event_types=EVENT_TYPES,
         error=error,
         notice=notice or request.query_params.get("done", "")[:300],
+        failed=request.query_params.get("failed") == "1",
         secret=secret,
     )
 
@@ -151,7 +152,8 @@ async def test_webhook(request: Request, endpoint_id: str) -> Response:
         if error is None
         else f"The test event was not taken: {error}."
     )
-    return see_other("/console/webhooks?" + urlencode({"done": said}))
+    query = {"done": said, "failed": "1"} if error else {"done": said}
+    return see_other("/console/webhooks?" + urlencode(query))
 
 
 @router.post("/webhooks/{endpoint_id}/disable")
