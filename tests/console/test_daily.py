@@ -356,3 +356,49 @@ async def test_a_bulk_scan_has_a_page_of_its_own_with_counts_by_risk_level(
     assert rows and sum(counts) == int(rows.group(1)) > 0
     assert "format=csv" in page.text and 'id="rows"' in page.text
     assert refused.status_code == 200 and missing.status_code == 404
+
+
+async def test_candidates_are_invited_and_a_request_has_a_page_with_each_check(
+    app: FastAPI, make_user: UserFactory
+) -> None:
+    analyst = await make_user("analyst")
+    viewer = await make_user("viewer", org=analyst)
+    async with browser(app) as http:
+        csrf = await signed_in(http, analyst)
+        form = await http.get("/console/background")
+        invited = await http.post(
+            "/console/background",
+            data={
+                "csrf": csrf,
+                "package_id": "spk_ke_driver",
+                "first_name": "Wanjiru",
+                "last_name": "Kamau",
+                "email": "wanjiru@example.com",
+            },
+        )
+        bad = await http.post(
+            "/console/background",
+            data={"csrf": csrf, "package_id": "spk_ke_driver", "first_name": "W",
+                  "last_name": "K", "email": "not an address"},
+        )  # fmt: skip
+        reference = re.search(r'href="/console/background/(bgc_[a-z0-9]+)"', invited.text)
+        assert reference, invited.text
+        page = await http.get(f"/console/background/{reference.group(1)}")
+        early = await http.post(
+            f"/console/background/{reference.group(1)}/reinitiate", data={"csrf": csrf}
+        )
+    assert 'id="invite-package"' in form.text
+    assert 'id="invitation-url"' in invited.text
+    assert bad.status_code == 400 and 'id="invite-error"' in bad.text
+    assert 'id="checks"' in page.text and "criminal" in page.text.lower()
+    assert 'id="request-status"' in page.text and 'id="reinitiate"' not in page.text  # pending
+    assert early.status_code == 400 and "only a stalled or expired" in unescape(early.text)
+    async with browser(app) as http:
+        csrf = await signed_in(http, viewer)
+        shown = await http.get(f"/console/background/{reference.group(1)}")
+        refused = await http.post(
+            "/console/background",
+            data={"csrf": csrf, "package_id": "spk_ke_driver", "first_name": "A",
+                  "last_name": "B", "email": "a@example.com"},
+        )  # fmt: skip
+    assert shown.status_code == 403 and refused.status_code == 403

@@ -404,7 +404,6 @@ async def add_user(request: Request) -> Response:
 API_PAGES = {
     "bulk-scans": "bulk.html",
     "fraud-reports": "reports.html",
-    "background": "background.html",
     "lists": "lists.html",
     "playground": "playground.html",
 }
