@@ -180,6 +180,16 @@ async def _drive(base: str, analysis: str, bulk_id: str, receiver: Receiver) -> 
             await page.goto(f"{base}/console/statements/{analysis}")
             assert await page.inner_text("#verdict") == "tampered"
             await check(page, "statement")
+            await page.goto(base + "/console/background")
+            await page.click("summary:has-text('Invite a candidate')")
+            await page.select_option("#invite-package", "spk_ke_driver")
+            await page.fill("#invite-first", "Wanjiru")
+            await page.fill("#invite-last", "Kamau")
+            await page.fill("#invite-email", "wanjiru@example.com")
+            await page.click("#invite")
+            await page.click("#invited a")
+            await page.wait_for_selector("#checks")
+            await check(page, "background-request")
             await page.goto(f"{base}/console/bulk-scans/{bulk_id}")
             await page.wait_for_selector("#levels")
             await check(page, "bulk-scan")
@@ -251,6 +261,6 @@ def test_the_console_as_a_daily_tool_in_chromium(served: Served) -> None:
     with run_receiver() as receiver:
         shot: Any = asyncio.run(_drive(served.url, analysis, bulk_id, receiver))
     assert [m.json["type"] for m in receiver.accepted()] == ["webhook.test"]
-    assert len(shot) == len(PAGES) + 10
+    assert len(shot) == len(PAGES) + 11
     for name in shot:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000
