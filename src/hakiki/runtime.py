@@ -18,6 +18,7 @@ from hakiki.console.records import creator_scopes
 from hakiki.console.sessions import api_principal
 from hakiki.console.sessions import purge_expired as purge_console_sessions
 from hakiki.console.throttle import LoginThrottle, ResetThrottle
+from hakiki.console.users import find_by_email
 from hakiki.core.auth import KeyCache
 from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.data_dir import secure_data_dir
@@ -95,6 +96,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(LoginThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.add_part(ResetThrottle.from_settings(settings, runtime.rate_limiter.storage))
     runtime.session_check = api_principal  # the console cookie authenticates API calls
+    runtime.user_by_email = find_by_email  # alerts are assigned to console users
     return runtime
 
 

@@ -59,7 +59,7 @@ async def _analyst_records_a_manual_check(
 ) -> None:
     """A candidate fills the invitation (as tests/background do); the analyst then records
     the criminal-record check, which waits for them, in the console's form."""
-    async with httpx.AsyncClient(base_url=base, headers=key, timeout=10) as api:
+    async with httpx.AsyncClient(base_url=base, headers=key, timeout=60) as api:
         made = await api.post(
             "/v3/background/candidates",
             json={
@@ -193,7 +193,7 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
                 and e["method"] == "POST"
                 and e["expect"]["http_status"] == 201
             )
-            async with httpx.AsyncClient(base_url=base, headers=key, timeout=10) as api:
+            async with httpx.AsyncClient(base_url=base, headers=key, timeout=60) as api:
                 made = await api.post("/v3/fraud/reports", json=report["body"])
                 assert made.status_code == 201, made.text
             for name in ("wallet", "requests", "users", "webhooks", "lists", "fraud-reports", ""):

@@ -37,6 +37,7 @@ def _row(org: str, environment: str, subject: str | None, age_days: int = 0) -> 
         "request_body": None,
         "duration_ms": 1,
         "transaction_id": None,
+        "error_message": None,
         "created_at": utcnow() - timedelta(days=age_days),
     }
 

@@ -5,11 +5,23 @@ user's organisation; the role decides what is shown and allowed (roles.py)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from hakiki.console import records, recovery, security, sessions, totp, users
+from hakiki.console import (
+    admin,
+    alerts,
+    records,
+    recovery,
+    results,
+    security,
+    sessions,
+    totp,
+    users,
+)
 from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, ROLES, key_scopes
 from hakiki.console.throttle import LoginThrottle
 from hakiki.console.web import (
@@ -29,14 +41,19 @@ from hakiki.core.auth import SESSION_COOKIE
 from hakiki.core.calls import runtime_of
 from hakiki.core.database import read, transaction
 from hakiki.core.errors import ApiError
+from hakiki.core.pagination import parse_day
 from hakiki.core.wallet import repository as wallet_repository
 from hakiki.core.wallet.service import wallet_summary
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 router.include_router(recovery.router)
 router.include_router(security.router)
+router.include_router(alerts.router)
+router.include_router(admin.router)
+router.include_router(results.router)
 
-REQUEST_LOG_ROWS = 50
+REQUEST_LOG_ROWS = 25
+ENVIRONMENTS = ("sandbox", "live")
 TRANSACTION_ROWS = 50
 REFERENCE_LENGTH = 40
 WRONG = "The e-mail address, password or authentication code is not right."
@@ -149,8 +166,33 @@ async def overview(request: Request) -> Response:
     async with read(runtime_of(request).db) as conn:
         days = await records.activity(conn, session.org_id, session.environment)
         wallet = await wallet_summary(conn, session.org_id)
-    peak = max([1, *(d["calls"] for d in days)])
-    return render(request, "overview.html", session, days=days, peak=peak, wallet=wallet)
+    peak = max([1, *(d["calls"] for d in days), *(d["errors"] for d in days)])
+    queue = await alerts.queue_counts(request, session)
+    return render(
+        request,
+        "overview.html",
+        session,
+        days=days,
+        peak=peak,
+        ticks=_ticks(peak),
+        wallet=wallet,
+        queue=queue,
+    )
+
+
+def _ticks(peak: int) -> list[int]:
+    """Round values for the chart's y axis, from 0 to at least ``peak``."""
+    step, scale = 1, 1
+    while peak / step > 5:
+        for factor in (2, 5, 10):
+            step = factor * scale
+            if peak / step <= 5:
+                break
+        else:
+            scale *= 10
+            continue
+        break
+    return list(range(0, peak + step, step))
 
 
 @router.get("/keys")
@@ -158,9 +200,15 @@ async def keys(request: Request) -> Response:
     session = await signed_in(request)
     if session is None:
         return to_login()
-    async with read(runtime_of(request).db) as conn:
+    runtime = runtime_of(request)
+    async with read(runtime.db) as conn:
         rows = await records.keys_of(conn, session.org_id)
-    return render(request, "keys.html", session, keys=rows)
+        used = await records.last_used(conn, session.org_id, [r["id"] for r in rows])
+    makers = await users.emails_by_id(runtime.db, runtime.vault, session.org_id)
+    for row in rows:
+        row["last_used"] = used.get(row["id"])
+        row["creator"] = makers.get(row["created_by"] or "", "the operator (command line)")
+    return render(request, "keys.html", session, keys=rows, new_scopes=key_scopes(session.role))
 
 
 @router.post("/keys")
@@ -180,9 +228,15 @@ async def create_key(request: Request) -> Response:
             "Live keys come once an operator approved the organisation.",
         )
     scopes = key_scopes(session.role)
+    name = form.get("name", "").strip()[:80] or None
     async with transaction(runtime_of(request).db) as conn:
         client_id, secret = await records.create_key(
-            conn, session.org_id, environment, scopes=scopes, created_by=session.user_id
+            conn,
+            session.org_id,
+            environment,
+            scopes=scopes,
+            created_by=session.user_id,
+            name=name,
         )
     # The secret is in this page only: it is not stored, and the page is not cached.
     return render(
@@ -190,6 +244,7 @@ async def create_key(request: Request) -> Response:
         "key_created.html",
         session,
         client_id=client_id,
+        name=name,
         secret=secret,
         environment=environment,
         scopes=scopes,
@@ -225,19 +280,75 @@ async def wallet(request: Request) -> Response:
 
 
 @router.get("/requests")
-async def request_log(request: Request, reference: str = "") -> Response:
+async def request_log(request: Request) -> Response:
     session = await signed_in(request)
     if session is None:
         return to_login()
-    reference = reference.strip()
-    if len(reference) > REFERENCE_LENGTH or "\x00" in reference:
+    query = request.query_params
+    if len(query.get("reference", "").strip()) > REFERENCE_LENGTH:
         raise ApiError(400, "invalid_request", "reference is a request id (X-Request-Id).")
-    async with read(runtime_of(request).db) as conn:
-        rows = await records.request_log(
-            conn, session.org_id, reference=reference or None, limit=REQUEST_LOG_ROWS
+    chosen = {
+        name: query.get(name, "").strip()[:REFERENCE_LENGTH]
+        for name in ("reference", "status", "endpoint", "key", "since", "until", "environment")
+    }
+    if "\x00" in "".join(chosen.values()):
+        raise ApiError(400, "invalid_request", "A filter holds a NUL character.")
+    chosen["endpoint"] = query.get("endpoint", "").strip()[:200]
+    filters: dict[str, object] = {
+        "reference": chosen["reference"] or None,
+        "endpoint": chosen["endpoint"] or None,
+        "environment": chosen["environment"] if chosen["environment"] in ENVIRONMENTS else None,
+    }
+    status = chosen["status"]
+    if status in records.STATUS_CLASSES or (status.isdigit() and len(status) == 3):
+        filters["status"] = status
+    filters["since"] = parse_day(chosen["since"] or None, "since")
+    until = parse_day(chosen["until"] or None, "until")
+    if until is not None and len(chosen["until"]) == 10:  # a day: through its end
+        until += timedelta(days=1)
+    filters["until"] = until
+    runtime = runtime_of(request)
+    async with read(runtime.db) as conn:
+        keys_rows = await records.keys_of(conn, session.org_id)
+        names = {k["id"]: k["name"] or k["client_id"] for k in keys_rows}
+        people = await users.emails_by_id(runtime.db, runtime.vault, session.org_id)
+        if chosen["key"]:
+            filters["key_id"] = chosen["key"]
+        page = _page_number(query.get("page"))
+        rows, total = await records.request_log_page(
+            conn,
+            session.org_id,
+            filters,
+            offset=(page - 1) * REQUEST_LOG_ROWS,
+            limit=REQUEST_LOG_ROWS,
         )
-    template = "requests_table.html" if request.headers.get("hx-request") else "requests.html"
-    return render(request, template, session, entries=rows, reference=reference)
+        paths = await records.endpoints_logged(conn, session.org_id)
+    for row in rows:
+        key = row["api_key_id"] or ""
+        row["caller"] = names.get(key) or people.get(key) or key
+    pages = max(1, (total + REQUEST_LOG_ROWS - 1) // REQUEST_LOG_ROWS)
+    return render(
+        request,
+        "requests.html",
+        session,
+        entries=rows,
+        chosen=chosen,
+        total=total,
+        page=page,
+        pages=pages,
+        keys=keys_rows,
+        people=people,
+        paths=paths,
+        statuses=list(records.STATUS_CLASSES),
+        filter_query=urlencode({k: v for k, v in chosen.items() if v}),
+    )
+
+
+def _page_number(value: str | None) -> int:
+    try:
+        return max(1, min(int(value or 1), 100_000))
+    except ValueError:
+        return 1
 
 
 @router.get("/users")
@@ -291,12 +402,8 @@ async def add_user(request: Request) -> Response:
 # Pages whose data the browser reads from the API with the session (static/console.js): the
 # console adds no second way to reach another domain's records.
 API_PAGES = {
-    "screening": "screening.html",
     "bulk-scans": "bulk.html",
     "fraud-reports": "reports.html",
-    "background": "background.html",
-    "statements": "statements.html",
-    "webhooks": "webhooks.html",
     "lists": "lists.html",
     "playground": "playground.html",
 }
@@ -310,6 +417,20 @@ def _api_page(template: str) -> Callable[[Request], Awaitable[Response]]:
         return render(request, template, session)
 
     return page
+
+
+@router.get("/screening")
+async def screening_page(request: Request) -> Response:
+    """Screen a name (the JS sends /v3/screening/aml): in live, the price of one click is
+    shown before it is made."""
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    price = runtime_of(request).price(SCREEN_ENDPOINT)
+    return render(request, "screening.html", session, price=price)
+
+
+SCREEN_ENDPOINT = "screening.aml"
 
 
 for _path, _template in API_PAGES.items():

@@ -7,7 +7,7 @@ from collections import defaultdict
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, func, insert, not_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.console.roles import SCOPES
@@ -31,6 +31,8 @@ async def keys_of(conn: AsyncConnection, org_id: str) -> list[dict[str, Any]]:
             api_keys.c.scopes,
             api_keys.c.created_at,
             api_keys.c.revoked_at,
+            api_keys.c.name,
+            api_keys.c.created_by,
         )
         .where(api_keys.c.org_id == org_id)
         .order_by(api_keys.c.created_at.desc())
@@ -39,7 +41,13 @@ async def keys_of(conn: AsyncConnection, org_id: str) -> list[dict[str, Any]]:
 
 
 async def create_key(
-    conn: AsyncConnection, org_id: str, environment: str, *, scopes: list[str], created_by: str
+    conn: AsyncConnection,
+    org_id: str,
+    environment: str,
+    *,
+    scopes: list[str],
+    created_by: str,
+    name: str | None = None,
 ) -> tuple[str, str]:
     """A new keypair of ``created_by`` (a user id) with ``scopes``; (client_id, secret): the
     secret is never stored."""
@@ -54,6 +62,7 @@ async def create_key(
             scopes=scopes,
             created_at=utcnow(),
             created_by=created_by,
+            name=name,
         )
     )
     return client_id, secret
@@ -140,3 +149,104 @@ async def request_log(
         query = query.where(request_logs.c.id == reference)
     query = query.order_by(request_logs.c.created_at.desc()).limit(limit)
     return [dict(r._mapping) for r in await conn.execute(query)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The request log, paginated and filtered (issue 36)
+
+STATUS_CLASSES = {"2xx": (200, 300), "4xx": (400, 500), "5xx": (500, 600)}
+
+
+def _own_reads(org_id: str) -> Any:
+    """The console's own reads: GETs made with a console user's session (the shell pages'
+    API reads), not calls anyone made on purpose."""
+    users = select(console_users.c.id).where(console_users.c.org_id == org_id)
+    return and_(request_logs.c.method == "GET", request_logs.c.api_key_id.in_(users))
+
+
+def _log_conditions(org_id: str, filters: dict[str, Any]) -> list[Any]:
+    conditions: list[Any] = [request_logs.c.org_id == org_id, not_(_own_reads(org_id))]
+    if filters.get("reference"):
+        conditions.append(request_logs.c.id == filters["reference"])
+    if filters.get("environment"):
+        conditions.append(request_logs.c.environment == filters["environment"])
+    status = filters.get("status")
+    if status in STATUS_CLASSES:
+        low, high = STATUS_CLASSES[status]
+        conditions += [request_logs.c.status_code >= low, request_logs.c.status_code < high]
+    elif status:
+        conditions.append(request_logs.c.status_code == int(status))
+    if filters.get("endpoint"):
+        conditions.append(request_logs.c.path.startswith(filters["endpoint"], autoescape=True))
+    if filters.get("key_id"):
+        conditions.append(request_logs.c.api_key_id == filters["key_id"])
+    if filters.get("since"):
+        conditions.append(request_logs.c.created_at >= filters["since"])
+    if filters.get("until"):
+        conditions.append(request_logs.c.created_at < filters["until"])
+    return conditions
+
+
+async def request_log_page(
+    conn: AsyncConnection, org_id: str, filters: dict[str, Any], *, offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the organisation's request log, newest first, and how many rows match."""
+    conditions = _log_conditions(org_id, filters)
+    total = (
+        await conn.execute(select(func.count()).select_from(request_logs).where(*conditions))
+    ).scalar_one()
+    query = (
+        select(
+            request_logs.c.id,
+            request_logs.c.api_key_id,
+            request_logs.c.environment,
+            request_logs.c.method,
+            request_logs.c.path,
+            request_logs.c.status_code,
+            request_logs.c.response_code,
+            request_logs.c.request_body,
+            request_logs.c.duration_ms,
+            request_logs.c.transaction_id,
+            request_logs.c.error_message,
+            request_logs.c.created_at,
+        )
+        .where(*conditions)
+        .order_by(request_logs.c.created_at.desc(), request_logs.c.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    return [dict(r._mapping) for r in await conn.execute(query)], int(total)
+
+
+async def endpoints_logged(conn: AsyncConnection, org_id: str) -> list[str]:
+    """The paths of the organisation's newest calls, for the filter's choices."""
+    newest = (
+        select(request_logs.c.path)
+        .where(request_logs.c.org_id == org_id)
+        .order_by(request_logs.c.created_at.desc())
+        .limit(2000)
+        .subquery()
+    )
+    rows = await conn.execute(select(newest.c.path).distinct())
+    return sorted(r.path for r in rows)
+
+
+async def last_used(conn: AsyncConnection, org_id: str, key_ids: list[str]) -> dict[str, Any]:
+    """When each key was last used (its newest request-log row), by key id."""
+    if not key_ids:
+        return {}
+    query = (
+        select(request_logs.c.api_key_id, func.max(request_logs.c.created_at))
+        .where(request_logs.c.org_id == org_id, request_logs.c.api_key_id.in_(key_ids))
+        .group_by(request_logs.c.api_key_id)
+    )
+    return {key: as_utc(when) for key, when in await conn.execute(query) if when is not None}
+
+
+async def name_key(conn: AsyncConnection, org_id: str, key_id: str, name: str) -> bool:
+    result = await conn.execute(
+        update(api_keys)
+        .where(api_keys.c.id == key_id, api_keys.c.org_id == org_id)
+        .values(name=name)
+    )
+    return result.rowcount == 1

@@ -85,3 +85,23 @@ async def end_session(conn: AsyncConnection, session_id: str, now: datetime) -> 
         .where(console_sessions.c.id == session_id, console_sessions.c.ended_at.is_(None))
         .values(ended_at=now)
     )
+
+
+async def user_of_org(conn: AsyncConnection, org_id: str, user_id: str) -> dict[str, Any] | None:
+    query = select(console_users).where(
+        console_users.c.id == user_id, console_users.c.org_id == org_id
+    )
+    row = (await conn.execute(query)).first()
+    return dict(row._mapping) if row else None
+
+
+async def update_user(conn: AsyncConnection, user_id: str, **values: Any) -> None:
+    await conn.execute(update(console_users).where(console_users.c.id == user_id).values(**values))
+
+
+async def end_sessions_of(conn: AsyncConnection, user_id: str, now: datetime) -> None:
+    await conn.execute(
+        update(console_sessions)
+        .where(console_sessions.c.user_id == user_id, console_sessions.c.ended_at.is_(None))
+        .values(ended_at=now)
+    )

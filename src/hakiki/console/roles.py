@@ -29,12 +29,13 @@ MANAGE_KEYS = "manage_keys"
 MANAGE_USERS = "manage_users"
 REVIEW = "review"  # screening hits, background checks' manual form
 RUN_CALLS = "run_calls"  # the playground; any unsafe API call through the session
+MANAGE_WEBHOOKS = "manage_webhooks"  # add, test, disable endpoints; resend deliveries
 
 PERMISSIONS: dict[str, frozenset[str]] = {
-    "owner": frozenset({MANAGE_KEYS, MANAGE_USERS, REVIEW, RUN_CALLS}),
-    "admin": frozenset({MANAGE_KEYS, MANAGE_USERS, REVIEW, RUN_CALLS}),
+    "owner": frozenset({MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS}),
+    "admin": frozenset({MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS}),
     "analyst": frozenset({REVIEW, RUN_CALLS}),
-    "developer": frozenset({MANAGE_KEYS, RUN_CALLS}),
+    "developer": frozenset({MANAGE_KEYS, MANAGE_WEBHOOKS, RUN_CALLS}),
     "viewer": frozenset(),
 }
 

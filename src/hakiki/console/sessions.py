@@ -151,6 +151,13 @@ async def api_principal(request: Request, token: str) -> Principal:
             raise ApiError(
                 403, "insufficient_scope", f"The {session.role} role cannot make this call."
             )
+    return principal_of(session)
+
+
+def principal_of(session: Session) -> Principal:
+    """The caller a session stands for: the user, with the role's scopes, in the environment
+    chosen in the console (also what the console's own pages act as when they call a
+    domain's service)."""
     return Principal(
         key_id=session.user_id,
         client_id=f"console:{session.user_id}",

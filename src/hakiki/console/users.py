@@ -121,3 +121,38 @@ async def list_users(db: Database, vault: Vault, org_id: str) -> list[dict[str, 
         }
         for r in rows
     ]
+
+
+async def change_role(
+    db: Database, org_id: str, user_id: str, role: str, *, by_role: str
+) -> dict[str, Any]:
+    """Give the organisation's user ``user_id`` another role: an admin can neither make an
+    owner nor change an owner (an owner can); their keys follow the new role (core.auth)."""
+    check_role(role)
+    async with transaction(db) as conn:
+        user = await repository.user_of_org(conn, org_id, user_id)
+        if user is None or user["disabled_at"] is not None:
+            raise ApiError(404, "not_found", "Your organisation has no such user.")
+        if by_role != "owner" and "owner" in (role, user["role"]):
+            raise ApiError(403, "insufficient_scope", "Only an owner can make or change owners.")
+        await repository.update_user(conn, user_id, role=role)
+    return user
+
+
+async def remove_user(db: Database, org_id: str, user_id: str, *, by_role: str) -> None:
+    """Remove the user: they cannot sign in, their sessions end and their keys stop working
+    (core.auth). The row stays (disabled) so audit trails still name them."""
+    now = utcnow()
+    async with transaction(db) as conn:
+        user = await repository.user_of_org(conn, org_id, user_id)
+        if user is None or user["disabled_at"] is not None:
+            raise ApiError(404, "not_found", "Your organisation has no such user.")
+        if by_role != "owner" and user["role"] == "owner":
+            raise ApiError(403, "insufficient_scope", "Only an owner can remove an owner.")
+        await repository.update_user(conn, user_id, disabled_at=now)
+        await repository.end_sessions_of(conn, user_id, now)
+
+
+async def emails_by_id(db: Database, vault: Vault, org_id: str) -> dict[str, str]:
+    """Every user of the organisation's e-mail address, by user id (audit trails name people)."""
+    return {u["id"]: u["email"] for u in await list_users(db, vault, org_id)}

@@ -3,7 +3,9 @@ signed-in session and its CSRF check, static files."""
 
 from __future__ import annotations
 
+import json
 import secrets
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -13,11 +15,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from hakiki.console import sessions
-from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, REVIEW, RUN_CALLS
+from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS
 from hakiki.console.sessions import Session
 from hakiki.core import request_body
 from hakiki.core.auth import SESSION_COOKIE
 from hakiki.core.calls import runtime_of
+from hakiki.core.clock import as_utc
 from hakiki.core.errors import ApiError, invalid_request, payload_too_large
 
 FORM_LIMIT = 16 << 10
@@ -27,7 +30,6 @@ STATIC = Path(__file__).parent / "static"
 STATIC_FILES = {  # name -> media type: nothing else is served
     "console.css": "text/css; charset=utf-8",
     "console.js": "text/javascript; charset=utf-8",
-    "htmx.min.js": "text/javascript; charset=utf-8",
 }
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -47,6 +49,22 @@ templates = Environment(
 )
 
 
+def when(value: datetime | None) -> str:
+    """The console's one timestamp format: to the second, in UTC, the zone named."""
+    if value is None:
+        return ""
+    return as_utc(value).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def pretty(value: Any) -> str:
+    """JSON as a person reads it (escaped by the template like any text, not as \u003c)."""
+    return json.dumps(value, ensure_ascii=False, indent=1)
+
+
+templates.filters["when"] = when
+templates.filters["pretty"] = pretty
+
+
 def render(
     request: Request,
     template: str,
@@ -60,6 +78,7 @@ def render(
         values["can"] = {
             "manage_keys": session.may(MANAGE_KEYS),
             "manage_users": session.may(MANAGE_USERS),
+            "manage_webhooks": session.may(MANAGE_WEBHOOKS),
             "review": session.may(REVIEW),
             "run_calls": session.may(RUN_CALLS),
         }

@@ -191,19 +191,30 @@ def _slash_hint(app: FastAPI, scope: Scope) -> str:
     return ""
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    async def on_api_error(_request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ApiError)
-        return error_response(exc)
+ERROR_LOGGED = 300  # characters of an error's message kept in the request log
 
-    async def on_validation_error(_request: Request, exc: Exception) -> Response:
+
+def noted(request: Request, error: ApiError) -> Response:
+    """The error's answer, its code and message noted for the request log's row (the
+    console's request log shows why a call failed; messages name fields, never values)."""
+    state = request.scope.setdefault("state", {})
+    state["error"] = f"{error.error}: {error.message}"[:ERROR_LOGGED]
+    return error_response(error)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def on_api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return noted(request, exc)
+
+    async def on_validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        return error_response(validation_error(list(exc.errors())))
+        return noted(request, validation_error(list(exc.errors())))
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         if isinstance(exc, ApiHTTPError):
-            return error_response(exc.error)
+            return noted(request, exc.error)
         headers = dict(exc.headers or {})
         if exc.status_code == 400:
             # Starlette's multipart parser and FastAPI's body reading: the body is unreadable.

@@ -85,6 +85,12 @@ def _log_unrecorded(scope: Scope, status: int) -> None:
         return
     runtime.request_log.add(
         log_row(
-            state["request_id"], principal, scope["method"], scope["path"], status, state["started"]
+            state["request_id"],
+            principal,
+            scope["method"],
+            scope["path"],
+            status,
+            state["started"],
+            error_message=state.get("error"),
         )
     )

@@ -7,7 +7,7 @@ imports a domain."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
 T = TypeVar("T")
+UserLookup = Callable[[Database, Vault, str], Awaitable[dict[str, Any] | None]]
 SMALL_ENGINE = 1000  # entities; below this a screening takes microseconds
 
 
@@ -45,6 +46,9 @@ class Runtime:
     settlements: SettlementWriter  # finished calls' writes, committed in groups
     jobs: JobWorker | None = None  # the embedded job worker, when this process runs jobs
     session_check: SessionCheck | None = None  # console sessions, registered by the root
+    # A console user by e-mail address (the row, or None), registered by the root: screening's
+    # alert queue assigns alerts to users without importing the console (which shows the queue).
+    user_by_email: UserLookup | None = None
     parts: dict[type, Any] = field(default_factory=dict)  # each domain's state, by its type
     _outbound: httpx.AsyncClient | None = None
     _embedder: FaceEmbedder | None = None

@@ -59,6 +59,7 @@ api_keys = Table(
     # The console user who made the key (None: the operator's command line). The key never
     # does more than that user's role does now (core.auth.KeyCache, docs/decisions.md).
     Column("created_by", String(40)),
+    Column("name", String(80)),  # the console's label for the key (issue 36)
 )
 
 wallets = Table(
@@ -138,7 +139,10 @@ request_logs = Table(
     Column("request_body", JSON),
     Column("duration_ms", Integer),
     Column("transaction_id", String(40)),
+    Column("error_message", Text),  # an error answer's code and message (issue 36)
     Column("created_at", UtcDateTime(), nullable=False, index=True),
+    # The console's Keys page (last used) and its request log filtered by key.
+    Index("ix_request_logs_key_time", "api_key_id", "created_at"),
     # Live fraud scans count a subject's recent live checks from this index alone; sandbox
     # calls stay out of it (they are never counted, and a random hash costs the most to index).
     Index(

@@ -13,7 +13,6 @@ import orjson
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hakiki.console.users import find_by_email
 from hakiki.core.auth import Principal
 from hakiki.core.auth_repository import find_key_with_org
 from hakiki.core.calls import Call, finish_write
@@ -164,7 +163,8 @@ async def _act(
 async def _assignee(runtime: Runtime, principal: Principal, name: str) -> str:
     """The id of the console user (by e-mail) or API key (by client id, this environment) of
     the caller's organisation that ``name`` designates; 400 when there is none."""
-    user = await find_by_email(runtime.db, runtime.vault, name)
+    lookup = runtime.user_by_email
+    user = await lookup(runtime.db, runtime.vault, name) if lookup is not None else None
     if user is not None and user["org_id"] == principal.org_id and user["disabled_at"] is None:
         return str(user["id"])
     async with read(runtime.db) as conn:
@@ -242,3 +242,21 @@ async def resolve(call: Call, alert_id: str, body: ResolveRequest) -> bytes:
     answer = await _act(call, alert_id, "resolved", detail, change)
     call.runtime.part(ReviewPresence).mark(principal)
     return answer
+
+
+async def recent_history(
+    runtime: Runtime, principal: Principal, limit: int = 20
+) -> list[tuple[AlertEvent, Alert]]:
+    """The newest actions on the caller's alerts, each with its alert (decrypted for the
+    caller's organisation): who did what to which subject and list entry."""
+    async with read(runtime.db) as conn:
+        rows = await alerts.recent_events(
+            conn, principal.org_id, principal.environment, limit=limit
+        )
+    vault = runtime.vault
+    return [(_event_view(vault, event), alert_view(vault, alert)) for event, alert in rows]
+
+
+async def count(runtime: Runtime, principal: Principal, filters: dict[str, Any]) -> int:
+    async with read(runtime.db) as conn:
+        return await alerts.count_alerts(conn, principal.org_id, principal.environment, filters)

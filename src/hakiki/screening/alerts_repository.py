@@ -118,6 +118,11 @@ def _conditions(org_id: str, environment: str, filters: dict[str, Any]) -> list[
         conditions.append(t.c.created_at >= filters["created_from"])
     if filters.get("created_to"):
         conditions.append(t.c.created_at <= filters["created_to"])
+    assignee = filters.get("assignee_id")
+    if assignee == "":  # the console's "unassigned"
+        conditions.append(t.c.assignee_id.is_(None))
+    elif assignee:
+        conditions.append(t.c.assignee_id == assignee)
     subject = filters.get("subject")
     if subject:  # the monitored subject's id, the subject key or the reference's hash
         conditions.append(
@@ -154,3 +159,26 @@ async def list_alerts(
         .limit(limit)
     )
     return [dict(r._mapping) for r in rows]
+
+
+async def recent_events(
+    conn: AsyncConnection, org_id: str, environment: str, *, limit: int
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The newest history rows of the organisation's alerts in this environment, each with its
+    alert (the console's audit trail, naming the subject and the list entry)."""
+    rows = await conn.execute(
+        select(events, t)
+        .join(t, t.c.id == events.c.alert_id)
+        .where(t.c.org_id == org_id, t.c.environment == environment)
+        .order_by(events.c.created_at.desc(), events.c.id.desc())
+        .limit(limit)
+    )
+    event_keys = [c.key for c in events.columns]
+    alert_keys = [c.key for c in t.columns]
+    found = []
+    for row in rows:
+        values = tuple(row)
+        event = dict(zip(event_keys, values[: len(event_keys)], strict=True))
+        alert = dict(zip(alert_keys, values[len(event_keys) :], strict=True))
+        found.append((event, alert))
+    return found

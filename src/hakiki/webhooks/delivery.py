@@ -135,3 +135,31 @@ async def attempt_delivery(runtime: Runtime, delivery_id: str) -> None:
         await repository.record_attempt(conn, attempt, outcome)
     if not delivered:
         raise DeliveryFailed(error)
+
+
+TEST_EVENT = "webhook.test"
+
+
+async def send_test(
+    runtime: Runtime, org_id: str, environment: str, endpoint_id: str
+) -> tuple[int | None, str | None] | None:
+    """Send one signed ``webhook.test`` event to the organisation's endpoint now (the console's
+    Test button): not stored, never retried. The receiver's status code and what went wrong
+    (as for a delivery), or None when the organisation has no such endpoint."""
+    async with read(runtime.db) as conn:
+        target = await repository.get_endpoint(conn, org_id, environment, endpoint_id)
+    if target is None:
+        return None
+    now = utcnow()
+    message_id = new_id("evt")
+    body = orjson.dumps(
+        {
+            "id": message_id,
+            "type": TEST_EVENT,
+            "occurred_at": now.isoformat().replace("+00:00", "Z"),
+            "sequence": 1,
+            "data": {"endpoint_id": endpoint_id, "test": True},
+        }
+    )
+    headers = signed_headers(message_id, now, body.decode(), _secrets_in_use(runtime.vault, target))
+    return await _post(runtime, target["url"], headers, body)

@@ -189,6 +189,17 @@ async def create_endpoint(call: Call, body: EndpointRequest) -> bytes:
     )
 
 
+async def add_endpoint(
+    runtime: Runtime, principal: Principal, body: EndpointRequest
+) -> tuple[Endpoint, str]:
+    """Add an endpoint for the console's form (the API's is :func:`create_endpoint`): the
+    endpoint and its secret, to be shown once."""
+    row, secret = await new_endpoint(runtime, principal, body)
+    async with transaction(runtime.db) as conn:
+        await repository.insert_endpoint(conn, row)
+    return _endpoint(row), secret
+
+
 async def list_endpoints(runtime: Runtime, principal: Principal, page: PageRequest) -> EndpointList:
     async with read(runtime.db) as conn:
         total = await repository.count_endpoints(conn, principal.org_id, principal.environment)

@@ -36,6 +36,7 @@ def _rows(count: int) -> list[dict[str, Any]]:
             "request_body": {"channel": "bvn", "number": "<str:11>", "nested": [1, None]},
             "duration_ms": 3,
             "transaction_id": None,
+            "error_message": None,
             "created_at": utcnow(),
         }
         for _ in range(count)

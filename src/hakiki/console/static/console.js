@@ -242,6 +242,10 @@ function cell(row, text) {
         download.append(a, " ");
       }
     }
+    const open = document.createElement("a");
+    open.href = "/console/bulk-scans/" + encodeURIComponent(scan.bulk_id);
+    open.textContent = "Rows and risk levels";
+    download.append(open);
     return tr;
   }
 
@@ -339,6 +343,10 @@ function cell(row, text) {
       open.className = "link";
       open.textContent = r.reference;
       open.addEventListener("click", () => show(r.reference));
+      const page = document.createElement("a");
+      page.href = "/console/background/" + encodeURIComponent(r.reference);
+      page.textContent = "page";
+      ref.append(" ", page);
       ref.appendChild(open);
       [r.candidate.first_name + " " + r.candidate.last_name, r.package.name || r.package.id, r.status, r.result, r.created_at].forEach((v) => cell(tr, v));
       list.appendChild(tr);

@@ -82,6 +82,7 @@ def log_row(
         "subject_encrypted": None,
         "request_body": None,
         "transaction_id": None,
+        "error_message": None,
         "duration_ms": int((time.perf_counter() - started) * 1000),
         "created_at": utcnow(),
         **fields,

@@ -100,6 +100,18 @@ class ScreeningEngine:
     def lists(self) -> list[ListVersion]:
         return [info.version for info in self._lists]
 
+    def find_entity(self, list_code: str, entity_id: str) -> ListEntity | None:
+        """The list's entry ``entity_id`` (names, dates, countries, programmes), or None: a
+        scan of that list's entries, for one page showing one hit beside its entry."""
+        for list_pos, info in enumerate(self._lists):
+            if info.snapshot.code != list_code:
+                continue
+            for position in np.flatnonzero(self._entity_list == list_pos):
+                entity = self._entities[int(position)]
+                if entity.entity_id == entity_id:
+                    return entity
+        return None
+
     @property
     def entity_count(self) -> int:
         return len(self._entities)

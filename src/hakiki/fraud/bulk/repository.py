@@ -159,3 +159,17 @@ async def list_results(
     query = select(results).where(*_results_of(bulk_id, status), results.c.row_number > after_row)
     rows = await conn.execute(query.order_by(results.c.row_number).limit(limit))
     return [dict(r._mapping) for r in rows]
+
+
+async def counts_by_level(conn: AsyncConnection, bulk_id: str) -> dict[str, int]:
+    """How many of the scan's rows have each risk level (``error``: rows not scanned)."""
+    rows = await conn.execute(
+        select(results.c.status, results.c.risk_level, func.count())
+        .where(results.c.bulk_id == bulk_id)
+        .group_by(results.c.status, results.c.risk_level)
+    )
+    counts: dict[str, int] = {}
+    for status, level, count in rows:
+        name = "error" if status == "error" else (level or "unknown")
+        counts[name] = counts.get(name, 0) + int(count)
+    return counts

@@ -211,6 +211,16 @@ async def get_scan(
     )
 
 
+async def risk_levels(runtime: Runtime, owner: tuple[str, str], bulk_id: str) -> dict[str, int]:
+    """The scan's rows counted by risk level (LOW ... CRITICAL, and error), for the console's
+    page of one scan; 404 for another organisation's or environment's scan."""
+    environment, org_id = owner
+    async with read(runtime.db) as conn:
+        if await repository.get_owned(conn, org_id, environment, bulk_id) is None:
+            raise _not_found(bulk_id)
+        return await repository.counts_by_level(conn, bulk_id)
+
+
 async def find_owned(runtime: Runtime, owner: tuple[str, str], bulk_id: str) -> dict[str, Any]:
     environment, org_id = owner
     async with read(runtime.db) as conn:
