@@ -21,8 +21,9 @@ async def get_lists(call: Call, page: PageRequest = Depends(page_params)) -> Lis
     live engine holds it (`in_use`), the version in use with its date, age and `stale` flag
     (older than HAKIKI_LIST_MAX_AGE_DAYS), its `source` (the bundled snapshot or a download
     by `hakiki lists update`) and the newest update attempt and error. Paginated like every
-    list (`page`, `page_size`: 20 by default, 100 at most). Any key of the organisation; free. Sandbox keys see the same live lists, though
-    sandbox screenings use the sandbox's fictional ones."""
+    list (`page`, `page_size`: 20 by default, 100 at most). Any key of the organisation;
+    free. Sandbox keys see the same live lists, though sandbox screenings use the sandbox's
+    fictional ones."""
     runtime = call.runtime
     engine = await runtime.part(ScreeningEngines).load_live()
     rows = await list_status(runtime.settings, runtime.db, engine=engine)
