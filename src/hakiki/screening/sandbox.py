@@ -237,6 +237,11 @@ class NameScreeningSandbox:
                 body={},
                 expect=INVALID,
             ),
+            TestValue(
+                description="a country the screening does not know (Narnia): 400 naming it",
+                body={"name": "Amina Wanjiku Otieno", "countries": ["Kenya", "Narnia"]},
+                expect={**INVALID, "details.0.field": "countries.1"},
+            ),
         ]
         if self.key in _WITH_SANCTION:
             values.append(
