@@ -168,7 +168,11 @@ def _chars(n: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
+    """The value as the request sent it (JSON), cut short."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
