@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hakiki_client import AsyncHakiki, Hakiki, HakikiError, RetryPolicy
-from hakiki_client.webhooks import WebhookVerificationError, sign, verify
 
 from hakiki.webhooks.signing import new_secret, signed_headers
+from hakiki_client import AsyncHakiki, Hakiki, HakikiError, RetryPolicy
+from hakiki_client.webhooks import WebhookVerificationError, sign, verify
 from tests.conftest import unique
 from tests.support.fake_server import serve_handler_in_thread
 from tests.support.served import Served
@@ -106,7 +106,7 @@ class _Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.received.append((dict(self.headers.items()), body))
                 receiver.arrived.set()
@@ -121,14 +121,16 @@ class _Receiver:
 
 def test_a_delivered_webhook_verifies_with_the_client_helper(served: Served) -> None:
     receiver = _Receiver()
-    with serve_handler_in_thread(receiver.handler(), "webhook-receiver") as url:
-        with _client(served) as hakiki:
-            endpoint = hakiki.post_account_webhooks(
-                {"url": f"{url}/hooks", "events": ["verification.completed"]}
-            )
-            pending = hakiki.post_vehicle_verify({"registration_number": "KCA 107A"})
-            assert pending["status"] == "PENDING"
-            assert receiver.arrived.wait(30), "no delivery"
+    with (
+        serve_handler_in_thread(receiver.handler(), "webhook-receiver") as url,
+        _client(served) as hakiki,
+    ):
+        endpoint = hakiki.post_account_webhooks(
+            {"url": f"{url}/hooks", "events": ["verification.completed"]}
+        )
+        pending = hakiki.post_vehicle_verify({"registration_number": "KCA 107A"})
+        assert pending["status"] == "PENDING"
+        assert receiver.arrived.wait(30), "no delivery"
     headers, body = receiver.received[0]
     event = verify(body, headers, endpoint["secret"])
     assert event["type"] == "verification.completed"
@@ -184,7 +186,7 @@ class _Flaky:
                 self.end_headers()
                 self.wfile.write(data)
 
-            do_GET = do_POST = _answer  # noqa: N815
+            do_GET = do_POST = _answer
 
             def log_message(self, *_: object) -> None:
                 pass

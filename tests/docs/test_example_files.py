@@ -50,7 +50,9 @@ def test_the_docs_use_the_sample_files() -> None:
 
 
 def _make_examples() -> object:
-    spec = importlib.util.spec_from_file_location("make_examples", ROOT / "scripts/make_examples.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_examples", ROOT / "scripts/make_examples.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

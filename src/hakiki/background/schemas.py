@@ -76,8 +76,8 @@ class CheckTypeOut(BaseModel):
 
 # The lists' examples with their pagination (issue 35: every list is paginated): Kenya's
 # first two check types (?country_code=KE&page_size=2), and the four countries.
-_CHECK_TYPES_PAGE = {"page": 1, "page_size": 2, "total_pages": 6, "total_items": 12}
-_COUNTRIES_PAGE = {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 4}
+_CHECK_TYPES_PAGE: dict[str, Any] = {"page": 1, "page_size": 2, "total_pages": 6, "total_items": 12}
+_COUNTRIES_PAGE: dict[str, Any] = {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 4}
 
 
 class CheckTypeList(BaseModel):

@@ -202,9 +202,9 @@ def plain_problem(err: Any) -> str:
         return f"must be one of {', '.join(choices)}; {_shown(given)} is not"
     if kind == "string_pattern_mismatch":
         words = PATTERN_WORDS.get(str(ctx.get("pattern", "")))
-        return f"{words}; {_shown(given)} is not" if words else (
-            f"{_shown(given)} does not have this field's format (the API reference describes it)"
-        )
+        if words:
+            return f"{words}; {_shown(given)} is not"
+        return f"{_shown(given)} does not have this field's format (the API reference says it)"
     if kind == "string_too_short":
         least = ctx.get("min_length", 1)
         return "must not be empty" if least == 1 else f"must be at least {_chars(least)} long"

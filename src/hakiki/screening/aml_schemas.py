@@ -27,7 +27,6 @@ AmlCheck = Literal["sanction", "pep", "adverse_media", "watchlist"]
 DEFAULT_AML_CHECKS: tuple[AmlCheck, ...] = ("sanction", "pep")
 
 
-
 def _known_country(value: str) -> str:
     """A country of a subject, as the screening engine reads it (a code or a name in many
     languages); one it cannot read was silently dropped before issue 35: now a 400."""

@@ -71,9 +71,8 @@ def _retryable(response: httpx.Response) -> bool:
 
 def _result(response: httpx.Response) -> Any:
     request_id = response.headers.get("X-Request-Id")
-    if response.status_code == 204 or not response.content:
-        if response.is_success:
-            return None
+    if response.is_success and (response.status_code == 204 or not response.content):
+        return None
     try:
         body: Any = response.json()
     except ValueError:
