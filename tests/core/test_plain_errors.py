@@ -209,3 +209,21 @@ def test_every_pattern_of_the_document_has_words() -> None:
 def test_the_words_of_pydantic_s_errors(error: dict[str, Any], words: str) -> None:
     problem = plain_problem(error)
     assert words in problem and not PYDANTIC.search(problem)
+
+
+def test_our_own_error_types_are_not_pydantic_s() -> None:
+    """plain_problem words pydantic's error types and passes our own through: an error of ours
+    named like one of pydantic's (``date_type``) would lose its words."""
+    from pathlib import Path
+    from typing import get_args
+
+    from pydantic_core.core_schema import ErrorType
+
+    pydantic_types = set(get_args(ErrorType))
+    source = Path(__file__).resolve().parents[2] / "src" / "hakiki"
+    ours = {
+        name
+        for path in source.rglob("*.py")
+        for name in re.findall(r'PydanticCustomError\(\s*"([a-z_]+)"', path.read_text("utf-8"))
+    }
+    assert ours and not ours & pydantic_types, ours & pydantic_types
