@@ -358,7 +358,16 @@ async def test_the_test_values_example_holds_served_entries(
     response = await client.get(
         "/v3/sandbox/test-values", headers=(await make_account("sandbox")).headers
     )
-    assert response.json() == {"data": served}
+    total = len(served)
+    assert response.json() == {
+        "data": served[:20],
+        "pagination": {
+            "page": 1,
+            "page_size": 20,
+            "total_pages": (total + 19) // 20,
+            "total_items": total,
+        },
+    }
     SandboxValues.model_validate(response.json())
 
 

@@ -492,3 +492,11 @@ async def test_docs_pages_load_only_local_assets(client: httpx.AsyncClient, page
         assert asset.status_code == 200, url
         assert asset.content, url
     assert any(u.endswith(".js") for u in urls) and "/openapi.json" in urls
+    for url in (u for u in urls if u.endswith((".js", ".css"))):
+        # Nothing the scripts load comes from outside either: ReDoc's bundle drew its
+        # side menu's logo from cdn.redoc.ly (issue 35).
+        asset = (await client.get(url)).text
+        assert "cdn." not in asset and "fonts.googleapis" not in asset, url
+        for image in re.findall(r"""src:\s*["']([^"']+\.(?:svg|png))["']""", asset):
+            assert image.startswith("/"), (url, image)
+            assert (await client.get(image)).status_code == 200, image

@@ -62,9 +62,19 @@ async def test_the_endpoint_serves_the_catalogue(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
     account = await make_account("sandbox")
-    response = await client.get("/v3/sandbox/test-values", headers=account.headers)
-    assert response.status_code == 200
-    served = response.json()["data"]
+    served: list[dict[str, object]] = []
+    page = 1
+    while True:  # paginated like every list: read its pages of 100
+        response = await client.get(
+            "/v3/sandbox/test-values",
+            params={"page": page, "page_size": 100},
+            headers=account.headers,
+        )
+        assert response.status_code == 200
+        served += response.json()["data"]
+        if page >= response.json()["pagination"]["total_pages"]:
+            break
+        page += 1
     assert served == all_entries()
     first = served[0]
     assert {"method", "path", "body", "expect", "description"} <= set(first)

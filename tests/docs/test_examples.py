@@ -25,8 +25,10 @@ The rules (tests/docs/examples.py finds the blocks and matches outputs):
     ``hk_live_...:hks_...`` a live key of an approved organisation with a credited wallet
     (made with the command line); ``HAKIKI_AUTH`` is exported with the sandbox key, as the
     README's walkthrough has the reader do;
-  - the files a reader brings (``selfie.jpg``, ``applicants.csv``, ``customers.jsonl``,
-    ``pairs.jsonl``, ``peps.csv``, ``feeds/*.xml``) are in the working directory (``FILES``).
+  - the repository's ``examples/`` folder (the sample files the commands use: a statement, a
+    document, a selfie, a bulk CSV...) is the working directory's ``examples/``, as in the
+    repository's root, where a reader pastes the commands (tests/docs/test_example_files.py:
+    every file a command reads is there or written by an earlier example).
 
 - The script must exit 0, and every ``curl`` call must answer 2xx (``curl`` is wrapped to
   report each status on stderr), except when the output shown is an error envelope
@@ -89,18 +91,8 @@ SANDBOX_PLACEHOLDER = "hk_test_...:hks_..."
 LIVE_PLACEHOLDER = "hk_live_...:hks_..."
 LIVE_ORG = "Docs examples live organisation"
 
-# The files a reader brings, as (name in the working directory, source in the repository).
-FILES = {
-    "selfie.jpg": ROOT / "tests/engines/face/data/obama.jpg",
-    "passport.jpg": ROOT / "tests/data/documents/pe-passport-td3.jpg",
-    "applicants.csv": ROOT / "tests/docs/files/applicants.csv",
-    "customers.jsonl": ROOT / "tests/docs/files/customers.jsonl",
-    "pairs.jsonl": ROOT / "tests/docs/files/pairs.jsonl",
-    "peps.csv": ROOT / "tests/docs/files/peps.csv",
-    "mpesa-statement.pdf": ROOT / "src/hakiki/statements/sandbox_data/mpesa-genuine.pdf",
-    "feeds/east_africa_rss.xml": ROOT / "tests/engines/adverse_media/data/east_africa_rss.xml",
-    "feeds/atom_feed.xml": ROOT / "tests/engines/adverse_media/data/atom_feed.xml",
-}
+# The sample files the commands use, as in the repository's root.
+EXAMPLE_FILES = ROOT / "examples"
 
 # The HTTP status of each error code of the envelope (docs/api.md, Conventions).
 ERROR_STATUS = {
@@ -193,9 +185,7 @@ def newcomer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Newcomer]:
             pytest.fail(message)
         pytest.skip(message)
     workdir = tmp_path_factory.mktemp("newcomer")
-    for name, source in FILES.items():
-        (workdir / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, workdir / name)
+    shutil.copytree(EXAMPLE_FILES, workdir / "examples")
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAKIKI_")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"

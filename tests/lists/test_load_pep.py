@@ -22,7 +22,7 @@ from tests.conftest import AccountFactory
 from tests.support.cli import invoke
 
 ROOT = Path(__file__).resolve().parents[2]
-PEPS_CSV = ROOT / "tests/docs/files/peps.csv"
+PEPS_CSV = ROOT / "examples/peps.csv"
 POPOLO = ROOT / "tests/engines/screening/data/popolo_sample.json"
 SHARED = ROOT.parent / "shared/data/lists/opensanctions"
 NC = "CC BY-NC 4.0 (OpenSanctions): non-commercial use"

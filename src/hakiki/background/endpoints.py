@@ -146,6 +146,7 @@ COUNTRIES = declare(
         path="/v3/background/countries",
         scope="background:read",
         summary="List countries supported for background checks",
+        errors=(400,),
         sandbox=sandbox.COUNTRIES,
     )
 )

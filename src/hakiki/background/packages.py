@@ -60,18 +60,22 @@ def country_or_400(country_code: str) -> str:
     return code
 
 
-def check_types(runtime: Runtime, live: bool, country_code: str | None) -> CheckTypeList:
+def check_types(
+    runtime: Runtime, live: bool, country_code: str | None, page: PageRequest
+) -> CheckTypeList:
     if country_code is None:
+        country = None
         listed = [effective(runtime, live, c, None) for c in ALL_CODES.values()]
-        return CheckTypeList(country_code=None, data=[check_type_out(runtime, c) for c in listed])
-    country = country_or_400(country_code)
-    listed = list(offered(runtime, live, country).values())
-    return CheckTypeList(country_code=country, data=[check_type_out(runtime, c) for c in listed])
+    else:
+        country = country_or_400(country_code)
+        listed = list(offered(runtime, live, country).values())
+    data, pagination = page.slice([check_type_out(runtime, c) for c in listed])
+    return CheckTypeList(country_code=country, data=data, pagination=pagination)
 
 
-def countries() -> CountryList:
-    return CountryList(
-        data=[
+def countries(page: PageRequest) -> CountryList:
+    data, pagination = page.slice(
+        [
             CountryOut(
                 country_code=code,
                 name=name,
@@ -82,6 +86,7 @@ def countries() -> CountryList:
             for code, name in COUNTRIES.items()
         ]
     )
+    return CountryList(data=data, pagination=pagination)
 
 
 def package_price(runtime: Runtime, country: str, codes: list[str]) -> tuple[int, int]:

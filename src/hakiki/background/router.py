@@ -50,6 +50,7 @@ PackageId = Path(max_length=40)
 async def check_types(
     call: Call,
     country_code: str | None = Query(None, max_length=10, description="KE, UG, TZ or NG."),
+    page: PageRequest = Depends(page_params),
 ) -> CheckTypeList:
     """Every check type (without `country_code`) or one country's: what it needs from the
     candidate, its turnaround, its price, whether it is `automated` (Hakiki's engines run it)
@@ -57,14 +58,15 @@ async def check_types(
     400. Free. Sandbox: the same data as live (check types are configuration, not results),
     except that `credit_bureau` is available to sandbox keys in KE and NG (the sandbox bureau)
     and to live keys only where the server has the bureau's credentials."""
-    return packages.check_types(call.runtime, call.principal.live, country_code)
+    return packages.check_types(call.runtime, call.principal.live, country_code, page)
 
 
 @router.endpoint(COUNTRIES, response_model=CountryList)
-async def countries(call: Call) -> CountryList:
+async def countries(call: Call, page: PageRequest = Depends(page_params)) -> CountryList:
     """The countries background checks serve (KE, UG, TZ, NG), with how many check types
-    each offers, automated and manual. Free. Sandbox: the same list as live."""
-    return packages.countries()
+    each offers, automated and manual; paginated like every list. Free. Sandbox: the same
+    list as live."""
+    return packages.countries(page)
 
 
 @router.endpoint(SYSTEM_PACKAGES, response_model=PackageList)

@@ -74,11 +74,20 @@ class CheckTypeOut(BaseModel):
     countries: list[str]
 
 
+# The lists' examples with their pagination (issue 35: every list is paginated): Kenya's
+# first two check types (?country_code=KE&page_size=2), and the four countries.
+_CHECK_TYPES_PAGE: dict[str, Any] = {"page": 1, "page_size": 2, "total_pages": 6, "total_items": 12}
+_COUNTRIES_PAGE: dict[str, Any] = {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 4}
+
+
 class CheckTypeList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHECK_TYPES]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{**examples.CHECK_TYPES, "pagination": _CHECK_TYPES_PAGE}]}
+    )
 
     country_code: str | None
     data: list[CheckTypeOut]
+    pagination: Pagination
 
 
 class CountryOut(BaseModel):
@@ -90,9 +99,12 @@ class CountryOut(BaseModel):
 
 
 class CountryList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.COUNTRIES]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{**examples.COUNTRIES, "pagination": _COUNTRIES_PAGE}]}
+    )
 
     data: list[CountryOut]
+    pagination: Pagination
 
 
 # Packages ----------------------------------------------------------------------------------

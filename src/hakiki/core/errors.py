@@ -6,13 +6,14 @@ stack trace, and every validation failure is a 400 ``invalid_request`` naming it
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel
+from pydantic_core.core_schema import ErrorType
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -131,17 +132,153 @@ def _field_name(loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "body"
 
 
+# What each format a request field must match means, in words (issue 35: no 400 quotes a
+# regular expression). tests/core/test_plain_errors.py checks that every pattern of the OpenAPI
+# document is here.
+PATTERN_WORDS: dict[str, str] = {
+    r"^\d{4}(-\d{2}(-\d{2})?)?$": "must be a year, a month or a day: YYYY, YYYY-MM or YYYY-MM-DD "
+    "(1970, 1970-05 or 1970-05-17)",
+    r"^[0-9a-f]{64}$": "must be 64 lowercase hexadecimal characters, as a screening's "
+    "data.aml.subject_key",
+    r"^[A-Z]{2}$": "must be a two-letter ISO 3166-1 country code in capitals, e.g. KE",
+    r"^[A-Za-z]{2}$": "must be a two-letter ISO 3166-1 country code, e.g. KE",
+    r"^[A-Z]{3}$": "must be a three-letter ISO 4217 currency code in capitals, e.g. KES",
+    r"^[^@\s]+@[^@\s]+\.[^@\s]+$": "must be an e-mail address (name@example.com)",
+    r"^\+?[0-9 ]{7,20}$": "must be a phone number of 7 to 20 digits, spaces allowed, with an "
+    "optional leading + (+254 712 345678)",
+    r"^[A-Za-z0-9/-]{4,30}$": "must be 4 to 30 letters, digits, '/' or '-' (the number as "
+    "printed on the document)",
+    r"^https?://": "must be an http:// or https:// URL",
+}
+
+
+def _choices(expected: str) -> list[str]:
+    """pydantic's ``expected`` of a literal or enum ("'a', 'b' or 'c'", "True") as words."""
+    words = [w.strip() for w in expected.replace(" or ", ", ").split(", ") if w.strip()]
+    plain = {"True": "true", "False": "false", "None": "null"}
+    return [plain.get(w, w.strip("'\"")) for w in words]
+
+
+def _items(n: Any) -> str:
+    return f"{n} item" if n == 1 else f"{n} items"
+
+
+def _chars(n: Any) -> str:
+    return f"{n} character" if n == 1 else f"{n} characters"
+
+
+def _shown(value: Any) -> str:
+    """The value as the request sent it (JSON), cut short."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def plain_problem(err: Any) -> str:
+    """One validation error of pydantic in the API's own words: what was wrong with the field
+    and what it must be, never pydantic's phrasing ("Input should be...", "String should
+    match pattern..."). Messages we wrote ourselves (PydanticCustomError, a validator's
+    ValueError) pass through."""
+    kind = str(err.get("type", ""))
+    ctx = err.get("ctx") or {}
+    given = err.get("input")
+    msg = str(err.get("msg", ""))
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        return "is not a field of this request: remove it or correct its spelling (the API "
+        "reference lists the fields)"
+    if kind == "json_invalid":
+        return f"is not valid JSON: {ctx.get('error', '')}"
+    if kind in ("value_error", "assertion_error"):
+        # Our validators' own sentences, after pydantic's prefix.
+        return msg.split(", ", 1)[1] if ", " in msg else msg
+    if kind in ("literal_error", "enum"):
+        choices = _choices(str(ctx.get("expected", "")))
+        if len(choices) == 1:
+            return f"must be {choices[0]}, not {_shown(given)}"
+        return f"must be one of {', '.join(choices)}; {_shown(given)} is not"
+    if kind == "string_pattern_mismatch":
+        words = PATTERN_WORDS.get(str(ctx.get("pattern", "")))
+        if words:
+            return f"{words}; {_shown(given)} is not"
+        return f"{_shown(given)} does not have this field's format (the API reference says it)"
+    if kind == "string_too_short":
+        least = ctx.get("min_length", 1)
+        return "must not be empty" if least == 1 else f"must be at least {_chars(least)} long"
+    if kind == "string_too_long":
+        return f"must be at most {_chars(ctx.get('max_length'))} long; shorten it"
+    if kind == "too_short":
+        least = ctx.get("min_length", 1)
+        return "must not be empty" if least == 1 else f"must hold at least {_items(least)}"
+    if kind == "too_long":
+        return f"must hold at most {_items(ctx.get('max_length'))}; send fewer"
+    bounds = {
+        "greater_than_equal": ("must be {} or more", "ge"),
+        "greater_than": ("must be more than {}", "gt"),
+        "less_than_equal": ("must be {} or less", "le"),
+        "less_than": ("must be less than {}", "lt"),
+    }
+    if kind in bounds:
+        text, key = bounds[kind]
+        return f"{text.format(ctx.get(key))}; {_shown(given)} is not"
+    types = {
+        "string_type": "must be a string (text in double quotes)",
+        "string_unicode": "must be a string (text in double quotes)",
+        "int_type": "must be a whole number",
+        "int_parsing": "must be a whole number",
+        "int_from_float": "must be a whole number, without a fraction",
+        "float_type": "must be a number",
+        "float_parsing": "must be a number",
+        "finite_number": "must be a finite number",
+        "bool_type": "must be true or false",
+        "bool_parsing": "must be true or false",
+        "list_type": "must be a list ([...])",
+        "tuple_type": "must be a list ([...])",
+        "set_type": "must be a list ([...])",
+        "dict_type": "must be an object ({...})",
+        "model_type": "must be an object ({...})",
+        "model_attributes_type": "must be an object ({...})",
+        "dataclass_type": "must be an object ({...})",
+        "none_required": "must be null",
+        "date_type": "must be a date, YYYY-MM-DD",
+        "date_parsing": "must be a date, YYYY-MM-DD",
+        "date_from_datetime_parsing": "must be a date, YYYY-MM-DD",
+        "datetime_type": "must be a time in ISO 8601 (2026-01-31T08:00:00Z)",
+        "datetime_parsing": "must be a time in ISO 8601 (2026-01-31T08:00:00Z)",
+        "datetime_from_date_parsing": "must be a time in ISO 8601 (2026-01-31T08:00:00Z)",
+        "url_type": "must be a URL (https://...)",
+        "url_parsing": "must be a URL (https://...)",
+        "url_scheme": "must be an http:// or https:// URL",
+        "url_syntax_violation": "must be a URL (https://...)",
+        "uuid_type": "must be a UUID",
+        "uuid_parsing": "must be a UUID",
+        "bytes_type": "must be a string",
+        "union_tag_invalid": "has a type this field does not take (the API reference lists them)",
+        "union_tag_not_found": "needs its type field (the API reference lists them)",
+        "is_instance_of": "has a type this field does not take",
+        "callable_type": "has a type this field does not take",
+    }
+    if kind in types:
+        return f"{types[kind]}; {_shown(given)} is not" if kind.endswith("_type") else types[kind]
+    if kind in _PYDANTIC_TYPES:  # one of pydantic's own, not worded above
+        return f"{_shown(given)} is not a value this field takes (the API reference describes it)"
+    return msg  # a PydanticCustomError: our own words
+
+
+_PYDANTIC_TYPES = frozenset(get_args(ErrorType))
+
+
 def validation_details(errors: list[Any]) -> list[dict[str, Any]]:
     details = []
     for err in errors:
-        problem = str(err.get("msg", "invalid value"))
         field = _field_name(tuple(err.get("loc", ())))
-        if err.get("type") == "missing":
-            problem = "is required"
-        elif err.get("type") == "json_invalid":
+        if err.get("type") == "json_invalid":
             # FastAPI's location is ("body", <character offset>): the field is the body.
-            field, problem = "body", f"is not valid JSON: {err.get('ctx', {}).get('error', '')}"
-        details.append({"field": field, "problem": problem})
+            field = "body"
+        details.append({"field": field, "problem": plain_problem(err)})
     return details
 
 

@@ -18,7 +18,7 @@ from fastapi.openapi.docs import (
     get_swagger_ui_oauth2_redirect_html,
 )
 from fastapi.openapi.utils import get_fields_from_routes, get_openapi
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from hakiki.core.errors import (
@@ -235,12 +235,41 @@ def customise_openapi(app: FastAPI) -> None:
 
 DOCS_ASSETS = "/docs-assets"
 _ASSETS_DIRECTORY = Path(fastapi_offline.__file__).parent / "static"
+# ReDoc's bundle draws its side menu's "API docs by Redocly" logo from Redocly's CDN: the
+# bundle is served with that address pointing at a logo of ours, so the page loads nothing
+# from outside (issue 35).
+REDOC_CDN_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"
+REDOC_LOGO = f"{DOCS_ASSETS}/redoc-logo-mini.svg"
+_LOGO = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">'
+    b'<rect width="16" height="16" rx="3" fill="#32329f"/>'
+    b'<path d="M4 12V4h2v3h4V4h2v8h-2V9H6v3z" fill="#fff"/></svg>'
+)
+
+
+def redoc_bundle() -> bytes:
+    """fastapi-offline's ReDoc bundle with its one outside address made local."""
+    bundle = (_ASSETS_DIRECTORY / "redoc.standalone.js").read_bytes()
+    return bundle.replace(REDOC_CDN_LOGO, REDOC_LOGO.encode())
 
 
 def install_docs(app: FastAPI) -> None:
     """/docs and /redoc on files served by this app (Swagger UI 5 and ReDoc 2 as shipped by
     ``fastapi-offline``), never a CDN. The app is created with ``docs_url=None`` and
     ``redoc_url=None`` so FastAPI's CDN pages are not there."""
+    bundle: list[bytes] = []  # read once, at the first /redoc
+
+    # Before the mount, which would answer these paths from the package's files.
+    @app.get(f"{DOCS_ASSETS}/redoc.standalone.js", include_in_schema=False)
+    async def redoc_js() -> Response:
+        if not bundle:
+            bundle.append(redoc_bundle())
+        return Response(bundle[0], media_type="text/javascript")
+
+    @app.get(REDOC_LOGO, include_in_schema=False)
+    async def redoc_logo() -> Response:
+        return Response(_LOGO, media_type="image/svg+xml")
+
     app.mount(DOCS_ASSETS, StaticFiles(directory=_ASSETS_DIRECTORY), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
     redirect_url = "/docs/oauth2-redirect"

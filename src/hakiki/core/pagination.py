@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from fastapi import Query
 from pydantic import BaseModel
@@ -17,6 +19,8 @@ MAX_PAGE_SIZE = 100
 # databases' 64-bit integers (SQLite's LIMIT/OFFSET, PostgreSQL's bigint); a larger page number
 # would overflow them and is refused as a 400 when the request arrives.
 MAX_PAGE = 2**31 - 1
+
+T = TypeVar("T")
 
 
 class Pagination(BaseModel):
@@ -48,6 +52,11 @@ class PageRequest:
     @property
     def offset(self) -> int:
         return (self.page - 1) * self.page_size
+
+    def slice(self, items: Sequence[T]) -> tuple[list[T], Pagination]:
+        """One page of a list held in memory (channels, countries, check types, the lists'
+        status, the sandbox's test values) and its pagination, as the database lists page."""
+        return list(items[self.offset : self.offset + self.page_size]), self.describe(len(items))
 
     def describe(self, total_items: int) -> Pagination:
         pages = (total_items + self.page_size - 1) // self.page_size

@@ -182,6 +182,11 @@ class EndpointRouter(APIRouter):
     ) -> Callable[[Handler], Handler]:
         # Another success answer of the endpoint (200 beside a create's 201), documented too.
         also = options.pop("responses", {})
+        # More of the operation's document (a raw body's media type and example).
+        extra = {
+            **(IDEMPOTENCY_HEADER if spec.idempotent else {}),
+            **options.pop("openapi_extra", {}),
+        }
 
         def register(handler: Handler) -> Handler:
             self.add_api_route(
@@ -199,7 +204,7 @@ class EndpointRouter(APIRouter):
                     ),
                     **also,
                 },
-                openapi_extra=IDEMPOTENCY_HEADER if spec.idempotent else None,
+                openapi_extra=extra or None,
                 name=handler.__name__,
                 **options,
             )

@@ -24,7 +24,7 @@ def _iso_date(value: Any) -> Any:
         return value
     if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
         return value.strip()
-    raise PydanticCustomError("date_type", "must be a date written as YYYY-MM-DD, in a string")
+    raise PydanticCustomError("iso_date", "must be a date written as YYYY-MM-DD, in a string")
 
 
 IsoDate = Annotated[date, BeforeValidator(_iso_date)]

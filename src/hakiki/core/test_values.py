@@ -6,11 +6,13 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from fastapi import Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from hakiki.core.calls import Call
 from hakiki.core.endpoints import CATALOGUE, Endpoint, TestValue
 from hakiki.core.errors import ApiError
+from hakiki.core.pagination import PageRequest, Pagination, page_params
 from hakiki.core.routing import EndpointRouter
 
 TEST_VALUES = Endpoint(
@@ -19,7 +21,7 @@ TEST_VALUES = Endpoint(
     path="/v3/sandbox/test-values",
     scope=None,
     summary="Every endpoint's sandbox test values and the outcome each gives",
-    errors=(404,),
+    errors=(400, 404),
 )
 
 
@@ -132,9 +134,19 @@ _EXAMPLE_ENTRIES: list[dict[str, Any]] = [
 
 
 class SandboxValues(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"data": [*_EXAMPLE_ENTRIES]}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [*_EXAMPLE_ENTRIES],
+                    "pagination": {"page": 1, "page_size": 2, "total_pages": 3, "total_items": 6},
+                }
+            ]
+        }
+    )
 
     data: list[SandboxValue] = Field(description="Endpoint by endpoint, in catalogue order.")
+    pagination: Pagination
 
 
 router = EndpointRouter(tags=["Sandbox"])
@@ -142,11 +154,25 @@ router = EndpointRouter(tags=["Sandbox"])
 
 # exclude_unset: an entry leaves out the inputs it does not use, as all_entries() builds it.
 @router.endpoint(TEST_VALUES, response_model=SandboxValues, response_model_exclude_unset=True)
-async def test_values(call: Call) -> dict[str, list[dict[str, Any]]]:
+async def test_values(
+    call: Call,
+    page: PageRequest = Depends(page_params),
+    path: str | None = Query(
+        None,
+        max_length=200,
+        description="Only this endpoint's values (its path as documented, e.g. /v3/tax/pin).",
+        examples=["/v3/tax/pin"],
+    ),
+) -> dict[str, Any]:
     """Any sandbox key; a live key gets 404 (test values drive outcomes only in the sandbox).
     Each entry is a request (`method`, `path`, and `query`, `body` or `multipart`, whose files
     are base64-encoded) and `expect`: `http_status` and dotted paths into the response body
-    with the values they hold."""
+    with the values they hold. Paginated like every list (`page`, `page_size`: 20 by default,
+    100 at most); `path` keeps one endpoint's values."""
     if call.principal.live:
         raise ApiError(404, "not_found", "Test values are served to sandbox keys only.")
-    return {"data": all_entries()}
+    entries = all_entries()
+    if path is not None:
+        entries = [e for e in entries if e["path"] == path]
+    data, pagination = page.slice(entries)
+    return {"data": data, "pagination": pagination.model_dump()}

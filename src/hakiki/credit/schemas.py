@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -16,6 +17,7 @@ from pydantic import (
     StringConstraints,
 )
 
+from hakiki.core.countries import served_country
 from hakiki.core.envelope import Envelope, ResultBase
 from hakiki.credit import examples
 
@@ -48,7 +50,9 @@ class BureauRequest(BaseModel):
         extra="forbid", json_schema_extra={"examples": [*examples.BUREAU_REQUESTS]}
     )
 
-    country_code: CreditCountry = Field(description="KE (Metropol) or NG (FirstCentral).")
+    country_code: Annotated[
+        CreditCountry, BeforeValidator(served_country(("KE", "NG"), "credit bureau pulls"))
+    ] = Field(description="KE (Metropol) or NG (FirstCentral).")
     id_type: IdType = Field(
         description="KE: national_id, passport, alien_id, company_registration. NG: bvn, nin."
     )

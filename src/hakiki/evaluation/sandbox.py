@@ -182,6 +182,11 @@ def _sme_values() -> list[TestValue]:
             body=_with(examples.AGRI_SME, audited_accounts={"audit_opinion": "clean"}),
             expect={**INVALID, "details.0.field": "audited_accounts.audit_opinion"},
         ),
+        TestValue(
+            description="nothing to score (only the country, or empty objects): 400",
+            body={"country_code": "KE", "audited_accounts": {}, "principals_bureau": [{}]},
+            expect={**INVALID, "details.0.field": "body"},
+        ),
     ]
 
 

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
 from pydantic import StringConstraints as Text
 
+from hakiki.core.countries import served_country
 from hakiki.core.envelope import ResultBase
 from hakiki.core.strict import IsoDate
 from hakiki.evaluation import examples
@@ -169,7 +179,9 @@ Explanation = Literal["deterministic", "generated"]
 
 
 class _Evaluation(_Model):
-    country_code: Country
+    country_code: Annotated[
+        Country, BeforeValidator(served_country(("KE", "UG", "TZ", "NG"), "the 360 evaluations"))
+    ]
     cash_flow: CashFlowIn | None = None
     statement_analysis_id: Reference | None = Field(
         default=None,

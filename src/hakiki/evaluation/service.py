@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError, invalid_request
@@ -284,7 +286,36 @@ async def evaluate_livestock(call: Call, body: LivestockRequest) -> bytes:
     return await _finish(call, body, result, body.farmer.national_id or body.farmer.reference)
 
 
+_AGRI_SME_INPUTS = (
+    "cash_flow",
+    "statement_analysis_id",
+    "business_bureau",
+    "business_bureau_reference",
+    "principals_bureau",
+    "audited_accounts",
+)
+
+
+def _given(value: object) -> bool:
+    """A scoring input with at least one figure: an object of nulls (``{}``) is none."""
+    if isinstance(value, BaseModel):
+        return any(_given(getattr(value, name)) for name in value.model_fields_set)
+    if isinstance(value, list):
+        return any(_given(item) for item in value)
+    return value is not None
+
+
+def _something_to_score(body: AgriSmeRequest) -> None:
+    """An agri-SME request without a single figure was scored (250, every component at its
+    conservative default): it is a 400 naming what to send (issue 35)."""
+    if not any(_given(getattr(body, name)) for name in _AGRI_SME_INPUTS):
+        listed = ", ".join(_AGRI_SME_INPUTS)
+        problem = f"has nothing to score: send at least one of {listed}, with its figures"
+        raise invalid_request(f"The request {problem}.", field="body", problem=problem)
+
+
 async def evaluate_agri_sme(call: Call, body: AgriSmeRequest) -> bytes:
+    _something_to_score(body)
     _both(
         body.business_bureau,
         body.business_bureau_reference,

@@ -81,6 +81,11 @@ def _common(kind: str) -> list[TestValue]:
             body={"country_code": "GB", "lei": "5493001KJTIIGC8Y1R13"},
             expect={**INVALID, "details.0.field": "lei"},
         ),
+        TestValue(
+            description="a code that is no country (XX): 400 naming country_code",
+            body={"country_code": "XX", "name": "Example Trading Limited"},
+            expect={**INVALID, "details.0.field": "country_code"},
+        ),
     ]
     return values
 

@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from hakiki.core.envelope import Envelope
 from hakiki.core.registry_checks.schemas import CheckBilling, State
+from hakiki.engines.screening.countries import to_country_code
 from hakiki.kyb import examples
 from hakiki.screening.schemas import AmlResult, UnavailableCheck
 
@@ -25,12 +26,25 @@ Check = Literal["sanction", "pep"]
 DEFAULT_CHECKS: tuple[Check, ...] = ("sanction", "pep")
 
 
+# Territory codes that are not a country with a company registry.
+_NOT_COUNTRIES = frozenset({"zz", "eu"})
+
+
 def _country(value: Any) -> Any:
     if not isinstance(value, str) or len(value.strip()) != 2 or not value.strip().isalpha():
         raise PydanticCustomError(
             "country_code", "must be a two-letter ISO 3166-1 country code in a string, e.g. KE"
         )
-    return value.strip().upper()
+    code = to_country_code(value.strip())
+    if code is None or code in _NOT_COUNTRIES or len(code) != 2:
+        # issue 35: "XX" was looked up and answered 200 NOT_FOUND.
+        raise PydanticCustomError(
+            "unsupported_country",
+            "{given} is not an ISO 3166-1 country code; use KE, UG or TZ for their registries, "
+            "or another country's two-letter code (NG, GB, US...) for the global registries",
+            {"given": repr(value[:10])},
+        )
+    return code.upper()
 
 
 AnyCountry = Annotated[str, BeforeValidator(_country)]

@@ -11,5 +11,6 @@ LISTS = declare(
         path="/v3/account/lists",
         scope=None,
         summary="The screening lists in use: versions, sources and update attempts",
+        errors=(400,),
     )
 )

@@ -61,4 +61,4 @@ class ListStatusList(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [examples.LIST_STATUS_LIST]})
 
     data: list[ListStatus]
-    pagination: Pagination = Field(description="Every list fits one page.")
+    pagination: Pagination

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
+from pydantic_core import PydanticCustomError
 
 from hakiki.core.envelope import ResultBase
+from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import Schema
 from hakiki.screening import examples
 from hakiki.screening.schemas import AmlResult
@@ -14,6 +25,22 @@ from hakiki.screening.schemas import AmlResult
 SubjectType = Literal["person", "business", "vessel", "aircraft"]
 AmlCheck = Literal["sanction", "pep", "adverse_media", "watchlist"]
 DEFAULT_AML_CHECKS: tuple[AmlCheck, ...] = ("sanction", "pep")
+
+
+def _known_country(value: str) -> str:
+    """A country of a subject, as the screening engine reads it (a code or a name in many
+    languages); one it cannot read was silently dropped before issue 35: now a 400."""
+    if to_country_code(value) is None:
+        raise PydanticCustomError(
+            "unknown_country",
+            "{given} is not a country the screening knows: give its ISO 3166-1 code (KE, "
+            "KEN) or its name (Kenya)",
+            {"given": repr(value[:40])},
+        )
+    return value
+
+
+CountryName = Annotated[StrictStr, AfterValidator(_known_country)]
 
 SCHEMA_BY_TYPE: dict[str, Schema] = {
     "person": "Person",
@@ -29,7 +56,7 @@ class _Subject(BaseModel):
     name: StrictStr | None = Field(
         default=None, max_length=300, description="Full name (or business name) as one string."
     )
-    countries: list[StrictStr] = Field(
+    countries: list[CountryName] = Field(
         default_factory=list,
         max_length=10,
         description="Nationalities, residence or registration countries: ISO codes or names.",

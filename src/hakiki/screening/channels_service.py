@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hakiki.core.pagination import Pagination
+from hakiki.core.pagination import PageRequest
 from hakiki.identity import sandbox
 from hakiki.identity.channels import CHANNELS
 from hakiki.identity.providers.base import IdentityProvider
@@ -24,7 +24,7 @@ SANDBOX_RULES = {
 }
 
 
-def list_channels(providers: Sequence[IdentityProvider]) -> ChannelList:
+def list_channels(providers: Sequence[IdentityProvider], page: PageRequest) -> ChannelList:
     items = []
     for channel in CHANNELS:
         provider = find_provider(providers, channel.country, channel.code)
@@ -51,9 +51,5 @@ def list_channels(providers: Sequence[IdentityProvider]) -> ChannelList:
                 ],
             )
         )
-    total = len(items)
-    return ChannelList(
-        data=items,
-        pagination=Pagination(page=1, page_size=total, total_pages=1, total_items=total),
-        sandbox_rules=SANDBOX_RULES,
-    )
+    data, pagination = page.slice(items)
+    return ChannelList(data=data, pagination=pagination, sandbox_rules=SANDBOX_RULES)

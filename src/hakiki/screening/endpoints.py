@@ -32,6 +32,7 @@ CHANNELS = declare(
         path="/v3/screening/channels",
         scope="identity:read",
         summary="The ID channels usable in the combined screening, with sandbox test values",
+        errors=(400,),
         sandbox=sandbox.CHANNELS_EXAMPLES,
     )
 )

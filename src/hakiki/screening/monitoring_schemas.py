@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictStr
 
 from hakiki.core.pagination import Pagination
+from hakiki.screening.aml_schemas import CountryName
 
 MonitoredCheck = Literal["sanction", "pep"]
 DEFAULT_CHECKS: tuple[MonitoredCheck, ...] = ("sanction", "pep")
@@ -52,7 +53,7 @@ class MonitoredSubjectRequest(BaseModel):
         description="YYYY, YYYY-MM or YYYY-MM-DD.",
     )
     gender: Literal["male", "female"] | None = None
-    countries: list[StrictStr] = Field(default_factory=list, max_length=10)
+    countries: list[CountryName] = Field(default_factory=list, max_length=10)
     identifiers: list[StrictStr] = Field(default_factory=list, max_length=10)
     reference: StrictStr | None = REFERENCE
     checks: list[MonitoredCheck] = Field(

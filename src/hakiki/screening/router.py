@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from fastapi import Depends
+
 from hakiki.core.calls import Call
+from hakiki.core.pagination import PageRequest, page_params
 from hakiki.core.routing import EndpointRouter
 from hakiki.identity.providers.registry import Providers
 from hakiki.screening import aml_service, aml_with_id, channels_service
@@ -43,14 +46,14 @@ async def screen_aml_with_id(body: AmlWithIdRequest, call: Call) -> bytes:
 
 
 @router.endpoint(CHANNELS, response_model=ChannelList)
-async def channels(call: Call) -> ChannelList:
+async def channels(call: Call, page: PageRequest = Depends(page_params)) -> ChannelList:
     """Every identity channel (the combined screening, KYC and the fraud scans take these
     codes): its `code`, `country`, `subject`, `name`, `format` rule and an `example` number,
     the fields it `requires` besides the number, and whether live keys can use it here (`live`:
     a provider is configured, `live_provider`). Free. Sandbox: every channel works, and each
     lists its golden `test_values`; `sandbox_rules` says how any valid number drives the
-    outcome."""
-    return channels_service.list_channels(call.runtime.part(Providers).items)
+    outcome. Paginated like every list (`page`, `page_size`: 20 by default, 100 at most)."""
+    return channels_service.list_channels(call.runtime.part(Providers).items, page)
 
 
 @router.endpoint(AML, response_model=ScreeningResult)

@@ -170,7 +170,23 @@ class ChannelsExamples:
                 description="every channel, with its format and sandbox test values",
                 query={},
                 expect={"http_status": 200, "pagination.total_items": len(CHANNELS)},
-            )
+            ),
+            TestValue(
+                description="the second page of two channels",
+                query={"page": 2, "page_size": 2},
+                expect={
+                    "http_status": 200,
+                    "data.0.code": CHANNELS[2].code,
+                    "pagination.page": 2,
+                    "pagination.page_size": 2,
+                    "pagination.total_pages": (len(CHANNELS) + 1) // 2,
+                },
+            ),
+            TestValue(
+                description="page_size over 100: 400",
+                query={"page_size": 101},
+                expect={"http_status": 400, "details.0.field": "page_size"},
+            ),
         ]
 
 
@@ -220,6 +236,11 @@ class NameScreeningSandbox:
                 description="no name: 400",
                 body={},
                 expect=INVALID,
+            ),
+            TestValue(
+                description="a country the screening does not know (Narnia): 400 naming it",
+                body={"name": "Amina Wanjiku Otieno", "countries": ["Kenya", "Narnia"]},
+                expect={**INVALID, "details.0.field": "countries.1"},
             ),
         ]
         if self.key in _WITH_SANCTION:

@@ -215,6 +215,11 @@ def test_values() -> list[TestValue]:
         _value("two identifiers: 400 naming both", {plate: "KCA 100A", "vin": GOLDEN_VIN},
                   {**INVALID, "details.0.field": "vin"}),
         _value("no identifier: 400", {"owner_name": "Wanjiru Kamau"}, INVALID),
+        _value("country_code KE, as every category takes it: found",
+                  {"country_code": "KE", plate: "KCA 100A"}, _expect(Outcome.VERIFIED)),
+        _value("a country whose register is not served: 400 listing KE",
+                  {"country_code": "UG", plate: "UAA 123A"},
+                  {**INVALID, "details.0.field": "country_code"}),
     ]  # fmt: skip
 
 

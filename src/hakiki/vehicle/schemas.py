@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr
 
+from hakiki.core.countries import served_country
 from hakiki.core.envelope import Envelope
 from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.vehicle import examples
 
 IdentifierField = Literal["vin", "chassis_number", "registration_number"]
 IdentifierKind = Literal["vin", "jdm_chassis_number", "registration_number"]
+# The vehicle register checked: Kenya's (NTSA, through the aggregator). Another country is a
+# 400 listing this one, as in every category that depends on a country.
+VEHICLE_COUNTRIES = ("KE",)
+VehicleCountry = Annotated[
+    Literal["KE"], BeforeValidator(served_country(VEHICLE_COUNTRIES, "vehicle checks"))
+]
 
 
 class VehicleRequest(BaseModel):
@@ -19,6 +26,11 @@ class VehicleRequest(BaseModel):
         extra="forbid", json_schema_extra={"examples": [examples.VEHICLE_REQUEST]}
     )
 
+    country_code: VehicleCountry = Field(
+        default="KE",
+        description="The register's country: KE (NTSA), the only one served; any other is a "
+        "400 listing it.",
+    )
     vin: StrictStr | None = Field(
         default=None,
         min_length=1,

@@ -94,7 +94,26 @@ async def check_public_host(host: str, setting: str = "HAKIKI_WEBHOOKS_ALLOW_PRI
         )
 
 
+# The names reserved for documentation (RFC 2606, RFC 6761): they never resolve, so no
+# delivery to one can reach anything.
+_DOCUMENTATION_TLD = ".example"
+_DOCUMENTATION_DOMAINS = ("example.com", "example.net", "example.org")
+
+
+def is_documentation_host(host: str) -> bool:
+    name = host.rstrip(".").lower()
+    if name.endswith(_DOCUMENTATION_TLD) or name == _DOCUMENTATION_TLD[1:]:
+        return True
+    return any(name == d or name.endswith("." + d) for d in _DOCUMENTATION_DOMAINS)
+
+
 async def check_url(url: str, *, live: bool, allow_private: bool) -> None:
+    """Refuse a URL that may not receive webhooks. A sandbox key may name a host reserved for
+    documentation (``https://lender.example/hooks``, as the docs and Swagger's prefilled
+    examples do, issue 35): it is accepted without resolving, and each delivery to it fails
+    (the delivery's own check finds that it does not resolve), recorded in the delivery log."""
     host = check_shape(url, live=live)
+    if not live and is_documentation_host(host):
+        return
     if not allow_private:
         await check_public_host(host)

@@ -23,7 +23,7 @@ from hakiki.engines.screening.pep import pep_details
 from hakiki.engines.screening.subject import Subject
 
 DATA = Path(__file__).parent / "data"
-PEPS_CSV = Path(__file__).resolve().parents[2] / "docs/files/peps.csv"
+PEPS_CSV = Path(__file__).resolve().parents[3] / "examples/peps.csv"
 # CI and developers have the project's shared data beside the checkout; users do not.
 SHARED = Path(__file__).resolve().parents[3].parent / "shared/data/lists/opensanctions"
 needs_shared = pytest.mark.skipif(not SHARED.exists(), reason="shared list data not mounted")

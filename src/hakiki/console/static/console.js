@@ -74,12 +74,18 @@
   }
 
   async function load() {
-    const response = await fetch("/v3/sandbox/test-values");
-    if (!response.ok) {
-      status.textContent = "Test values are served in the sandbox only: switch to sandbox.";
-      return;
+    // The list is paginated like every list: read its pages of 100.
+    const entries = [];
+    for (let page = 1; ; page++) {
+      const response = await fetch("/v3/sandbox/test-values?page_size=100&page=" + page);
+      if (!response.ok) {
+        status.textContent = "Test values are served in the sandbox only: switch to sandbox.";
+        return;
+      }
+      const body = await response.json();
+      entries.push(...body.data);
+      if (page >= body.pagination.total_pages) break;
     }
-    const entries = (await response.json()).data;
     byEndpoint = new Map();
     for (const entry of entries) {
       const key = entry.method + " " + entry.path;

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
+from hakiki.core.errors import plain_problem
 from hakiki.fraud.bulk.files import MAX_PROBLEMS, Problem, Sheet, SheetError, column_letter
 from hakiki.fraud.scan_schemas import IdScanRequest, PhoneScanRequest
 from hakiki.identity.channels import countries_fitting, find_channel
@@ -133,7 +134,7 @@ def _check_row(
     except ValidationError as error:
         for issue in error.errors():
             field = str(issue["loc"][0]) if issue["loc"] else ""
-            problems.append((field, str(issue["msg"])))
+            problems.append((field, plain_problem(issue)))
         return {}, problems
     row = parsed.model_dump(mode="json", exclude_none=True)
     if isinstance(parsed, IdScanRequest):

@@ -23,9 +23,22 @@ router = EndpointRouter(tags=["Organisation watchlists"])
 
 WatchlistId = Path(max_length=40)
 CSV_TYPES = ("text/csv", "application/csv", "text/plain")
+# The body, documented so Swagger's "Try it out" can send it (issue 35): the CSV itself.
+CSV_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "text/csv": {
+                "schema": {"type": "string"},
+                "example": "id,name,aliases,birth_date,countries\n"
+                "C-1,Juma Bakari Mwinyi,Juma Mwinyi,1980-01-01,TZ\n",
+            }
+        },
+    }
+}
 
 
-@router.endpoint(UPLOAD, response_model=Watchlist)
+@router.endpoint(UPLOAD, response_model=Watchlist, openapi_extra=CSV_BODY)
 async def upload(
     call: Call,
     name: str = Query(max_length=100, description="Your label for the list.", examples=["Fraud"]),
