@@ -24,7 +24,7 @@ FACES = Path(__file__).resolve().parents[1] / "engines" / "face" / "data"
 WIDTH, HEIGHT = 320, 240
 FPS = 10
 LEAD_MS = 1000
-STEP_MS = 1600
+STEP_MS = 2000
 TURN_DEGREES = 28.0
 # Where the photos' faces are (dlib's box, x0 y0 x1 y1), to crop them alike.
 _FACE_BOXES = {

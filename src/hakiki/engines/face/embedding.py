@@ -180,7 +180,6 @@ class FaceEmbedder:
             faces_detected=len(detections),
         )
 
-
     def landmarks(self, pixels: np.ndarray) -> list[tuple[FaceBox, np.ndarray]]:
         """Every counting face of a small camera frame (no upsampling: a selfie's face fills
         it) with its 5 landmarks as a (5, 2) array; the liveness check's pose."""
@@ -205,7 +204,7 @@ class FaceEmbedder:
     def embed_pixels(self, pixels: np.ndarray) -> np.ndarray | None:
         """The embedding of the largest face of a camera frame, or None without one."""
         with self._lock:
-            rects, scores, _ = self._detector.run(pixels, 0, 0.0)
+            rects, _scores, _ = self._detector.run(pixels, 0, 0.0)
             if not rects:
                 return None
             rect = max(rects, key=lambda r: r.area())

@@ -25,6 +25,7 @@ The checks, each with its reason:
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from hakiki.engines.face.embedding import FaceEmbedder, face_distance
 TURNS = ("turn_left", "turn_right")  # the subject's own left and right
 STEPS = 3
 LEAD_MS = 1000  # looking straight, the baseline
-STEP_MS = 1600  # each step's window
+STEP_MS = 2000  # each step's window: time to read the prompt, turn and come back
 END_SLACK_MS = 1500  # a frame may come this late after the last window (a slow phone)
 MIN_FRAMES_PER_WINDOW = 2
 TURN = 0.08  # yaw deviation (eye-distances) that counts as a turn; a 28-degree turn gives
@@ -107,7 +108,7 @@ def _fail(code: str, reason: str, **extra: Any) -> Liveness:
 
 def _timing(frames: Sequence[Frame], steps: Sequence[str], lead: int, step: int) -> str | None:
     times = [f.t_ms for f in frames]
-    if any(b <= a for a, b in zip(times, times[1:], strict=False)):
+    if any(b <= a for a, b in itertools.pairwise(times)):
         return "the frames' times do not increase"
     end = lead + step * len(steps)
     if times[0] < 0 or times[-1] > end + END_SLACK_MS:
@@ -169,7 +170,7 @@ def check(
     if missing > len(poses) // 5:
         return _fail("no_face", f"no face was found in {missing} of {len(poses)} frames")
     tracked = [p for p in poses if p.centre is not None and p.width]
-    for a, b in zip(tracked, tracked[1:], strict=False):
+    for a, b in itertools.pairwise(tracked):
         assert a.centre is not None and b.centre is not None and a.width
         jump = float(np.hypot(b.centre[0] - a.centre[0], b.centre[1] - a.centre[1])) / a.width
         if jump > MAX_JUMP:
