@@ -104,6 +104,12 @@ def frames(name: str, steps: Sequence[str], times_ms: Sequence[float]) -> list[n
     return [turned(face, angle_at(t, steps)) for t in times_ms]
 
 
+def noisy(pixels: np.ndarray, rng: np.random.Generator, amount: int = 2) -> np.ndarray:
+    """A camera's sensor noise (a few grey levels)."""
+    jitter = rng.integers(-amount, amount + 1, pixels.shape, dtype=np.int16)
+    return np.clip(pixels.astype(np.int16) + jitter, 0, 255).astype(np.uint8)
+
+
 def jpeg(pixels: np.ndarray, quality: int = 80) -> bytes:
     out = io.BytesIO()
     Image.fromarray(pixels).save(out, "JPEG", quality=quality)

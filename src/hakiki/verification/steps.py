@@ -307,7 +307,8 @@ async def screening(ctx: Context, sub: Submission) -> StepOutcome:
         dates=ListDates.of_engine(engine, runtime.settings),
     )
     if aml.status == "INCOMPLETE":
-        return StepOutcome("review", "not every list could be screened", billable=False)
+        missing = " ".join(u.reason for u in aml.unavailable)
+        return StepOutcome("review", f"not every list could be screened: {missing}", billable=False)
     hits = [
         {
             "check": h.check,
