@@ -134,4 +134,5 @@ def video(path: Path, name: str, steps: Sequence[str], tail_ms: int = 2000) -> N
     """The y4m of ``name`` following ``steps`` (then straight for ``tail_ms``)."""
     total = LEAD_MS + STEP_MS * len(steps) + tail_ms
     times = [i * 1000 / FPS for i in range(int(total * FPS / 1000))]
-    write_y4m(path, frames(name, steps, times))
+    rng = np.random.default_rng()  # a camera's sensor noise: no two takes alike
+    write_y4m(path, [noisy(p, rng) for p in frames(name, steps, times)])

@@ -213,15 +213,17 @@
     button.onclick = function () {
       button.disabled = true;
       error.textContent = "";
-      var stream = null;
-      camera("user", 640, 480).then(function (s) {
+      var stream = null, challenge = null;
+      // The challenge first: its clock starts when the camera shows the first frame.
+      post("/challenge", {}).then(function (r) {
+        if (!r.ok) throw new Error((r.data && r.data.message) || S.retry);
+        challenge = r.data;
+        return camera("user", 640, 480);
+      }).then(function (s) {
         stream = s;
         return playing(video, s);
       }).then(function () {
-        return post("/challenge", {});
-      }).then(function (r) {
-        if (!r.ok) throw new Error((r.data && r.data.message) || S.retry);
-        return run(video, r.data);
+        return run(video, challenge);
       }).then(function (frames) {
         stop(stream);
         state.frames = frames;
