@@ -8,6 +8,7 @@ from hakiki.account.router import router as account_router
 from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
 from hakiki.console.pages import router as console_router
+from hakiki.console.verification_sessions import router as console_sessions_router
 from hakiki.core.test_values import router as sandbox_router
 from hakiki.credit.router import router as credit_router
 from hakiki.documents.router import router as documents_router
@@ -56,4 +57,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     webhooks_router,
     sandbox_router,
     console_router,
+    console_sessions_router,
 )

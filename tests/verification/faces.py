@@ -101,7 +101,14 @@ def angle_at(t_ms: float, steps: Sequence[str]) -> float:
 
 def frames(name: str, steps: Sequence[str], times_ms: Sequence[float]) -> list[np.ndarray]:
     face = portrait(name)
-    return [turned(face, angle_at(t, steps)) for t in times_ms]
+    done: dict[float, np.ndarray] = {}  # each angle rendered once (to a tenth of a degree)
+    out = []
+    for t in times_ms:
+        angle = round(angle_at(t, steps), 1)
+        if angle not in done:
+            done[angle] = turned(face, angle)
+        out.append(done[angle])
+    return out
 
 
 def noisy(pixels: np.ndarray, rng: np.random.Generator, amount: int = 2) -> np.ndarray:
@@ -130,7 +137,7 @@ def write_y4m(path: Path, images: Sequence[np.ndarray], fps: int = FPS) -> None:
             out.write(np.rint(chroma[..., 1]).astype(np.uint8).tobytes())
 
 
-def video(path: Path, name: str, steps: Sequence[str], tail_ms: int = 2000) -> None:
+def video(path: Path, name: str, steps: Sequence[str], tail_ms: int = 1000) -> None:
     """The y4m of ``name`` following ``steps`` (then straight for ``tail_ms``)."""
     total = LEAD_MS + STEP_MS * len(steps) + tail_ms
     times = [i * 1000 / FPS for i in range(int(total * FPS / 1000))]

@@ -158,6 +158,12 @@ def test_the_hosted_flow_in_chromium_with_a_fake_camera(served: Served, tmp_path
             ("order", "obama2.jpg", "order"),
             ("other", "biden.jpg", "live"),
         ]
+        # A fresh session for the replay, its challenge issued now: a submission may not come
+        # sooner than the challenge lasts, and the browser's flows take longer than that.
+        fresh = _session(base, live, "browser-replay")
+        path = fresh["url"].removeprefix(base)
+        httpx.post(f"{base}{path}/start", json={"consent": True}, timeout=10)
+        nonce = httpx.post(f"{base}{path}/challenge", json={}, timeout=10).json()["nonce"]
         flows = [(sessions[name]["url"], face, how) for name, face, how in plan]
         ended = asyncio.run(_browse(flows, video, document))
         for (name, _face, _how), (said, _sent) in zip(plan, ended, strict=True):
@@ -183,11 +189,6 @@ def test_the_hosted_flow_in_chromium_with_a_fake_camera(served: Served, tmp_path
         token_path = sessions["live"]["url"].removeprefix(base)
         again = httpx.post(f"{base}{token_path}/submit", json=replay, timeout=30)
         assert again.status_code == 409 and "replayed" in again.json()["message"]
-        fresh = _session(base, live, "browser-replay")
-        path = fresh["url"].removeprefix(base)
-        httpx.post(f"{base}{path}/start", json={"consent": True}, timeout=10)
-        nonce = httpx.post(f"{base}{path}/challenge", json={}, timeout=10).json()["nonce"]
-        time.sleep(7.2)  # a submission cannot come sooner than the challenge lasts
         answer = httpx.post(f"{base}{path}/submit", json=replay | {"nonce": nonce}, timeout=60)
         assert answer.json()["status"] == "failed", answer.text
         replayed = _result(base, live, fresh["id"])
