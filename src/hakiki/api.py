@@ -8,7 +8,6 @@ from hakiki.account.router import router as account_router
 from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
 from hakiki.console.pages import router as console_router
-from hakiki.console.verification_sessions import router as console_sessions_router
 from hakiki.core.test_values import router as sandbox_router
 from hakiki.credit.router import router as credit_router
 from hakiki.documents.router import router as documents_router
@@ -27,6 +26,7 @@ from hakiki.screening.watchlists.router import router as watchlists_router
 from hakiki.statements.router import router as statements_router
 from hakiki.tax.router import router as tax_router
 from hakiki.vehicle.router import router as vehicle_router
+from hakiki.verification.console_page import router as console_sessions_router
 from hakiki.verification.hosted import router as verification_page_router
 from hakiki.verification.router import router as verification_router
 from hakiki.webhooks.router import router as webhooks_router

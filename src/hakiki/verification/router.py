@@ -33,8 +33,10 @@ async def list_sessions(
     status: SessionStatus | None = Query(None),
     customer_reference: str | None = Query(None, max_length=100),
 ) -> SessionList:
-    """Your sessions of this environment, newest first; filters `status` and
-    `customer_reference`. Free."""
+    """Your sessions of this environment, newest first, each with its state, each step's
+    result and the decision; filters `status` and `customer_reference` (an unknown status is
+    400). The one-time `url` is never shown here. Free. Sandbox: the sessions made with
+    sandbox keys."""
     filters = {"status": status, "customer_reference": customer_reference}
     return await service.listing(call.runtime, call.principal.owner, page, filters)
 
@@ -46,5 +48,6 @@ async def get_session(
     """The session's `status` (created, started, submitted, completed, failed, expired), each
     step's result (`passed`, `review`, `failed`) with its reason and evidence, and the
     `decision` (`approved`, `review`, `declined`) with its `reasons`. Another organisation's
-    is 404. Free."""
+    is 404. Free. Sandbox: a sandbox session's results follow the documented inputs (the
+    customer reference's suffix, the ID number's digits)."""
     return await service.detail(call.runtime, call.principal.owner, session_id)

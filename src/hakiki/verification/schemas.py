@@ -131,6 +131,20 @@ class SessionOut(BaseModel):
     created_at: datetime
 
 
+EXAMPLE_SESSION: dict[str, Any] = SessionOut.model_config["json_schema_extra"]["examples"][0]  # type: ignore[index,assignment]
+
+
 class SessionList(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [EXAMPLE_SESSION | {"url": None}],
+                    "pagination": {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 1},
+                }
+            ]
+        }
+    )
+
     data: list[SessionOut]
     pagination: Pagination

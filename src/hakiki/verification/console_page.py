@@ -1,8 +1,10 @@
 """The console's page of hosted verification sessions (GET /console/verification-sessions):
 each session's state, decision and each step's result with its evidence. No image is shown:
-none is kept. One file of its own (the console's templates and script are being reworked
-elsewhere); it reads the sessions through the verification domain's service, scoped to the
-signed-in organisation and environment, as the API's GET does."""
+none is kept. One file, here rather than in console/ (the console's templates and script are
+being reworked elsewhere, and console/ importing this domain would close an import cycle
+through screening): it uses the console's session check and layout, and reads the sessions
+through this domain's service, scoped to the signed-in organisation and environment, as the
+API's GET does."""
 
 from __future__ import annotations
 
