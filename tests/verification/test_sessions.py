@@ -248,3 +248,28 @@ async def test_a_live_sequence_in_the_wrong_order_fails(
 
 def test_the_rendered_face_is_a_camera_frame() -> None:
     assert len(jpeg(portrait("obama2.jpg"))) < 40_000
+
+
+async def test_a_retried_create_with_its_idempotency_key_is_the_same_session(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    account = await make_account("live", balance=10_000)
+    body = {"steps": ["document", "selfie_liveness"], "customer_reference": "retry-1"}
+    headers = account.headers | {"Idempotency-Key": "create-retry-1"}
+    first = await client.post(BASE, json=body, headers=headers)
+    again = await client.post(BASE, json=body, headers=headers)
+    assert first.status_code == again.status_code == 201, again.text
+    assert first.json()["id"] == again.json()["id"] and first.json()["url"] == again.json()["url"]
+    listed = (await client.get(BASE, headers=account.headers)).json()
+    assert listed["pagination"]["total_items"] == 1
+    # The reservation was made once: 2,500 of 10,000 held, so three more sessions fit, and
+    # the fifth is 402 (a second reservation for the retry would make it the fourth).
+    made = 1
+    for n in range(5):
+        more = {"steps": ["document", "selfie_liveness"], "customer_reference": f"more-{n}"}
+        got = await client.post(BASE, json=more, headers=account.headers)
+        if got.status_code == 402:
+            break
+        assert got.status_code == 201, got.text
+        made += 1
+    assert made == 4
