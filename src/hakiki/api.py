@@ -26,6 +26,9 @@ from hakiki.screening.watchlists.router import router as watchlists_router
 from hakiki.statements.router import router as statements_router
 from hakiki.tax.router import router as tax_router
 from hakiki.vehicle.router import router as vehicle_router
+from hakiki.verification.console_page import router as console_sessions_router
+from hakiki.verification.hosted import router as verification_page_router
+from hakiki.verification.router import router as verification_router
 from hakiki.webhooks.router import router as webhooks_router
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -41,6 +44,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     evaluation_router,
     documents_router,
     invitation_router,
+    verification_router,
+    verification_page_router,
     fraud_router,
     fraud_scan_router,
     bulk_scan_router,
@@ -52,4 +57,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     webhooks_router,
     sandbox_router,
     console_router,
+    console_sessions_router,
 )

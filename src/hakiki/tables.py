@@ -18,6 +18,7 @@ from hakiki.screening import monitoring_tables as _monitoring_tables  # noqa: F4
 from hakiki.screening import tables as _screening_tables  # noqa: F401
 from hakiki.screening.watchlists import tables as _watchlist_tables  # noqa: F401
 from hakiki.statements import tables as _statements_tables  # noqa: F401
+from hakiki.verification import tables as _verification_tables  # noqa: F401
 from hakiki.webhooks import tables as _webhooks_tables  # noqa: F401
 
 __all__ = ["metadata"]

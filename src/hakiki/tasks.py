@@ -16,4 +16,5 @@ from hakiki.screening.watchlists import tasks as _watchlist_tasks  # noqa: F401
 from hakiki.statements import tasks as _statement_tasks  # noqa: F401
 from hakiki.tax import completion as _tax_checks  # noqa: F401
 from hakiki.vehicle import completion as _vehicle_checks  # noqa: F401
+from hakiki.verification import tasks as _verification_tasks  # noqa: F401
 from hakiki.webhooks import tasks as _webhook_tasks  # noqa: F401

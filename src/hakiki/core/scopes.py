@@ -18,6 +18,8 @@ ALL_SCOPES: tuple[str, ...] = (
     "credit:read",
     "statements:write",
     "evaluation:read",
+    "verification:read",  # hosted verification sessions (issue 37)
+    "verification:write",
     "webhooks:read",  # the account surface's webhook endpoints and deliveries (issue 30)
     "webhooks:write",  # adding, removing, rotating the secret of, resending (issue 30)
     "account:admin",

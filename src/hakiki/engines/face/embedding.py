@@ -180,6 +180,38 @@ class FaceEmbedder:
             faces_detected=len(detections),
         )
 
+    def landmarks(self, pixels: np.ndarray) -> list[tuple[FaceBox, np.ndarray]]:
+        """Every counting face of a small camera frame (no upsampling: a selfie's face fills
+        it) with its 5 landmarks as a (5, 2) array; the liveness check's pose."""
+        height, width = pixels.shape[:2]
+        with self._lock:
+            rects, scores, _ = self._detector.run(pixels, 0, 0.0)
+            found = []
+            for rect, score in zip(rects, scores, strict=True):
+                if score < MIN_FACE_SCORE and len(rects) > 1:
+                    continue
+                shape = self._predictor(pixels, rect)
+                points = np.array([(p.x, p.y) for p in shape.parts()], dtype=np.float64)
+                box = FaceBox(
+                    max(0, rect.left()),
+                    max(0, rect.top()),
+                    min(width, rect.right()),
+                    min(height, rect.bottom()),
+                )
+                found.append((box, points))
+        return found
+
+    def embed_pixels(self, pixels: np.ndarray) -> np.ndarray | None:
+        """The embedding of the largest face of a camera frame, or None without one."""
+        with self._lock:
+            rects, _scores, _ = self._detector.run(pixels, 0, 0.0)
+            if not rects:
+                return None
+            rect = max(rects, key=lambda r: r.area())
+            shape = self._predictor(pixels, rect)
+            descriptor = self._recogniser.compute_face_descriptor(pixels, shape)
+        return np.asarray(descriptor, dtype=np.float32).reshape(EMBEDDING_SIZE)
+
 
 def face_distance(a: np.ndarray, b: np.ndarray) -> float:
     """Euclidean distance between two embeddings; below 0.6 is the same person (dlib)."""

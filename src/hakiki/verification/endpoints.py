@@ -1,0 +1,52 @@
+"""The verification sessions' entries in the endpoint catalogue (docs/api.md)."""
+
+from __future__ import annotations
+
+from hakiki.core.endpoints import Endpoint, declare
+from hakiki.verification import sandbox
+
+# Each step's price (minor units), charged once when the step ran, from the session's
+# reservation; HAKIKI_PRICES overrides them by key.
+STEP_PRICES: dict[str, int] = {
+    "verification.step.id_number": 2000,
+    "verification.step.document": 1500,
+    "verification.step.selfie_liveness": 1000,
+    "verification.step.screening": 1000,
+}
+
+SESSION_CREATE = declare(
+    Endpoint(
+        key="verification.sessions.create",
+        method="POST",
+        path="/v3/verification/sessions",
+        scope="verification:write",
+        summary="Create a hosted verification link (ID number, document, selfie with liveness, "
+        "screening) for one customer",
+        status_code=201,
+        errors=(400, 402, 409, 503),
+        unit_prices=STEP_PRICES,
+        sandbox=sandbox.SESSIONS,
+        logged_fields=("steps", "country_code", "id_channel"),
+    )
+)
+SESSION_LIST = declare(
+    Endpoint(
+        key="verification.sessions.list",
+        method="GET",
+        path="/v3/verification/sessions",
+        scope="verification:read",
+        summary="List verification sessions, newest first (filters: status, customer_reference)",
+        errors=(400,),
+        sandbox=sandbox.SESSION_LIST,
+    )
+)
+SESSION_READ = declare(
+    Endpoint(
+        key="verification.sessions.read",
+        method="GET",
+        path="/v3/verification/sessions/{session_id}",
+        scope="verification:read",
+        summary="One verification session: its state, each step's result and the decision",
+        errors=(400, 404),
+    )
+)
