@@ -149,6 +149,8 @@ PATTERN_WORDS: dict[str, str] = {
     r"^[A-Za-z0-9/-]{4,30}$": "must be 4 to 30 letters, digits, '/' or '-' (the number as "
     "printed on the document)",
     r"^https?://": "must be an http:// or https:// URL",
+    r"^[^\x00-\x1f\x7f]+$": "must be text without control characters (no tabs or line breaks)",
+    r"^[\x21-\x7e]+$": "must be printable ASCII letters, digits or punctuation, without spaces",
 }
 
 

@@ -757,6 +757,12 @@ class CropRequest(TypedDict):
     farm: CropFarmIn
 
 
+class Customer(TypedDict):
+    """Customer"""
+    first_name: str
+    last_name: str
+
+
 class Cutoffs(TypedDict):
     """Cutoffs"""
     approve: int
@@ -901,7 +907,7 @@ class EndpointList(TypedDict):
 class EndpointRequest(TypedDict):
     """EndpointRequest"""
     url: str
-    events: NotRequired[list[Literal["verification.completed", "verification.failed", "bulk_scan.completed", "bulk_scan.failed", "background_check.updated", "background_check.completed", "statement_analysis.completed", "screening.list_updated", "screening.alert_opened", "wallet.low_balance"]] | None]
+    events: NotRequired[list[Literal["verification.completed", "verification.failed", "bulk_scan.completed", "bulk_scan.failed", "background_check.updated", "background_check.completed", "verification_session.completed", "verification_session.failed", "verification_session.expired", "statement_analysis.completed", "screening.list_updated", "screening.alert_opened", "wallet.low_balance"]] | None]
     description: NotRequired[str | None]
 
 
@@ -1964,6 +1970,48 @@ class Season(TypedDict):
     year: int
 
 
+class SessionList(TypedDict):
+    """SessionList"""
+    data: list[SessionOut]
+    pagination: Pagination
+
+
+class SessionOut(TypedDict):
+    """SessionOut"""
+    id: str
+    live: bool
+    status: Literal["created", "started", "submitted", "completed", "failed", "expired"]
+    decision: Literal["approved", "review", "declined"] | None
+    url: str | None
+    steps: list[Literal["id_number", "document", "selfie_liveness", "screening"]]
+    country_code: str
+    id_channel: str | None
+    customer_reference: str
+    redirect_url: str | None
+    results: list[StepResult]
+    reasons: list[str]
+    expires_at: str
+    consent_at: str | None
+    started_at: str | None
+    submitted_at: str | None
+    completed_at: str | None
+    price: int
+    charged_amount: int
+    currency: str
+    created_at: str
+
+
+class SessionRequest(TypedDict):
+    """SessionRequest"""
+    steps: list[Literal["id_number", "document", "selfie_liveness", "screening"]]
+    country_code: NotRequired[Literal["KE", "UG", "TZ", "NG"]]
+    id_channel: NotRequired[str | None]
+    customer_reference: str
+    customer: NotRequired[Customer | None]
+    redirect_url: NotRequired[str | None]
+    expires_in_minutes: NotRequired[int]
+
+
 class ShareholderOut(TypedDict):
     """ShareholderOut"""
     name: str
@@ -2106,6 +2154,15 @@ class StatementUsed(TypedDict):
     verdict: Literal["genuine", "suspicious", "tampered"] | None
     analysis_score: NotRequired[int | None]
     cash_flow_score: NotRequired[int | None]
+
+
+class StepResult(TypedDict):
+    """StepResult"""
+    step: Literal["id_number", "document", "selfie_liveness", "screening"]
+    status: Literal["passed", "review", "failed", "not_run"]
+    reason: str
+    evidence: NotRequired[dict[str, Any]]
+    charged: NotRequired[bool]
 
 
 class SuppressedHit(TypedDict):
@@ -2617,6 +2674,18 @@ class Operations:
         """Verify an identity document: zone, barcodes, consistency, forensics, face (POST /v3/documents/verify)."""
         return cast("DocumentResult", self._send(Request('POST', '/v3/documents/verify', json=body, idempotency_key=idempotency_key)))
 
+    def post_verification_sessions(self, body: SessionRequest, *, idempotency_key: str | None = None) -> SessionOut:
+        """Create a hosted verification link (ID number, document, selfie with liveness, screening) for one customer (POST /v3/verification/sessions)."""
+        return cast("SessionOut", self._send(Request('POST', '/v3/verification/sessions', json=body, idempotency_key=idempotency_key)))
+
+    def get_verification_sessions(self, *, status: Literal["created", "started", "submitted", "completed", "failed", "expired"] | None | None = None, customer_reference: str | None | None = None, page: int | None = None, page_size: int | None = None) -> SessionList:
+        """List verification sessions, newest first (filters: status, customer_reference) (GET /v3/verification/sessions)."""
+        return cast("SessionList", self._send(Request('GET', '/v3/verification/sessions', params={"status": status, "customer_reference": customer_reference, "page": page, "page_size": page_size})))
+
+    def get_verification_sessions_by_session_id(self, session_id: str) -> SessionOut:
+        """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
+        return cast("SessionOut", self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
+
     def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReport:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
         return cast("FraudReport", self._send(Request('POST', '/v3/fraud/reports', json=body, idempotency_key=idempotency_key)))
@@ -2951,6 +3020,18 @@ class AsyncOperations:
     async def post_documents_verify(self, body: DocumentRequest, *, idempotency_key: str | None = None) -> DocumentResult:
         """Verify an identity document: zone, barcodes, consistency, forensics, face (POST /v3/documents/verify)."""
         return cast("DocumentResult", await self._send(Request('POST', '/v3/documents/verify', json=body, idempotency_key=idempotency_key)))
+
+    async def post_verification_sessions(self, body: SessionRequest, *, idempotency_key: str | None = None) -> SessionOut:
+        """Create a hosted verification link (ID number, document, selfie with liveness, screening) for one customer (POST /v3/verification/sessions)."""
+        return cast("SessionOut", await self._send(Request('POST', '/v3/verification/sessions', json=body, idempotency_key=idempotency_key)))
+
+    async def get_verification_sessions(self, *, status: Literal["created", "started", "submitted", "completed", "failed", "expired"] | None | None = None, customer_reference: str | None | None = None, page: int | None = None, page_size: int | None = None) -> SessionList:
+        """List verification sessions, newest first (filters: status, customer_reference) (GET /v3/verification/sessions)."""
+        return cast("SessionList", await self._send(Request('GET', '/v3/verification/sessions', params={"status": status, "customer_reference": customer_reference, "page": page, "page_size": page_size})))
+
+    async def get_verification_sessions_by_session_id(self, session_id: str) -> SessionOut:
+        """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
+        return cast("SessionOut", await self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
 
     async def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReport:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
