@@ -295,9 +295,10 @@ class NameBound:
     similarity any of :func:`~.similarity.match_tokens`'s ways of matching could give it (a
     token pair, parts written together on either side, a moved part boundary, a short-part
     slip or a given name written short in context), every part no way can match is charged
-    as little as :func:`score_name` ever charges it, and every penalty and cap is left out
-    but two that are certain: no list part matched in full (0) and one part at most
-    (:data:`SINGLE_PART_CAP`). Most candidates a large list proposes share one common part
+    as little as :func:`score_name` ever charges it, and of the penalties and caps only those
+    that are certain count: no list part matched in full (0), the conflicts between parts
+    no way can match on either side, one part at most (:data:`SINGLE_PART_CAP`) and the
+    common-name cap of the most evidence the parts that can match could give. Most candidates a large list proposes share one common part
     with the query and fall under the threshold here, at a fraction of the full score's cost.
     Similarities are kept per list token for the query's lifetime (candidates share tokens).
     """
@@ -338,7 +339,7 @@ class NameBound:
         for k in range(len(tokens) - 1):
             join = tokens[k] + tokens[k + 1]
             self._joins[join] = self._joins.get(join, 0) | (0b11 << k)
-        self._memo: dict[str, tuple[float, int]] = {}
+        self._memo: dict[str, tuple[float, int, float]] = {}
         self._by_letter: dict[str, list[tuple[int, str]]] = {}
         for i, token in enumerate(tokens):
             self._by_letter.setdefault(token[0], []).append((i, token))
@@ -404,7 +405,9 @@ class NameBound:
             ):
                 found_bits |= 1 << first
                 found = max(found, GIVEN_SHORT_SIMILARITY)
-            memo[token] = (found, found_bits)
+            # the most a match of this token adds to the common-name evidence (score_name's
+            # _pair_rarity is the lower of both spellings' rarity, at most this one's)
+            memo[token] = (found, found_bits, rarity(token) if found > INITIAL_SIMILARITY else 0.0)
 
     def of(self, listed: NormalizedName, kind: NameKind) -> float:
         """At least ``score_name(query, listed, kind).score``."""
@@ -412,14 +415,15 @@ class NameBound:
         size = len(l_tokens)
         memo = self._memo
         best = [0.0] * size
+        rare = [1.0] * size
         bits = 0
         for k, token in enumerate(l_tokens):
             found = memo.get(token)
             if found is None:
                 self.prime((token,))
                 found = memo[token]
-            best[k] = found[0]
-            bits |= found[1]
+            best[k], token_bits, rare[k] = found
+            bits |= token_bits
         if size > 1:
             by_letter = self._by_letter
             for span in (3, 2):  # list parts written together against a query part
@@ -435,6 +439,7 @@ class NameBound:
                         if score >= MERGE_MIN_SIMILARITY:
                             bits |= 1 << i
                             for n in range(k, k + span):
+                                rare[n] = 1.0  # score_name counts these parts' rarity 1.0
                                 if best[n] < score:
                                     best[n] = score
             joins = self._joins
@@ -444,20 +449,36 @@ class NameBound:
                     bits |= join_bits
                     best[k] = max(best[k], BOUNDARY_SIMILARITY)
                     best[k + 1] = max(best[k + 1], BOUNDARY_SIMILARITY)
-        full = reached = 0
+                    rare[k] = rare[k + 1] = 1.0
+        full = reached = substantive_count = 0
         first = last = -1
+        evidence = 0.0
         for k, weight in enumerate(l_weights):
             if weight >= SUBSTANTIVE:
                 if first < 0:
                     first = k
                 last = k
+                substantive_count += 1
                 if best[k] > 0.0:
                     reached += 1
                     if best[k] > INITIAL_SIMILARITY:
                         full += 1
+                        evidence += rare[k] * best[k]
+            elif best[k] > INITIAL_SIMILARITY and l_tokens[k] in HONORIFICS:
+                evidence += COMMON * best[k]
         if full == 0:
             return 0.0  # score_name: "no name part matched"
-        omission = full >= 2
+        q_matched = 0.0
+        unmatched_query = 0  # substantive query parts no list part can match
+        for i, weight in enumerate(self._weights):
+            if bits >> i & 1:
+                q_matched += weight
+            elif weight >= SUBSTANTIVE:
+                unmatched_query += 1
+        # list parts no query part can match: at least this many conflicts (score_name's
+        # min(unmatched query parts, unmatched list parts)), and then no omission
+        conflicts = min(unmatched_query, substantive_count - reached)
+        omission = full >= 2 and conflicts == 0
         matched = missing = 0.0
         for k, weight in enumerate(l_weights):
             if best[k] > 0.0:
@@ -466,16 +487,11 @@ class NameBound:
                 missing += weight * INNER_MISSING_WEIGHT
             else:
                 missing += weight * EDGE_MISSING_WEIGHT
-        q_matched = 0.0
-        unmatched_query = False
-        for i, weight in enumerate(self._weights):
-            if bits >> i & 1:
-                q_matched += weight
-            elif weight >= SUBSTANTIVE:
-                unmatched_query = True
-        bound = LIST_COVERAGE_WEIGHT * matched / (matched + missing) + (
-            1.0 - LIST_COVERAGE_WEIGHT
-        ) * (q_matched / self._total if self._total else 0.0)
+        bound = (
+            LIST_COVERAGE_WEIGHT * matched / (matched + missing)
+            + (1.0 - LIST_COVERAGE_WEIGHT) * (q_matched / self._total if self._total else 0.0)
+            - CONFLICT_PENALTY * conflicts
+        )
         if reached <= 1 and bound > SINGLE_PART_CAP:
             compounds = sum(
                 1
@@ -484,9 +500,9 @@ class NameBound:
                 and best[k + 1] > INITIAL_SIMILARITY
                 and is_theophoric(l_tokens[k], l_tokens[k + 1])
             )
-            substantive = sum(1 for w in l_weights if w >= SUBSTANTIVE)
-            if substantive - compounds >= 2 or unmatched_query:
+            if substantive_count - compounds >= 2 or unmatched_query:
                 bound = SINGLE_PART_CAP
+        bound = min(bound, _common_name_cap(evidence))
         if kind == "weak_alias":
             bound -= WEAK_ALIAS_PENALTY
         return min(max(bound, 0.0), 1.0)
