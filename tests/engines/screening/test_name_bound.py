@@ -103,7 +103,7 @@ def test_pruning_changes_no_hit(
 
 # Tokens that exercise every way match_tokens pairs parts: written together on either side,
 # a moved boundary, short-part slips, short forms, variants, initials, honorifics, "bin".
-TRICKY = (
+TRICKY = (  # noqa: SIM905 (words read better as words)
     "abdul rahman abdulrahman abdu lrahman abd al bin ibn haji mohamed muhammad mohmmad "
     "olugbenga gbenga oluwaseun seun chris christopher jonah jonathan kim jong un on ho heo "
     "a m j segun shegun joshua yusuf iusuf ali aly omar omarow said saade iyorihyer iyorher "

@@ -29,6 +29,10 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import cdist
+
 from hakiki.engines.screening.frequency import COMMON, measured_rarity, rarity
 from hakiki.engines.screening.model import ListEntity, NameKind
 from hakiki.engines.screening.normalize import (
@@ -37,16 +41,12 @@ from hakiki.engines.screening.normalize import (
     SUBSTANTIVE,
     NormalizedName,
 )
-import numpy as np
-from rapidfuzz.distance import OSA
-from rapidfuzz.process import cdist
-
 from hakiki.engines.screening.similarity import (
     BOUNDARY_SIMILARITY,
     GIVEN_SHORT_SIMILARITY,
     INITIAL_SIMILARITY,
-    MERGE_MIN_SIMILARITY,
     INNER_TWO_EDITS_MIN_LENGTH,
+    MERGE_MIN_SIMILARITY,
     MIN_FUZZY_LENGTH,
     SOUND_MIN_LENGTH,
     TYPO_SOFTENING,
@@ -298,8 +298,9 @@ class NameBound:
     as little as :func:`score_name` ever charges it, and of the penalties and caps only those
     that are certain count: no list part matched in full (0), the conflicts between parts
     no way can match on either side, one part at most (:data:`SINGLE_PART_CAP`) and the
-    common-name cap of the most evidence the parts that can match could give. Most candidates a large list proposes share one common part
-    with the query and fall under the threshold here, at a fraction of the full score's cost.
+    common-name cap of the most evidence the parts that can match could give. Most candidates
+    a large list proposes share one common part with the query and fall under the threshold
+    here, at a fraction of the full score's cost.
     Similarities are kept per list token for the query's lifetime (candidates share tokens).
     """
 
