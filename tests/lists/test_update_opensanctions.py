@@ -189,3 +189,42 @@ async def test_a_stored_ftm_version_is_parsed_from_its_gzip_stream(
     path.write_bytes(gzip.compress(entities.read_bytes() + b"\n"))
     with pytest.raises(store.StoredListError, match="checksum"):
         store.load_snapshot(mine.data_dir, stored)
+
+
+async def test_a_downloaded_file_is_never_whole_in_memory(
+    settings: Settings, db: Any, list_server: ListServer, tmp_path: Path
+) -> None:
+    """`lists update` writes a download to disk a chunk at a time and parses it from there:
+    the update's peak of Python memory stays far below the file's size (on main the body was
+    held whole, twice: its chunks and their join)."""
+    import json
+    import tracemalloc
+
+    lines = []
+    for line in (TEST_DATA / "ftm_zala.ftm.json").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        record["properties"]["notes"] = ["a long note " * 12_000]  # 144 kB a record, unused
+        lines.append(json.dumps(record))
+    body = ("\n".join(lines) + "\n").encode()
+    assert len(body) > 12_000_000
+    mine = settings.model_copy(update={"data_dir": tmp_path / "data"})
+    url = list_server.serve("/os/entities.ftm.json", body)
+    config = ListsConfig(
+        sources={"os_ftm": {"format": "ftm_json", "files": {"json": url}}},
+        retries=0,
+        timeout_seconds=10.0,
+    )
+    tracemalloc.start()
+    try:
+        [outcome] = await update_lists(mine, db, codes=["os_ftm"], config=config)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert outcome.status == "ok", outcome.error
+    assert peak < len(body) / 2, (peak, len(body))
+    stored = store.current_version(mine.data_dir, "os_ftm")
+    assert stored is not None and stored.manifest["files"][0]["bytes"] == len(body)
+    assert len(store.load_snapshot(mine.data_dir, stored).entities) == outcome.entity_count
+    # nothing left behind but the stored version
+    folder = store.lists_root(mine.data_dir) / "os_ftm"
+    assert not [p for p in folder.iterdir() if p.name.startswith(".download-")]

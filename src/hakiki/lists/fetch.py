@@ -4,6 +4,7 @@ path the operator gives (``/srv/lists/entities.ftm.json`` or ``file:///srv/...``
 from __future__ import annotations
 
 import asyncio
+import uuid
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -45,6 +46,74 @@ async def download(
         except httpx.TransportError as exc:
             last = f"connection failed: {exc.__class__.__name__}"
     raise DownloadError(f"{_shown(url)}: {last} (after {retries + 1} attempts)")
+
+
+async def download_to(
+    client: httpx.AsyncClient,
+    url: str,
+    folder: Path,
+    *,
+    max_bytes: int,
+    retries: int,
+    backoff_seconds: float,
+    headers: dict[str, str] | None = None,
+) -> tuple[Path, bool]:
+    """:func:`download`, the body written a chunk at a time to a new file in ``folder`` (a
+    list of a gigabyte is never whole in memory): that file and True, the caller removes it.
+    A local path is checked against the size limit and returned as it is (and False)."""
+    path = local_path(url)
+    if path is not None:
+        await asyncio.to_thread(_check_local, path, max_bytes)
+        return path, False
+    target = folder / f".download-{uuid.uuid4().hex}"
+    last = "no attempt"
+    try:
+        for attempt in range(retries + 1):
+            if attempt:
+                await asyncio.sleep(backoff_seconds * attempt)
+            try:
+                await _get_to(client, url, max_bytes, headers or {}, target)
+                return target, True
+            except _Retryable as exc:
+                last = str(exc)
+            except httpx.TimeoutException:
+                last = "timed out"
+            except httpx.TransportError as exc:
+                last = f"connection failed: {exc.__class__.__name__}"
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+    target.unlink(missing_ok=True)
+    raise DownloadError(f"{_shown(url)}: {last} (after {retries + 1} attempts)")
+
+
+def _check_local(path: Path, max_bytes: int) -> None:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DownloadError(f"{path}: unreadable ({exc.__class__.__name__})") from exc
+    if size > max_bytes:
+        raise DownloadError(f"{path}: {size} bytes exceeds the {max_bytes} limit")
+
+
+async def _get_to(
+    client: httpx.AsyncClient, url: str, max_bytes: int, headers: dict[str, str], target: Path
+) -> None:
+    async with client.stream("GET", url, headers=headers) as response:
+        if response.status_code == 429 or response.status_code >= 500:
+            raise _Retryable(f"HTTP {response.status_code}")
+        if response.status_code != 200:
+            raise DownloadError(f"{_shown(url)}: HTTP {response.status_code}")
+        declared = response.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > max_bytes:
+            raise DownloadError(f"{_shown(url)}: {declared} bytes exceeds the {max_bytes} limit")
+        size = 0
+        with target.open("wb") as out:  # a fresh file at each attempt
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > max_bytes:
+                    raise DownloadError(f"{_shown(url)}: larger than the {max_bytes} byte limit")
+                out.write(chunk)
 
 
 def local_path(url: str) -> Path | None:

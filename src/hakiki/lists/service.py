@@ -30,7 +30,7 @@ from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.lists import repository, store
 from hakiki.lists.engines import ScreeningEngines
-from hakiki.lists.fetch import DownloadError, download, make_client
+from hakiki.lists.fetch import DownloadError, download_to, make_client
 from hakiki.lists.loading import (
     LoadedList,
     bundled_by_code,
@@ -41,11 +41,13 @@ from hakiki.lists.loading import (
 )
 from hakiki.lists.outcomes import age_days, is_stale
 from hakiki.lists.sources import (
+    STREAMED_FORMATS,
     ListsConfig,
     ListSource,
     configured_sources,
     enabled_sources,
     parse_source,
+    parse_stream,
     undated_version,
 )
 from hakiki.webhooks import service as webhooks
@@ -152,17 +154,24 @@ async def _update_one(
 ) -> UpdateOutcome:
     fetched_at = utcnow()
     before = store.current_version(settings.data_dir, source.code)
+    downloaded: list[Path] = []
     try:
-        files: dict[str, bytes] = {}
+        # each file goes to disk a chunk at a time, then is parsed from there (a line at a
+        # time for the streamed formats) and gzipped into the store as a stream
+        files: dict[str, Path] = {}
+        incoming = await asyncio.to_thread(store.incoming_folder, settings.data_dir, source.code)
         for role, url in source.files.items():
-            files[role] = await download(
+            files[role], temporary = await download_to(
                 client,
                 url,
+                incoming,
                 max_bytes=config.max_bytes,
                 retries=config.retries,
                 backoff_seconds=config.retry_backoff_seconds,
                 headers=source.headers,
             )
+            if temporary:
+                downloaded.append(files[role])
         stored = await asyncio.to_thread(
             _validate_and_store, settings.data_dir, source, files, config, fetched_at
         )
@@ -185,6 +194,9 @@ async def _update_one(
                 conn, code=outcome.code, fetched_at=fetched_at, status="failed", error=error
             )
         return outcome
+    finally:
+        for path in downloaded:
+            path.unlink(missing_ok=True)
     async with transaction(db) as conn:
         await repository.record_attempt(
             conn,
@@ -275,14 +287,22 @@ def _describe_error(exc: Exception) -> str:
 def _validate_and_store(
     data_dir: Path,
     source: ListSource,
-    files: dict[str, bytes],
+    files: dict[str, Path],
     config: ListsConfig,
     fetched_at: datetime,
 ) -> store.StoredVersion:
-    undated = undated_version(store.files_digest(files))
-    snapshot = parse_source(source, files, fallback_version=undated)
+    metas = {role: store.file_meta(path) for role, path in files.items()}
+    undated = undated_version(store.digest_of({role: sha for role, (sha, _) in metas.items()}))
+    role = STREAMED_FORMATS.get(source.format)
+    if role is not None and list(files) == [role]:
+        with files[role].open("rb") as stream:  # a line at a time, as a stored version loads
+            snapshot = parse_stream(source, stream, fallback_version=undated)
+    else:  # these parsers read a whole document
+        whole = {role: path.read_bytes() for role, path in files.items()}
+        snapshot = parse_source(source, whole, fallback_version=undated)
+        del whole
     validate(snapshot, previous_count(data_dir, source.code), config)
-    return store.save_version(data_dir, source, files, snapshot, fetched_at.isoformat())
+    return store.save_version(data_dir, source, files, snapshot, fetched_at.isoformat(), metas)
 
 
 def previous_count(data_dir: Path, code: str) -> int | None:

@@ -15,11 +15,12 @@ import json
 import os
 import shutil
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from hakiki.core.data_dir import DIRECTORY_MODE, private_dir, write_private
+from hakiki.core.data_dir import DIRECTORY_MODE, FILE_MODE, private_dir, write_private
 from hakiki.engines.screening.model import ListSnapshot
 from hakiki.lists.published import legacy_published
 from hakiki.lists.sources import STREAMED_FORMATS, ListSource, parse_source, parse_stream
@@ -61,22 +62,57 @@ def lists_root(data_dir: Path) -> Path:
     return data_dir / "lists"
 
 
-def files_digest(files: dict[str, bytes]) -> str:
+def files_digest(files: Mapping[str, bytes | Path]) -> str:
     """One SHA-256 for a set of files: over the sorted ``role:sha256`` lines."""
-    lines = "".join(f"{role}:{hashlib.sha256(files[role]).hexdigest()}\n" for role in sorted(files))
+    return digest_of({role: file_meta(data)[0] for role, data in files.items()})
+
+
+def digest_of(shas: Mapping[str, str]) -> str:
+    """:func:`files_digest` from each file's SHA-256."""
+    lines = "".join(f"{role}:{shas[role]}\n" for role in sorted(shas))
     return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def file_meta(data: bytes | Path) -> tuple[str, int]:
+    """SHA-256 and size of a file's bytes, or of a file on disk read a chunk at a time."""
+    if isinstance(data, bytes):
+        return hashlib.sha256(data).hexdigest(), len(data)
+    digest = hashlib.sha256()
+    size = 0
+    with data.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+def _write_gzipped(path: Path, data: bytes | Path) -> None:
+    if isinstance(data, bytes):
+        write_private(path, gzip.compress(data, compresslevel=6))
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    with (
+        os.fdopen(fd, "wb") as raw,
+        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6) as out,
+        data.open("rb") as source,
+    ):
+        shutil.copyfileobj(source, out, _CHUNK)
 
 
 def save_version(
     data_dir: Path,
     source: ListSource,
-    files: dict[str, bytes],
+    files: Mapping[str, bytes | Path],
     snapshot: ListSnapshot,
     fetched_at: str,
+    metas: Mapping[str, tuple[str, int]] | None = None,
 ) -> StoredVersion:
-    """Write the files and manifest of a validated version and make it the current one."""
+    """Write the files (bytes, or files on disk gzipped as a stream) and manifest of a
+    validated version and make it the current one. ``metas``: each file's SHA-256 and size,
+    when the caller has them already."""
     code_dir = private_dir(lists_root(data_dir) / source.code)
-    digest = files_digest(files)
+    metas = metas or {role: file_meta(data) for role, data in files.items()}
+    digest = digest_of({role: sha for role, (sha, _) in metas.items()})
     manifest: dict[str, Any] = {
         "code": source.code,
         "title": source.title,
@@ -97,10 +133,10 @@ def save_version(
                 "role": role,
                 "path": f"{role}.gz",
                 "url": source.files[role].split("?", 1)[0],
-                "bytes": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
+                "bytes": metas[role][1],
+                "sha256": metas[role][0],
             }
-            for role, data in sorted(files.items())
+            for role in sorted(files)
         ],
     }
     folder = _free_folder(code_dir, snapshot.version, digest)
@@ -110,7 +146,7 @@ def save_version(
         staging.mkdir(mode=DIRECTORY_MODE)
         try:
             for role, data in files.items():
-                write_private(staging / f"{role}.gz", gzip.compress(data, compresslevel=6))
+                _write_gzipped(staging / f"{role}.gz", data)
             write_private(staging / MANIFEST, json.dumps(manifest, indent=2))
             os.replace(staging, target)
         finally:
@@ -236,6 +272,11 @@ def write_version(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+def incoming_folder(data_dir: Path, code: str) -> Path:
+    """The list's own folder, where files being downloaded are written (``.download-*``)."""
+    return private_dir(lists_root(data_dir) / code)
 
 
 def incoming_path(data_dir: Path, code: str) -> Path:

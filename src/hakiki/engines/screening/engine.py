@@ -29,6 +29,7 @@ from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
 from hakiki.engines.screening.scorer import (
     COUNTRY_MATCH,
     DOB_SAME_DATE,
+    NameBound,
     NameScore,
     score_entity,
     score_name,
@@ -45,6 +46,10 @@ class _ListInfo:
 
 
 class ScreeningEngine:
+    # skip the full name score of candidates whose bound (scorer.NameBound) is under the
+    # threshold; False only to check that the results are the same without it
+    prune = True
+
     def __init__(self, snapshots: Iterable[ListSnapshot]) -> None:
         infos: list[_ListInfo] = []
         seen: set[str] = set()
@@ -193,21 +198,32 @@ class ScreeningEngine:
         table = self.index.table
         best: dict[int, tuple[NameScore, int]] = {}
         considered: set[int] = set()
+        ceiling = DOB_SAME_DATE + COUNTRY_MATCH
+        # a name whose score cannot reach the threshold even with the best date of birth and
+        # country is not scored (an identifier match scores every name of its entity)
+        floor = threshold - ceiling - 1e-9
+        bound = NameBound(query) if query and floor > 0.0 and self.prune else None
 
-        def consider(nid: int) -> None:
+        def consider(nid: int, prune: bool = False) -> None:
             if nid in considered:
                 return
-            considered.add(nid)
             kind = table.kind_of(nid)
-            scored = score_name(query, table.norm(nid), kind)
+            listed = table.norm(nid)
+            if prune and bound is not None and bound.of(listed, kind) < floor:
+                return
+            considered.add(nid)
+            scored = score_name(query, listed, kind)
             position = int(table.entity[nid])
             current = best.get(position)
             if current is None or _better(scored, kind, current[0], table.kind_of(current[1])):
                 best[position] = (scored, nid)
 
         if query:
-            for nid in self.index.candidates(query, max(CANDIDATES, 4 * limit), groups):
-                consider(nid)
+            nids = self.index.candidates(query, max(CANDIDATES, 4 * limit), groups)
+            if bound is not None:
+                bound.prime(t for nid in nids for t in table.norm(nid).tokens)
+            for nid in nids:
+                consider(nid, prune=True)
         id_matches: dict[int, list[tuple[str, str]]] = {}
         for value in subject.identifiers:
             for position in self._identifiers.lookup(value):
@@ -222,7 +238,6 @@ class ScreeningEngine:
                     consider(nid)
         countries = subject.country_codes
         gender = subject.normalized_gender
-        ceiling = DOB_SAME_DATE + COUNTRY_MATCH
         hits: list[tuple[float, float, int, Hit]] = []
         today = today_iso()
         for position, (scored, nid) in best.items():

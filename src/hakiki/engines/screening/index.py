@@ -88,7 +88,10 @@ def stable_hash(key: str) -> int:
     CRC-32 and Adler-32 side by side, two C calls (a cryptographic digest costs seconds over
     the millions of keys of a large list)."""
     data = key.encode()
-    return (zlib.crc32(data) << 32 | zlib.adler32(data)) - (1 << 63)
+    return (zlib.crc32(data) << 32 | zlib.adler32(data)) - _HASH_OFFSET
+
+
+_HASH_OFFSET = 1 << 63
 
 
 class HashedPostings:
@@ -115,9 +118,12 @@ class HashedPostings:
     def build(cls, pairs: Iterable[tuple[str, int]]) -> HashedPostings:
         hashes = array("q")
         values = array("i")
+        add_hash, add_value = hashes.append, values.append
+        crc32, adler32 = zlib.crc32, zlib.adler32
         for key, value in pairs:
-            hashes.append(stable_hash(key))
-            values.append(value)
+            data = key.encode()  # stable_hash, inline: millions of keys in a large list
+            add_hash((crc32(data) << 32 | adler32(data)) - _HASH_OFFSET)
+            add_value(value)
         return cls(np.frombuffer(hashes, dtype=np.int64), np.frombuffer(values, dtype=np.int32))
 
     def get(self, key: str) -> IntArray:
@@ -173,14 +179,20 @@ class NameTable:
 
     def add(self, entity: int, slot: int, kind: NameKind, norm: NormalizedName, group: int) -> int:
         nid = len(self._entity)
+        token_ids, weight_codes = self._token_ids, self._weight_codes
+        ids, codes = self._ids, self._codes
         for token, weight in zip(norm.tokens, norm.weights, strict=True):
-            self._ids.append(self.token_id(token))
-            code = self._weight_codes.get(weight)
+            tid = token_ids.get(token)
+            if tid is None:
+                tid = token_ids[token] = len(self.tokens)
+                self.tokens.append(token)
+            ids.append(tid)
+            code = weight_codes.get(weight)
             if code is None:
-                code = self._weight_codes[weight] = len(self._weights)
+                code = weight_codes[weight] = len(self._weights)
                 self._weights.append(weight)
-            self._codes.append(code)
-        self._starts.append(len(self._ids))
+            codes.append(code)
+        self._starts.append(len(ids))
         if norm.removed:
             self._removed[nid] = norm.removed
         if not norm.latin:

@@ -134,13 +134,26 @@ class NormalizedName:
 @lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """ASCII, casefolded, apostrophes dropped (``"Sa'id"`` -> ``"said"``); punctuation kept."""
+    if text.isascii():  # ascii_text leaves ASCII as it is (most list names: no call)
+        if "'" in text or "`" in text:
+            text = _APOSTROPHES.sub("", text)
+        return text.casefold()
     return _APOSTROPHES.sub("", ascii_text(text)).casefold()
 
 
 @lru_cache(maxsize=8192)
 def tokenize(text: str) -> tuple[str, ...]:
     """Folded name tokens, split on spaces and punctuation."""
+    if text.isascii() and text.isprintable():
+        # folding and splitting see one character at a time: word by word gives the same
+        # tokens, and a list of a million names has far fewer distinct words than names
+        return tuple(token for word in text.split() for token in _word_tokens(word))
     return tuple(_rigour_tokenize(fold(text)))
+
+
+@lru_cache(maxsize=65536)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    return tuple(_rigour_tokenize(fold(word)))
 
 
 def token_weight(token: str, is_org: bool) -> float:
@@ -194,7 +207,9 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
             tokens = numbers_to_digits(tokens)
         removed: tuple[str, ...] = ()
     else:
-        text = _GLUED_INITIALS.sub(r"\1. ", _surname_first(text))
+        text = _surname_first(text)
+        if "." in text:
+            text = _GLUED_INITIALS.sub(r"\1. ", text)
         written = tokenize(text)
         tokens = tokenize(remove_person_prefixes(text))
         # rigour removes prefixes in front only: what it took is the head of the written tokens
@@ -211,6 +226,8 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
 
 def is_latin(text: str) -> bool:
     """True unless the text has a letter of another script than Latin."""
+    if text.isascii():
+        return True
     return all(ord(c) < 0x250 or not c.isalpha() or 0x1E00 <= ord(c) < 0x1F00 for c in text)
 
 

@@ -29,6 +29,10 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import cdist
+
 from hakiki.engines.screening.frequency import COMMON, measured_rarity, rarity
 from hakiki.engines.screening.model import ListEntity, NameKind
 from hakiki.engines.screening.normalize import (
@@ -38,16 +42,26 @@ from hakiki.engines.screening.normalize import (
     NormalizedName,
 )
 from hakiki.engines.screening.similarity import (
+    BOUNDARY_SIMILARITY,
+    GIVEN_SHORT_SIMILARITY,
     INITIAL_SIMILARITY,
+    INNER_TWO_EDITS_MIN_LENGTH,
+    MERGE_MIN_SIMILARITY,
+    MIN_FUZZY_LENGTH,
+    SOUND_MIN_LENGTH,
+    TYPO_SOFTENING,
     VARIANT_SIMILARITY,
+    YORUBA_PREFIXES,
     Alignment,
     TokenMatch,
     align,
+    given_short_form,
     is_reordered,
     match_tokens,
     swaps_father,
+    token_similarity,
 )
-from hakiki.engines.screening.variants import is_theophoric
+from hakiki.engines.screening.variants import VARIANT_TOKENS, is_theophoric
 
 LIST_COVERAGE_WEIGHT = 0.8
 INNER_MISSING_WEIGHT = 0.3
@@ -270,6 +284,240 @@ def score_name(
         notes.append("weak alias")
     score = min(max(score, 0.0), 1.0)
     return NameScore(score, query, listed, tuple(notes))
+
+
+class NameBound:
+    """A cheap upper bound on :func:`score_name` of one query against any list name, so the
+    engine skips the full score for a candidate that cannot reach the threshold.
+
+    It never underestimates (``tests/engines/screening/test_name_bound.py`` compares it with
+    the score on every pair of the evaluation sets): each list part is credited with the best
+    similarity any of :func:`~.similarity.match_tokens`'s ways of matching could give it (a
+    token pair, parts written together on either side, a moved part boundary, a short-part
+    slip or a given name written short in context), every part no way can match is charged
+    as little as :func:`score_name` ever charges it, and of the penalties and caps only those
+    that are certain count: no list part matched in full (0), the conflicts between parts
+    no way can match on either side, one part at most (:data:`SINGLE_PART_CAP`) and the
+    common-name cap of the most evidence the parts that can match could give. Most candidates
+    a large list proposes share one common part with the query and fall under the threshold
+    here, at a fraction of the full score's cost.
+    Similarities are kept per list token for the query's lifetime (candidates share tokens).
+    """
+
+    __slots__ = (
+        "_by_letter",
+        "_first",
+        "_joins",
+        "_lengths",
+        "_memo",
+        "_span_letters",
+        "_spans",
+        "_special",
+        "_tokens",
+        "_total",
+        "_weights",
+        "_with_y",
+    )
+
+    def __init__(self, query: NormalizedName) -> None:
+        tokens = query.tokens
+        self._tokens = tokens
+        self._weights = query.weights
+        self._total = sum(query.weights)
+        self._first = next((k for k, w in enumerate(query.weights) if w >= SUBSTANTIVE), None)
+        self._lengths = np.array([len(t) for t in tokens], dtype=np.int32)
+        self._special = np.array([_special_token(t) for t in tokens], dtype=bool)
+        self._with_y = np.array(["y" in t for t in tokens], dtype=bool)
+        # the query's parts written together (see similarity._merge_adjacent), with their bits
+        self._spans = [
+            ("".join(tokens[k : k + span]), ((1 << span) - 1) << k)
+            for span in (3, 2)
+            for k in range(len(tokens) - span + 1)
+        ]
+        self._span_letters = frozenset(joined[0] for joined, _ in self._spans)
+        # two adjacent parts written together (a moved boundary keeps the join)
+        self._joins: dict[str, int] = {}
+        for k in range(len(tokens) - 1):
+            join = tokens[k] + tokens[k + 1]
+            self._joins[join] = self._joins.get(join, 0) | (0b11 << k)
+        self._memo: dict[str, tuple[float, int, float]] = {}
+        self._by_letter: dict[str, list[tuple[int, str]]] = {}
+        for i, token in enumerate(tokens):
+            self._by_letter.setdefault(token[0], []).append((i, token))
+
+    def prime(self, listed: Iterable[str]) -> None:
+        """Work out the list tokens ``listed`` at once: the edit distances of every query
+        part to every new token in one C call, and :func:`~.similarity.token_similarity` only
+        for the pairs whose distance, length or spelling leaves it a chance."""
+        memo = self._memo
+        new = [t for t in dict.fromkeys(listed) if t not in memo]
+        if not new:
+            return
+        tokens = self._tokens
+        distance = cdist(tokens, new, scorer=OSA.distance, dtype=np.int32, workers=1)
+        lengths = np.array([len(t) for t in new], dtype=np.int32)
+        longest = np.maximum.outer(self._lengths, lengths)
+        shortest = np.minimum.outer(self._lengths, lengths)
+        # token_similarity is 0 unless: equal; a listed variant (or one edit from one); an
+        # initial; y for i or sh for s; a Yoruba short form; or, both parts 4+ letters,
+        # within the edits a typo or "sounds alike" allows: a superset of those
+        typo = np.where(shortest >= INNER_TWO_EDITS_MIN_LENGTH, 2, 1)
+        sound = np.where(shortest >= SOUND_MIN_LENGTH, (4 * longest) // 10, 0)
+        limit = np.maximum(typo, sound)
+        chance = (distance == 0) | ((shortest >= MIN_FUZZY_LENGTH) & (distance <= limit))
+        same_length = self._lengths[:, None] == lengths[None, :]
+        with_y = np.array(["y" in t for t in new], dtype=bool)
+        chance |= same_length & (self._with_y[:, None] | with_y[None, :])
+        special = np.array([_special_token(t) for t in new], dtype=bool)
+        chance |= self._special[:, None] | special[None, :]
+        best = [0.0] * len(new)
+        bits = [0] * len(new)
+        for i, j in zip(*np.nonzero(chance), strict=True):
+            score, _ = token_similarity(tokens[i], new[j])
+            if score > 0.0:
+                bits[j] |= 1 << int(i)
+                best[j] = max(best[j], score)
+        first = self._first
+        first_letter = tokens[first][0] if first is not None else ""
+        span_letters = self._span_letters
+        for j, token in enumerate(new):
+            found, found_bits = best[j], bits[j]
+            if token[0] in span_letters:
+                for joined, span_bits in self._spans:
+                    if joined[0] == token[0] and abs(len(token) - len(joined)) <= 2:
+                        score, _ = token_similarity(joined, token)
+                        if score >= MERGE_MIN_SIMILARITY:
+                            found_bits |= span_bits
+                            found = max(found, score)
+            size = len(token)
+            if 2 <= size <= 4 and token.isalpha():  # a slip in a short part (in context)
+                for i, part in enumerate(tokens):
+                    if (
+                        2 <= len(part) <= 4
+                        and abs(len(part) - size) <= 1
+                        and OSA.distance(part, token, score_cutoff=1) <= 1
+                    ):
+                        found_bits |= 1 << i
+                        found = max(found, 1.0 - 1.0 / (min(len(part), size) + TYPO_SOFTENING))
+            if (
+                first is not None
+                and token[0] == first_letter
+                and given_short_form(tokens[first], token)
+            ):
+                found_bits |= 1 << first
+                found = max(found, GIVEN_SHORT_SIMILARITY)
+            # the most a match of this token adds to the common-name evidence (score_name's
+            # _pair_rarity is the lower of both spellings' rarity, at most this one's)
+            memo[token] = (found, found_bits, rarity(token) if found > INITIAL_SIMILARITY else 0.0)
+
+    def of(self, listed: NormalizedName, kind: NameKind) -> float:
+        """At least ``score_name(query, listed, kind).score``."""
+        l_tokens, l_weights = listed.tokens, listed.weights
+        size = len(l_tokens)
+        memo = self._memo
+        best = [0.0] * size
+        rare = [1.0] * size
+        bits = 0
+        for k, token in enumerate(l_tokens):
+            found = memo.get(token)
+            if found is None:
+                self.prime((token,))
+                found = memo[token]
+            best[k], token_bits, rare[k] = found
+            bits |= token_bits
+        if size > 1:
+            by_letter = self._by_letter
+            for span in (3, 2):  # list parts written together against a query part
+                for k in range(size - span + 1):
+                    parts = by_letter.get(l_tokens[k][0])
+                    if parts is None:
+                        continue
+                    joined = "".join(l_tokens[k : k + span])
+                    for i, token in parts:
+                        if abs(len(token) - len(joined)) > 2:
+                            continue
+                        score, _ = token_similarity(joined, token)
+                        if score >= MERGE_MIN_SIMILARITY:
+                            bits |= 1 << i
+                            for n in range(k, k + span):
+                                rare[n] = 1.0  # score_name counts these parts' rarity 1.0
+                                if best[n] < score:
+                                    best[n] = score
+            joins = self._joins
+            for k in range(size - 1):  # a part boundary moved by one letter
+                join_bits = joins.get(l_tokens[k] + l_tokens[k + 1])
+                if join_bits is not None:
+                    bits |= join_bits
+                    best[k] = max(best[k], BOUNDARY_SIMILARITY)
+                    best[k + 1] = max(best[k + 1], BOUNDARY_SIMILARITY)
+                    rare[k] = rare[k + 1] = 1.0
+        full = reached = substantive_count = 0
+        first = last = -1
+        evidence = 0.0
+        for k, weight in enumerate(l_weights):
+            if weight >= SUBSTANTIVE:
+                if first < 0:
+                    first = k
+                last = k
+                substantive_count += 1
+                if best[k] > 0.0:
+                    reached += 1
+                    if best[k] > INITIAL_SIMILARITY:
+                        full += 1
+                        evidence += rare[k] * best[k]
+            elif best[k] > INITIAL_SIMILARITY and l_tokens[k] in HONORIFICS:
+                evidence += COMMON * best[k]
+        if full == 0:
+            return 0.0  # score_name: "no name part matched"
+        q_matched = 0.0
+        unmatched_query = 0  # substantive query parts no list part can match
+        for i, weight in enumerate(self._weights):
+            if bits >> i & 1:
+                q_matched += weight
+            elif weight >= SUBSTANTIVE:
+                unmatched_query += 1
+        # list parts no query part can match: at least this many conflicts (score_name's
+        # min(unmatched query parts, unmatched list parts)), and then no omission
+        conflicts = min(unmatched_query, substantive_count - reached)
+        omission = full >= 2 and conflicts == 0
+        matched = missing = 0.0
+        for k, weight in enumerate(l_weights):
+            if best[k] > 0.0:
+                matched += weight * (best[k] if best[k] > INITIAL_CREDIT else INITIAL_CREDIT)
+            elif omission or first < k < last:
+                missing += weight * INNER_MISSING_WEIGHT
+            else:
+                missing += weight * EDGE_MISSING_WEIGHT
+        bound = (
+            LIST_COVERAGE_WEIGHT * matched / (matched + missing)
+            + (1.0 - LIST_COVERAGE_WEIGHT) * (q_matched / self._total if self._total else 0.0)
+            - CONFLICT_PENALTY * conflicts
+        )
+        if reached <= 1 and bound > SINGLE_PART_CAP:
+            compounds = sum(
+                1
+                for k in range(size - 1)
+                if best[k] > INITIAL_SIMILARITY
+                and best[k + 1] > INITIAL_SIMILARITY
+                and is_theophoric(l_tokens[k], l_tokens[k + 1])
+            )
+            if substantive_count - compounds >= 2 or unmatched_query:
+                bound = SINGLE_PART_CAP
+        bound = min(bound, _common_name_cap(evidence))
+        if kind == "weak_alias":
+            bound -= WEAK_ALIAS_PENALTY
+        return min(max(bound, 0.0), 1.0)
+
+
+def _special_token(token: str) -> bool:
+    """Tokens :meth:`NameBound.prime` always checks in full: listed variants, initials,
+    Yoruba-prefixed names and spellings with "sh"."""
+    return (
+        len(token) == 1
+        or token in VARIANT_TOKENS
+        or "sh" in token
+        or token.startswith(YORUBA_PREFIXES)
+    )
 
 
 def score_names_symmetric(a: NormalizedName, b: NormalizedName, kind: NameKind) -> NameScore:

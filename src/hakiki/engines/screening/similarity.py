@@ -374,7 +374,7 @@ def _in_context(
         and short_form_context
         and not q_used[q_first]
         and not l_used[l_first]
-        and _given_short_form(q[q_first], lt[l_first])
+        and given_short_form(q[q_first], lt[l_first])
     ):
         match = TokenMatch(
             q[q_first], lt[l_first], GIVEN_SHORT_SIMILARITY, "short form", q_first, l_first
@@ -406,7 +406,9 @@ def _first_substantive(name: NormalizedName) -> int | None:
     return next((k for k, w in enumerate(name.weights) if w >= SUBSTANTIVE), None)
 
 
-def _given_short_form(a: str, b: str) -> bool:
+def given_short_form(a: str, b: str) -> bool:
+    """The shorter of ``a`` and ``b`` is the given name the longer starts with (see
+    :func:`_in_context`)."""
     short, full = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < SHORT_FORM_MIN_LENGTH or len(full) - len(short) < 2:
         return False
