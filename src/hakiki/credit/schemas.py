@@ -127,7 +127,7 @@ class CreditReport(BaseModel):
 
 
 class BureauData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     report: CreditReport | None
 
 

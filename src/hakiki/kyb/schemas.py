@@ -213,7 +213,7 @@ class ScreeningSummary(BaseModel):
 
 
 class KybData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: State = Field(
         description="pending, then completed or failed; final states never change."
     )

@@ -106,7 +106,9 @@ class MrzSummary(BaseModel):
 
 
 class KycData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"] = Field(description="Whether a record was found.")
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"] = Field(
+        description="Whether a record was found."
+    )
     state: State = Field(
         description="The verification's state: pending, then completed (the registry "
         "answered) or failed (it could not); a final state never changes."

@@ -283,7 +283,9 @@ class AmlResult(BaseModel):
 
 
 class AmlWithIdData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"] = Field(description="Whether a record was found.")
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"] = Field(
+        description="Whether a record was found."
+    )
     channel: ChannelRef
     identity: Identity | None = Field(description="The record found; null when none was.")
     aml: AmlResult | None = Field(

@@ -13,7 +13,7 @@ from hakiki.engines.tax.readings import PinStatus
 from hakiki.tax import examples
 
 TAX_COUNTRIES = ("KE", "TZ", "UG")
-FoundStatus = Literal["FOUND", "NOT_FOUND"]
+FoundStatus = Literal["FOUND", "NOT_FOUND", "PENDING"]
 TaxpayerKind = Literal["individual", "non_individual"]
 
 

@@ -168,7 +168,7 @@ class OwnerComparison(BaseModel):
 
 
 class VehicleData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: State = Field(
         description="pending while the registry has not answered; then completed or failed."
     )
