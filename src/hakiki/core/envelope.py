@@ -4,11 +4,14 @@ with the category's own payload in ``data`` and one verdict vocabulary (``Verdic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from pydantic import BaseModel, Field
+
+from hakiki.core.endpoints import TestValue
 
 if TYPE_CHECKING:
     from hakiki.core.calls import Call
@@ -273,3 +276,22 @@ def envelope_fields(outcome: Outcome) -> dict[str, Any]:
         "async_pending": row.async_pending,
         "message": row.message,
     }
+
+
+_TOP_LEVEL = frozenset(Envelope.model_fields) | {"http_status", "error", "details"}
+
+
+def in_data(values: Sequence[TestValue]) -> list[TestValue]:
+    """Sandbox test values whose expectations name the payload's fields (``risk.level``), with
+    those paths moved under ``data.`` as the envelope carries them; the envelope's own fields
+    and an error's stay where they are."""
+    return [
+        replace(
+            value,
+            expect={
+                (path if path.split(".", 1)[0] in _TOP_LEVEL else f"data.{path}"): expected
+                for path, expected in value.expect.items()
+            },
+        )
+        for value in values
+    ]

@@ -201,9 +201,7 @@ def _restore_example_nulls(app: FastAPI, schema: dict[str, Any]) -> None:
             documented[name]["examples"] = copy.deepcopy(definition["examples"])
 
 
-def _show_captured_examples(
-    app: FastAPI, schema: dict[str, Any], examples: Mapping[str, Any]
-) -> None:
+def _show_captured_examples(schema: dict[str, Any], examples: Mapping[str, Any]) -> None:
     """Each catalogued operation's success example, as the sandbox answers its documented
     request (``python -m hakiki.devtools.capture_examples`` writes them)."""
     for key, example in examples.items():
@@ -244,7 +242,7 @@ def customise_openapi(app: FastAPI, examples: Mapping[str, Any] | None = None) -
         components["schemas"].pop("ValidationError", None)
         components.setdefault("securitySchemes", {})[SECURITY_SCHEME] = BEARER
         _restore_example_nulls(app, schema)
-        _show_captured_examples(app, schema, examples or {})
+        _show_captured_examples(schema, examples or {})
         app.openapi_schema = schema
         return schema
 
