@@ -75,8 +75,6 @@ class CheckTypeOut(BaseModel):
 
 
 class CheckTypeList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHECK_TYPES]})
-
     country_code: str | None
     data: list[CheckTypeOut]
 
@@ -90,8 +88,6 @@ class CountryOut(BaseModel):
 
 
 class CountryList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.COUNTRIES]})
-
     data: list[CountryOut]
 
 
@@ -114,8 +110,6 @@ class PackageOut(BaseModel):
 
 
 class PackageList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.PACKAGES]})
-
     data: list[PackageOut]
     pagination: Pagination
 
@@ -258,8 +252,6 @@ class CandidateRequestDetail(CandidateRequestOut):
 
 
 class CandidatesCreated(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CREATED]})
-
     data: list[CandidateRequestOut]
     callback_secret: str | None = Field(
         default=None,
@@ -269,8 +261,6 @@ class CandidatesCreated(BaseModel):
 
 
 class CandidateRequestList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.LISTED]})
-
     data: list[CandidateRequestOut]
     pagination: Pagination
 

@@ -281,17 +281,62 @@ def envelope_fields(outcome: Outcome) -> dict[str, Any]:
 _TOP_LEVEL = frozenset(Envelope.model_fields) | {"http_status", "error", "details"}
 
 
-def in_data(values: Sequence[TestValue]) -> list[TestValue]:
+def in_data(values: Sequence[TestValue], also: frozenset[str] = frozenset()) -> list[TestValue]:
     """Sandbox test values whose expectations name the payload's fields (``risk.level``), with
     those paths moved under ``data.`` as the envelope carries them; the envelope's own fields
-    and an error's stay where they are."""
+    and an error's stay where they are, but for ``also`` (a payload field named like one of
+    the envelope's: a document's ``verdict``)."""
     return [
         replace(
             value,
             expect={
-                (path if path.split(".", 1)[0] in _TOP_LEVEL else f"data.{path}"): expected
+                (
+                    path
+                    if value.expect.get("http_status", 200) >= 400
+                    or (path.split(".", 1)[0] in _TOP_LEVEL and path.split(".", 1)[0] not in also)
+                    else f"data.{path}"
+                ): expected
                 for path, expected in value.expect.items()
             },
         )
         for value in values
     ]
+
+
+class InData:
+    """An endpoint's sandbox hook whose test values name payload fields at the top level (they
+    were written before the envelope): the same hook, its expectations under ``data.``."""
+
+    def __init__(self, hook: Any, also: frozenset[str] = frozenset()) -> None:
+        self._hook = hook
+        self._also = also
+
+    def test_values(self) -> list[TestValue]:
+        return in_data(self._hook.test_values(), self._also)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hook, name)
+
+
+def payload_answer(
+    result: type[E],
+    call: Call,
+    charge: Charge | None,
+    *,
+    reference: str,
+    verdict: Verdict | None,
+    found: bool | None = None,
+    **payload: Any,
+) -> bytes:
+    """A computed result (a scan, a score, a decision) in the envelope: ``payload`` is its
+    ``data`` model's fields, ``status`` COMPLETED."""
+    data_model: type[BaseModel] = result.model_fields["data"].annotation  # type: ignore[assignment]
+    return rendered(
+        result,
+        call,
+        charge,
+        reference=reference,
+        data=data_model(**payload),
+        verdict=verdict,
+        found=found,
+    )

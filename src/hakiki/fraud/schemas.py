@@ -142,7 +142,5 @@ class FraudReport(FraudReportRequest):
 
 
 class FraudReportList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.FRAUD_REPORT_LIST]})
-
     data: list[FraudReport]
     pagination: Pagination

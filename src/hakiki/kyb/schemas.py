@@ -18,7 +18,6 @@ from pydantic_core import PydanticCustomError
 
 from hakiki.core.envelope import Envelope
 from hakiki.core.registry_checks.schemas import CheckBilling, State
-from hakiki.kyb import examples
 from hakiki.screening.schemas import AmlResult, UnavailableCheck
 
 Check = Literal["sanction", "pep"]
@@ -223,8 +222,6 @@ class KybData(BaseModel):
 
 
 class BusinessResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.BUSINESS_RESULT]})
-
     billing: CheckBilling
     data: KybData
 
@@ -241,8 +238,6 @@ class OwnershipData(KybData):
 
 
 class OwnershipResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.OWNERSHIP_RESULT]})
-
     billing: CheckBilling
     data: OwnershipData
 
@@ -250,8 +245,6 @@ class OwnershipResult(Envelope):
 class KybResult(Envelope):
     """Either KYB check as it stands (the status call): an ownership check's data has
     `ownership`, `screening` and `bods`."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.OWNERSHIP_RESULT]})
 
     billing: CheckBilling
     data: OwnershipData | KybData = Field(union_mode="left_to_right")

@@ -8,7 +8,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_
 
 from hakiki.core.envelope import Billing, Envelope
 from hakiki.identity.schemas import CountryCode, Identity, NameComparison
-from hakiki.kyc import examples
 
 Document = Literal["national_id", "drivers_license", "passport"]
 State = Literal["pending", "completed", "failed"]
@@ -130,7 +129,5 @@ class KycBilling(Billing):
 
 
 class KycResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.KYC_RESULT]})
-
     billing: KycBilling
     data: KycData

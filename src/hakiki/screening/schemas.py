@@ -27,7 +27,6 @@ from hakiki.lists.outcomes import (
     overall_status,
     performed_count,
 )
-from hakiki.screening import examples
 from hakiki.screening.review_schemas import HitReview, SuppressedHit
 
 Check = Literal["sanction", "pep"]
@@ -303,8 +302,6 @@ class AmlWithIdData(BaseModel):
 
 
 class AmlWithIdResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.AML_WITH_ID_RESULT]})
-
     data: AmlWithIdData
 
 
@@ -330,8 +327,6 @@ class ChannelInfo(BaseModel):
 
 
 class ChannelList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHANNEL_LIST]})
-
     data: list[ChannelInfo]
     pagination: Pagination
     sandbox_rules: dict[str, str] = Field(description="How any valid number drives outcomes.")

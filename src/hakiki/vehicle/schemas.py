@@ -187,7 +187,5 @@ class VehicleData(BaseModel):
 class VehicleResult(Envelope):
     """A vehicle check's answer; the status call answers the same for a check as it stands."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.VEHICLE_RESULT]})
-
     billing: CheckBilling
     data: VehicleData
