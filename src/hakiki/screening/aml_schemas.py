@@ -140,12 +140,6 @@ class ScreenedSubject(BaseModel):
 
 
 class ScreeningData(BaseModel):
-    status: Literal["CLEAR", "POTENTIAL_MATCH", "INCOMPLETE"] = Field(
-        description="The screening's own word: POTENTIAL_MATCH when there is at least one hit "
-        "(a lead for an analyst to review, not a verdict); CLEAR only when every requested "
-        "check ran and found nothing; INCOMPLETE when nothing hit but a requested check was "
-        "not performed (never read it as clear)."
-    )
     subject: ScreenedSubject
     aml: AmlResult
     monitored_subject_id: str | None = Field(

@@ -154,7 +154,6 @@ async def screen(call: Call, screening: Screening) -> bytes:
     )
     status = aml.status
     data = ScreeningData(
-        status=status,
         subject=ScreenedSubject(
             name=subject.full_name,
             subject_type=screening.subject_type,

@@ -204,17 +204,17 @@ class NameScreeningSandbox:
             TestValue(
                 description=f"{hit_body['name']}: {hits}",
                 body=hit_body,
-                expect={"http_status": 200, "data.status": "POTENTIAL_MATCH", "ok": True},
+                expect={"http_status": 200, "data.aml.status": "POTENTIAL_MATCH", "ok": True},
             ),
             TestValue(
                 description="fuzzy matching: a misspelt test name still hits",
                 body={**hit_body, "name": hit_body["name"].replace("Sandbox", "Sandbx")},
-                expect={"http_status": 200, "data.status": "POTENTIAL_MATCH"},
+                expect={"http_status": 200, "data.aml.status": "POTENTIAL_MATCH"},
             ),
             TestValue(
                 description="any other name is clear",
                 body={"name": "Amina Wanjiku Otieno"},
-                expect={"http_status": 200, "data.status": "CLEAR", "data.aml.hits": []},
+                expect={"http_status": 200, "data.aml.status": "CLEAR", "data.aml.hits": []},
             ),
             TestValue(
                 description="no name: 400",
@@ -231,7 +231,7 @@ class NameScreeningSandbox:
                     body={**hit_body, "name": STALE_LIST_NAME},
                     expect={
                         "http_status": 200,
-                        "data.status": "CLEAR",
+                        "data.aml.status": "CLEAR",
                         "data.aml.lists.0.code": "sandbox_sanction",
                         "data.aml.lists.0.age_days": STALE_LIST_AGE_DAYS,
                         "data.aml.lists.0.stale": True,
@@ -256,7 +256,7 @@ class NameScreeningSandbox:
                     expect={
                         "http_status": 200,
                         "status": "INCOMPLETE",
-                        "data.status": "INCOMPLETE",
+                        "data.aml.status": "INCOMPLETE",
                         "ok": False,
                         "data.aml.outcomes.0.outcome": "clear",
                         "data.aml.outcomes.1.check": "pep",
@@ -271,7 +271,7 @@ class NameScreeningSandbox:
                     body={"name": "Sandbox Adverse Media", "adverse_media": True},
                     expect={
                         "http_status": 200,
-                        "data.status": "POTENTIAL_MATCH",
+                        "data.aml.status": "POTENTIAL_MATCH",
                         "data.aml.hits.0.list_code": "sandbox_adverse_media",
                     },
                 )

@@ -63,4 +63,3 @@ DETAIL: dict[str, Any] = {
     ],
     "pagination": {"page": 1, "page_size": 1, "total_pages": 35, "total_items": 35},
 }
-
