@@ -58,8 +58,8 @@ async def test_sandbox_files_and_decisions_by_reference(
         decisions[digit] = response.json()
     assert decisions["0"]["data"]["decision"] == "approve"
     assert decisions["6"]["data"]["decision"] == "decline"
-    assert decisions["3"]["variables"]["repayment_history"] == "no_credit"
-    assert decisions["4"]["variables"]["repayment_history"] == "delayed"
+    assert decisions["3"]["data"]["variables"]["repayment_history"] == "no_credit"
+    assert decisions["4"]["data"]["variables"]["repayment_history"] == "delayed"
     assert decisions["0"]["score"] > decisions["4"]["score"]
 
 

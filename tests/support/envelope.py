@@ -88,7 +88,6 @@ RESOURCES = frozenset(
         "webhooks.resend",
         "webhooks.get",
         "webhooks.rotate_secret",
-        "sandbox.test_values",
     }
 )
 
