@@ -60,7 +60,7 @@ async def test_sandbox_files_and_decisions_by_reference(
     assert decisions["6"]["data"]["decision"] == "decline"
     assert decisions["3"]["data"]["variables"]["repayment_history"] == "no_credit"
     assert decisions["4"]["data"]["variables"]["repayment_history"] == "delayed"
-    assert decisions["0"]["score"] > decisions["4"]["score"]
+    assert decisions["0"]["data"]["score"] > decisions["4"]["data"]["score"]
 
 
 async def test_decision_answer_explains_itself(

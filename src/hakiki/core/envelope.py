@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -203,7 +203,10 @@ def provider_of(live: bool, upstream: str | None = None) -> str:
     return upstream or ENGINE_PROVIDER
 
 
-def data_status(outcome: Outcome, found: bool) -> str:
+DataStatus = Literal["FOUND", "NOT_FOUND", "PENDING"]
+
+
+def data_status(outcome: Outcome, found: bool) -> DataStatus:
     """``data.status`` of a look-up: PENDING while it continues, never NOT_FOUND then."""
     if outcome is Outcome.PENDING:
         return "PENDING"
