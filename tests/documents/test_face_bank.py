@@ -72,7 +72,7 @@ async def test_a_selfie_in_the_fraud_face_bank_rejects(own_app: FastAPI) -> None
                          "description": "Account opened with this photo."},
         }  # fmt: skip
         created = await client.post("/v3/fraud/reports", json=report, headers=reporter)
-        assert created.status_code == 201 and created.json()["face_enrolled"] is True
+        assert created.status_code == 201 and created.json()["data"]["face_enrolled"] is True
         after = (await client.post(URL, json=body, headers=lender)).json()
         assert bank(after)["status"] == "failed" and bank(after)["signals"]["reports"] == 1
         assert after["data"]["verdict"] == "rejected"

@@ -73,8 +73,8 @@ async def test_one_face_many_numbers_and_the_fraud_bank(
     }  # fmt: skip
     created = await client.post("/v3/fraud/reports", json=report, headers=reporter.headers)
     assert created.status_code == 201, created.text
-    assert created.json()["face_enrolled"] is True
-    assert created.json()["subject"]["face_image_base64"] is None  # never stored or echoed
+    assert created.json()["data"]["face_enrolled"] is True
+    assert created.json()["data"]["subject"]["face_image_base64"] is None  # never stored or echoed
 
     # Another photo of the same man, with another BVN, at another lender.
     hit = await scan(client, second.headers, photo("obama2.jpg"), ["22300000002"])

@@ -101,8 +101,6 @@ NOT_YET = frozenset(
         "background.candidates.read",
         "background.candidates.reinitiate",
         "background.checks.record",
-        "fraud.report",
-        "fraud.report_read",
         "fraud.bulk_scan.upload",
         "fraud.bulk_scan",
         "statements.analyze",

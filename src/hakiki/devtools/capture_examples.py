@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import base64
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -71,6 +72,7 @@ RECIPES: dict[str, Recipe] = {
     "kyb.status": Recipe(after="kyb.business"),
     "tax.status": Recipe(after="tax.pin"),
     "vehicle.status": Recipe(after="vehicle.verify"),
+    "fraud.report_read": Recipe(after="fraud.report"),
 }
 
 
@@ -148,7 +150,7 @@ async def capture_with(
             )
             request = _request_for(value)
         elif recipe.after is not None:
-            path = path.replace("{reference}", captured[recipe.after]["reference"])
+            path = re.sub(r"\{\w+\}", captured[recipe.after]["reference"], path)
             request = {}
         elif endpoint.has_path_parameter:
             pass

@@ -813,7 +813,7 @@ FACE_SCAN: MockingSandbox[Sequence[str], FaceEvidence] = FaceScanSandbox()
 # Run on the sandbox environment's own data or for real: nothing to mock, only test values.
 ADDRESS = Examples(in_data(_address_values()))
 IDENTITY_RISK = Examples(in_data(_identity_risk_values()))
-REPORT = Examples(_report_values())
+REPORT = Examples(in_data(_report_values(), also=frozenset({"status"})))
 REPORT_LIST = Examples(_report_list_values())
 BULK_UPLOAD = Examples(_bulk_upload_values())
 BULK_LIST = Examples(_bulk_list_values())

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
+from hakiki.core.envelope import Envelope
 from hakiki.core.pagination import Pagination
 from hakiki.core.strict import IsoDate
 from hakiki.fraud import examples
@@ -139,6 +140,12 @@ class FraudReport(FraudReportRequest):
     status: Status
     face_enrolled: bool = Field(False, description="The subject's face joined the fraud bank.")
     created_at: datetime
+
+
+class FraudReportResult(Envelope):
+    """A submitted report in the envelope: ``reference`` is its id, ``data`` the report."""
+
+    data: FraudReport
 
 
 class FraudReportList(BaseModel):
