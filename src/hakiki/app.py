@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -68,9 +71,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router(__version__, {"screening_lists": _screening_lists}))
     for router in ROUTERS:
         app.include_router(router)
-    customise_openapi(app)
+    customise_openapi(app, _captured_examples())
     install_docs(app)
     return app
+
+
+def _captured_examples() -> dict[str, Any]:
+    """The success examples captured from the sandbox (python -m
+    hakiki.devtools.capture_examples), by catalogue key."""
+    path = Path(__file__).with_name("openapi_examples.json")
+    if not path.exists():
+        return {}
+    examples: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return examples
 
 
 def _screening_lists(runtime: Runtime) -> str | None:

@@ -102,7 +102,7 @@ async def test_every_datetime_in_the_account_surface_has_a_zone(
     assert created.status_code == 201, created.text
     bodies["report created"] = created.json()
     await get("reports", "/v3/fraud/reports")
-    await get("report", f"/v3/fraud/reports/{created.json()['id']}")
+    await get("report", f"/v3/fraud/reports/{created.json()['reference']}")
 
     screened = await sanction_screen(client, headers)
     review = await client.post(REVIEWS, json=review_of(screened, "true_match"), headers=headers)

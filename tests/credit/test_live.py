@@ -237,11 +237,14 @@ async def test_report_stored_encrypted_and_decided_on_by_its_owner_only(
         await client.post("/v3/credit/decision", json=decision, headers=account.headers)
     ).json()
     assert (
-        answer["decision"] == "decline"
-        and answer["overrides"][0]["code"] == "bureau_non_performing"
+        answer["data"]["decision"] == "decline"
+        and answer["data"]["overrides"][0]["code"] == "bureau_non_performing"
     )
-    assert answer["bureau"]["bureau"] == "metropol" and answer["bureau"]["reference"] == reference
-    assert answer["variables"]["repayment_history"] == "delayed"
+    assert (
+        answer["data"]["bureau"]["bureau"] == "metropol"
+        and answer["data"]["bureau"]["reference"] == reference
+    )
+    assert answer["data"]["variables"]["repayment_history"] == "delayed"
     assert answer["billing"]["amount"] == DECISION_PRICE
     other = await make_account("live", balance=50_000)
     stranger = await client.post("/v3/credit/decision", json=decision, headers=other.headers)

@@ -56,11 +56,11 @@ async def test_sandbox_files_and_decisions_by_reference(
         )
         assert response.status_code == 200, response.text
         decisions[digit] = response.json()
-    assert decisions["0"]["decision"] == "approve"
-    assert decisions["6"]["decision"] == "decline"
-    assert decisions["3"]["variables"]["repayment_history"] == "no_credit"
-    assert decisions["4"]["variables"]["repayment_history"] == "delayed"
-    assert decisions["0"]["score"] > decisions["4"]["score"]
+    assert decisions["0"]["data"]["decision"] == "approve"
+    assert decisions["6"]["data"]["decision"] == "decline"
+    assert decisions["3"]["data"]["variables"]["repayment_history"] == "no_credit"
+    assert decisions["4"]["data"]["variables"]["repayment_history"] == "delayed"
+    assert decisions["0"]["data"]["score"] > decisions["4"]["data"]["score"]
 
 
 async def test_decision_answer_explains_itself(
@@ -68,32 +68,45 @@ async def test_decision_answer_explains_itself(
 ) -> None:
     account = await make_account("sandbox")
     weak = (await client.post("/v3/credit/decision", json=WEAK, headers=account.headers)).json()
-    assert weak["decision"] == "decline" and weak["band"] == "E" and 300 <= weak["score"] < 560
-    assert 1 <= len(weak["reasons"]) <= 4
-    lost = [r["points_lost"] for r in weak["reasons"]]
+    assert (
+        weak["data"]["decision"] == "decline"
+        and weak["data"]["band"] == "E"
+        and 300 <= weak["data"]["score"] < 560
+    )
+    assert 1 <= len(weak["data"]["reasons"]) <= 4
+    lost = [r["points_lost"] for r in weak["data"]["reasons"]]
     assert lost == sorted(lost, reverse=True) and lost[0] > 0
-    assert weak["reasons"][0]["variable"] == "loan_term_months"
-    assert "Central Bank of Kenya" in weak["notice"] and "not the sole reason" in weak["notice"]
-    assert weak["model"]["version"] == "hakiki-german-1.0.0"
-    assert weak["model"]["holdout_auc"] > weak["model"]["plain_logistic_holdout_auc"] - 0.05
-    assert {o["code"] for o in weak["overrides"]} == {"negative_cash_flow"}
+    assert weak["data"]["reasons"][0]["variable"] == "loan_term_months"
+    assert (
+        "Central Bank of Kenya" in weak["data"]["notice"]
+        and "not the sole reason" in weak["data"]["notice"]
+    )
+    assert weak["data"]["model"]["version"] == "hakiki-german-1.0.0"
+    assert (
+        weak["data"]["model"]["holdout_auc"]
+        > weak["data"]["model"]["plain_logistic_holdout_auc"] - 0.05
+    )
+    assert {o["code"] for o in weak["data"]["overrides"]} == {"negative_cash_flow"}
     middle = (await client.post("/v3/credit/decision", json=MIDDLE, headers=account.headers)).json()
-    assert middle["decision"] == "refer" and middle["cutoffs"] == {"approve": 620, "refer": 560}
+    assert middle["data"]["decision"] == "refer" and middle["data"]["cutoffs"] == {
+        "approve": 620,
+        "refer": 560,
+    }
     strict = {**MIDDLE, "cutoffs": {"approve": 700, "refer": 600}}
     assert (await client.post("/v3/credit/decision", json=strict, headers=account.headers)).json()[
-        "decision"
-    ] == "decline"
+        "data"
+    ]["decision"] == "decline"
     lenient = {**MIDDLE, "cutoffs": {"approve": 500, "refer": 400}}
     assert (await client.post("/v3/credit/decision", json=lenient, headers=account.headers)).json()[
-        "decision"
-    ] == "approve"
+        "data"
+    ]["decision"] == "approve"
     bare = (
         await client.post(
             "/v3/credit/decision", json={"loan": STRONG["loan"]}, headers=account.headers
         )
     ).json()
-    assert bare["variables"]["repayment_history"] is None and bare["bureau"] is None
-    assert any(r["description"].endswith("(not supplied)") for r in bare["reasons"])
+    assert bare["data"]["variables"]["repayment_history"] is None and bare["data"]["bureau"] is None
+    assert any(r["description"].endswith("(not supplied)") for r in bare["data"]["reasons"])
 
 
 @pytest.mark.parametrize(
@@ -117,8 +130,8 @@ async def test_signals_override_the_score(
             "/v3/credit/decision", json={**STRONG, "signals": signals}, headers=account.headers
         )
     ).json()
-    assert (body["score_decision"], body["decision"]) == ("approve", decision)
-    assert [o["code"] for o in body["overrides"]] == [code]
+    assert (body["data"]["score_decision"], body["data"]["decision"]) == ("approve", decision)
+    assert [o["code"] for o in body["data"]["overrides"]] == [code]
 
 
 async def test_unaffordable_loan_is_referred(
@@ -127,7 +140,9 @@ async def test_unaffordable_loan_is_referred(
     account = await make_account("sandbox")
     heavy = {**STRONG, "applicant": {**STRONG["applicant"], "monthly_obligations": 9_000_000}}
     body = (await client.post("/v3/credit/decision", json=heavy, headers=account.headers)).json()
-    assert body["decision"] == "refer" and "affordability" in [o["code"] for o in body["overrides"]]
+    assert body["data"]["decision"] == "refer" and "affordability" in [
+        o["code"] for o in body["data"]["overrides"]
+    ]
 
 
 BAD_BUREAU = [

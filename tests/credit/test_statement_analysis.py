@@ -36,7 +36,7 @@ async def decide(
 
 
 def override_codes(result: dict[str, Any]) -> list[str]:
-    return [o["code"] for o in result["overrides"]]
+    return [o["code"] for o in result["data"]["overrides"]]
 
 
 def test_the_analysis_score_is_rescaled_to_0_100() -> None:
@@ -55,7 +55,7 @@ async def test_a_genuine_analysis_feeds_the_decision(
     assert done["verdict"] == "genuine"
     result = await decide(client, account.headers, with_analysis(done["analysis_id"]))
     score = done["score"]["score"]
-    assert result["statement"] == {
+    assert result["data"]["statement"] == {
         "source": "analysis",
         "analysis_id": done["analysis_id"],
         "verdict": "genuine",
@@ -67,10 +67,10 @@ async def test_a_genuine_analysis_feeds_the_decision(
     # the statement's figures reach the scorecard: without them the balance bin is unknown
     without = {key: value for key, value in STRONG.items() if key != "statement"}
     bare = await decide(client, account.headers, without)
-    assert bare["variables"]["account_balance"] is None
-    assert result["variables"]["account_balance"] is not None
+    assert bare["data"]["variables"]["account_balance"] is None
+    assert result["data"]["variables"]["account_balance"] is not None
     given = await decide(client, account.headers, STRONG)
-    assert given["statement"] == {
+    assert given["data"]["statement"] == {
         "source": "given",
         "analysis_id": None,
         "verdict": None,
@@ -86,7 +86,9 @@ async def test_a_tampered_statement_declines_and_a_suspicious_one_refers(
     tampered = await sandbox_analysis(client, account.headers, "mpesa-tampered.pdf")
     assert tampered["verdict"] == "tampered"
     result = await decide(client, account.headers, with_analysis(tampered["analysis_id"]))
-    assert result["decision"] == "decline" and "statement_tampered" in override_codes(result)
+    assert result["data"]["decision"] == "decline" and "statement_tampered" in override_codes(
+        result
+    )
     suspicious = await sandbox_analysis(
         client, account.headers, "mpesa-genuine.pdf",
         declared_name="PETER OTIENO", declared_phone="0733999888",
@@ -94,9 +96,9 @@ async def test_a_tampered_statement_declines_and_a_suspicious_one_refers(
     assert suspicious["verdict"] == "suspicious"
     result = await decide(client, account.headers, with_analysis(suspicious["analysis_id"]))
     assert "statement_suspicious" in override_codes(result)
-    assert result["decision"] in ("refer", "decline") and result["statement"]["verdict"] == (
-        "suspicious"
-    )
+    assert result["data"]["decision"] in ("refer", "decline") and result["data"]["statement"][
+        "verdict"
+    ] == ("suspicious")
 
 
 async def test_unknown_foreign_and_unfinished_analyses_are_refused_before_any_charge(
@@ -139,5 +141,8 @@ async def test_a_live_decision_on_a_live_analysis_is_charged_once(
     assert await debit_count(db, account.org_id) == 1  # the analysis
     result = await decide(client, account.headers, with_analysis(done["analysis_id"]))
     assert result["live"] is True and result["billing"]["charged"] is True
-    assert result["decision"] == "decline" and result["statement"]["verdict"] == "tampered"
+    assert (
+        result["data"]["decision"] == "decline"
+        and result["data"]["statement"]["verdict"] == "tampered"
+    )
     assert await debit_count(db, account.org_id) == 2

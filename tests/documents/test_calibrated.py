@@ -48,7 +48,7 @@ async def test_a_genuine_scan_raises_no_quality_or_forensic_alarm(
         headers=account.headers,
     )
     assert response.status_code == 200, response.text
-    assert alarms(response.json()["checks"]) == {}
+    assert alarms(response.json()["data"]["checks"]) == {}
 
 
 def analysed(data: bytes) -> Analysis:

@@ -58,20 +58,22 @@ async def test_a_selfie_in_the_fraud_face_bank_rejects(own_app: FastAPI) -> None
         }
 
         def bank(result: dict[str, Any]) -> dict[str, Any]:
-            found: dict[str, Any] = next(c for c in result["checks"] if c["name"] == "face_bank")
+            found: dict[str, Any] = next(
+                c for c in result["data"]["checks"] if c["name"] == "face_bank"
+            )
             return found
 
         before = (await client.post(URL, json=body, headers=lender)).json()
-        assert before["face"]["match"] is True
-        assert bank(before)["status"] == "passed" and before["verdict"] == "clear"
+        assert before["data"]["face"]["match"] is True
+        assert bank(before)["status"] == "passed" and before["data"]["verdict"] == "clear"
         report = {
             "subject": {"last_name": "Doe", "face_image_base64": b64(selfie)},
             "incident": {"category": "identity_theft", "date": "2026-10-10",
                          "description": "Account opened with this photo."},
         }  # fmt: skip
         created = await client.post("/v3/fraud/reports", json=report, headers=reporter)
-        assert created.status_code == 201 and created.json()["face_enrolled"] is True
+        assert created.status_code == 201 and created.json()["data"]["face_enrolled"] is True
         after = (await client.post(URL, json=body, headers=lender)).json()
         assert bank(after)["status"] == "failed" and bank(after)["signals"]["reports"] == 1
-        assert after["verdict"] == "rejected"
-        assert "the face is in 1 fraud report(s)" in after["reasons"]
+        assert after["data"]["verdict"] == "rejected"
+        assert "the face is in 1 fraud report(s)" in after["data"]["reasons"]

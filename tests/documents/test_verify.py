@@ -33,7 +33,7 @@ def specimen(name: str) -> bytes:
 
 
 def checks(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {c["name"]: c for c in result["checks"]}
+    return {c["name"]: c for c in result["data"]["checks"]}
 
 
 async def verify(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> httpx.Response:
@@ -50,7 +50,7 @@ async def test_td3_specimen_reads_and_is_rejected_as_expired_and_edited(
     )  # fmt: skip
     assert response.status_code == 200, response.text
     result = response.json()
-    document = result["document"]
+    document = result["data"]["document"]
     assert (document["surname"], document["given_names"], document["document_number"]) == (
         "ERIKSSON", "ANNA MARIA", "L898902C3",
     )  # fmt: skip
@@ -61,8 +61,8 @@ async def test_td3_specimen_reads_and_is_rejected_as_expired_and_edited(
     assert found["expiry"]["status"] == "failed"
     assert found["front_image.editing_software"]["signals"]["software"] == "Paint.NET v3.5.10"
     assert found["front_image.copy_move"]["status"] == "passed"
-    assert result["verdict"] == "rejected" and result["retryable"] is False
-    assert "the document expired on 2012-04-15" in result["reasons"]
+    assert result["data"]["verdict"] == "rejected" and result["data"]["retryable"] is False
+    assert "the document expired on 2012-04-15" in result["data"]["reasons"]
     assert result["billing"]["charged"] is True and result["billing"]["amount"] == PRICE
 
 
@@ -75,8 +75,8 @@ async def test_td2_specimen_and_country_mismatch(
         front_image=b64(specimen("pe-passport-td2.jpg")),
     )  # fmt: skip
     result = response.json()
-    assert result["document"]["layout"] == "TD2"
-    assert result["document"]["document_number"] == "D23145890"
+    assert result["data"]["document"]["layout"] == "TD2"
+    assert result["data"]["document"]["document_number"] == "D23145890"
     assert checks(result)["country"]["status"] == "attention"
 
 
@@ -93,15 +93,15 @@ async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     )  # fmt: skip
     assert response.status_code == 200, response.text
     result = response.json()
-    assert result["document"]["document_number"] == "123456789"
-    assert result["document"]["surname"] == "WANJIRU"
-    assert result["document"]["barcodes"] == ["PDF417"]
+    assert result["data"]["document"]["document_number"] == "123456789"
+    assert result["data"]["document"]["surname"] == "WANJIRU"
+    assert result["data"]["document"]["barcodes"] == ["PDF417"]
     found = checks(result)
     assert found["barcode"]["status"] == "passed"
     assert found["barcode"]["signals"]["names_document_number"] is True
     assert found["number_format"]["status"] == "passed"
     assert found["visual_zone"]["status"] == "passed"
-    assert result["verdict"] == "clear", result["reasons"]
+    assert result["data"]["verdict"] == "clear", result["data"]["reasons"]
 
 
 async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
@@ -114,7 +114,7 @@ async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
         (await verify(client, account.headers, document_type=kind, front_image=image)).json()
         for kind in ("visa", "passport")
     ]
-    document = visa["document"]
+    document = visa["data"]["document"]
     assert (document["layout"], document["document_code"], document["document_number"]) == (
         "MRV-B", "VC", "PL0000000",
     )  # fmt: skip
@@ -125,9 +125,9 @@ async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
     assert found["mrz"]["signals"]["located"] == "whole"
     assert found["document_type"]["status"] == "passed"
     assert found["expiry"]["status"] == "failed"
-    assert "the document expired on 2005-05-01" in visa["reasons"]
+    assert "the document expired on 2005-05-01" in visa["data"]["reasons"]
     assert checks(passport)["document_type"]["status"] == "failed"
-    assert "the zone's document code 'VC' is not a passport's" in passport["reasons"]
+    assert "the zone's document code 'VC' is not a passport's" in passport["data"]["reasons"]
 
 
 async def test_a_printed_birth_date_other_than_the_zones_asks_for_a_look(
@@ -145,9 +145,9 @@ async def test_a_printed_birth_date_other_than_the_zones_asks_for_a_look(
     assert (visual["status"], visual["category"]) == ("attention", "consistency")
     assert visual["signals"]["birth_date"] == "mismatch"
     assert visual["signals"]["document_number"] == visual["signals"]["surname"] == "match"
-    assert visual["reason"] in result["reasons"] and "birth_date" in visual["reason"]
-    assert result["verdict"] == "attention" and result["retryable"] is False
-    assert result["document"]["birth_date"] == "1990-01-01"  # the zone's, checked and sound
+    assert visual["reason"] in result["data"]["reasons"] and "birth_date" in visual["reason"]
+    assert result["data"]["verdict"] == "attention" and result["data"]["retryable"] is False
+    assert result["data"]["document"]["birth_date"] == "1990-01-01"  # the zone's, checked and sound
 
 
 async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_rejected(
@@ -166,16 +166,16 @@ async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_reject
     ]  # fmt: skip
     for read in (straight, blurred):
         assert checks(read)["mrz"]["status"] == "passed"
-        assert read["document"]["document_number"] == "AK0000000"
-        assert read["document"]["optional_data"] == "0000000000"
-        assert read["document"]["unsure"] == []
-        assert read["verdict"] == "clear", read["reasons"]
+        assert read["data"]["document"]["document_number"] == "AK0000000"
+        assert read["data"]["document"]["optional_data"] == "0000000000"
+        assert read["data"]["document"]["unsure"] == []
+        assert read["data"]["verdict"] == "clear", read["data"]["reasons"]
     mrz = checks(worse)["mrz"]
     assert mrz["status"] == "attention" and "unsure" in mrz["reason"]
-    assert worse["verdict"] == "attention" and worse["retryable"]
-    unsure = {u["field"]: u["candidates"] for u in worse["document"]["unsure"]}
+    assert worse["data"]["verdict"] == "attention" and worse["data"]["retryable"]
+    unsure = {u["field"]: u["candidates"] for u in worse["data"]["document"]["unsure"]}
     assert len(unsure["document_number"]) > 1
-    assert worse["document"]["document_number"] == unsure["document_number"][0]
+    assert worse["data"]["document"]["document_number"] == unsure["document_number"][0]
 
 
 async def test_selfie_match_mismatch_and_no_face(
@@ -188,15 +188,18 @@ async def test_selfie_match_mismatch_and_no_face(
         selfie_image=b64(_face("obama2.jpg")),
     )  # fmt: skip
     assert same.status_code == 200, same.text
-    assert same.json()["face"]["match"] is True and same.json()["face"]["distance"] < 0.6
+    assert (
+        same.json()["data"]["face"]["match"] is True
+        and same.json()["data"]["face"]["distance"] < 0.6
+    )
     assert checks(same.json())["face_bank"]["category"] == "face"  # the bank: the next test
     other = await verify(
         client, account.headers, document_type="national_id", front_image=card,
         selfie_image=b64(_face("biden.jpg")),
     )  # fmt: skip
-    assert other.json()["face"]["match"] is False
+    assert other.json()["data"]["face"]["match"] is False
     assert checks(other.json())["face_match"]["status"] == "failed"
-    assert other.json()["verdict"] == "rejected"
+    assert other.json()["data"]["verdict"] == "rejected"
     no_face = await verify(
         client, account.headers, document_type="national_id", front_image=card,
         selfie_image=b64(render_card(TD1_KENYA)),
@@ -214,8 +217,8 @@ async def test_too_poor_to_judge_is_retryable(
         front_image=b64(render_card(TD1_KENYA, blur=5)),
     )  # fmt: skip
     result = response.json()
-    assert result["retryable"] is True and result["verdict"] == "attention"
-    assert any("blurred" in reason for reason in result["retry_reasons"])
+    assert result["data"]["retryable"] is True and result["data"]["verdict"] == "attention"
+    assert any("blurred" in reason for reason in result["data"]["retry_reasons"])
 
 
 async def test_bad_images_are_400s_and_never_charged(

@@ -74,16 +74,18 @@ async def test_sandbox_scores_with_breakdown_trace_and_explanation(
 ) -> None:
     account = await make_account("sandbox")
     result = await post(client, path, example, account.headers)
-    assert {c["component"]: c["weight"] for c in result["score_breakdown"]} == weights
-    assert recompute(result["analysis_trace"]) == result["score"]
-    points = sum(c["points"] for c in result["score_breakdown"])
-    assert result["score"] == int(points + 0.5) and result["max_score"] == 1000
-    assert result["explanation"]["generated"] is False
-    assert result["explanation"]["text"].startswith(f"Score {result['score']} of 1000")
+    assert {c["component"]: c["weight"] for c in result["data"]["score_breakdown"]} == weights
+    assert recompute(result["data"]["analysis_trace"]) == result["data"]["score"]
+    points = sum(c["points"] for c in result["data"]["score_breakdown"])
+    assert result["data"]["score"] == int(points + 0.5) and result["data"]["max_score"] == 1000
+    assert result["data"]["explanation"]["generated"] is False
+    assert result["data"]["explanation"]["text"].startswith(
+        f"Score {result['data']['score']} of 1000"
+    )
     assert result["billing"]["charged"] is False and result["live"] is False
     assert "national_id" not in response_text(result)
     again = await post(client, path, example, account.headers)
-    assert again["analysis_trace"] == result["analysis_trace"]  # deterministic
+    assert again["data"]["analysis_trace"] == result["data"]["analysis_trace"]  # deterministic
 
 
 def response_text(result: dict[str, Any]) -> str:
@@ -121,7 +123,7 @@ async def test_a_statement_analysis_feeds_the_cash_flow_component(
     result = await post(client, SME, body, owner.headers)
     factors = {
         f["factor"]: f
-        for f in result["analysis_trace"]
+        for f in result["data"]["analysis_trace"]
         if f.get("kind") == "factor" and f.get("component") == "cash_flow"
     }
     assert factors["months_covered"]["value"] == metrics["months_covered"]
@@ -163,7 +165,7 @@ async def test_gps_finds_the_county(
     account = await make_account("sandbox")
     body = body_with(examples.CROP, location={"latitude": -0.0917, "longitude": 34.768})
     result = await post(client, CROP, body, account.headers)
-    area = next(s for s in result["analysis_trace"] if s.get("item") == "county")
+    area = next(s for s in result["data"]["analysis_trace"] if s.get("item") == "county")
     assert area["value"] == "Kisumu" and "GPS" in area["source"]
     half = body_with(examples.CROP, location={"latitude": -0.09})
     answer = await post(client, CROP, half, account.headers, 400)
@@ -249,7 +251,7 @@ async def test_live_reads_the_operators_files_and_names_them(
         market={"offtake": "contract", "distance_km": 6},
     )
     result = await post(client, CROP, body, account.headers)
-    factors = {f["factor"]: f for c in result["score_breakdown"] for f in c["factors"]}
+    factors = {f["factor"]: f for c in result["data"]["score_breakdown"] for f in c["factors"]}
     assert factors["rainfall_cv_percent"]["value"] == 22.0
     assert factors["rainfall_cv_percent"]["source"] == "CHIRPS v2.0 1991-2020 (test file)"
     assert factors["rainfall_cv_percent"]["as_of"] == "2025-12-31"
@@ -260,7 +262,9 @@ async def test_live_reads_the_operators_files_and_names_them(
     assert price["as_of"] == "2025-06-15"
     sandbox = await make_account("sandbox")
     free = await post(client, CROP, body, sandbox.headers)
-    sandbox_factors = {f["factor"]: f for c in free["score_breakdown"] for f in c["factors"]}
+    sandbox_factors = {
+        f["factor"]: f for c in free["data"]["score_breakdown"] for f in c["factors"]
+    }
     assert sandbox_factors["rainfall_cv_percent"]["score"] is None  # no operator file in sandbox
 
 
@@ -282,7 +286,7 @@ async def test_generated_explanation_grounded_in_the_trace(
     body = body_with(examples.CROP, explanation="generated")
     fake_llm.reply = "The farmer scores 979 of 1000, strong: clean credit (1000) and steady rain."
     result = await post(client, CROP, body, account.headers)
-    assert result["explanation"] == {
+    assert result["data"]["explanation"] == {
         "text": fake_llm.reply,
         "generated": True,
         "generator": "language_model",
@@ -295,16 +299,19 @@ async def test_generated_explanation_grounded_in_the_trace(
 
     fake_llm.reply = "The farmer scores 979 and will surely repay 250000 shillings."
     invented = await post(client, CROP, body, account.headers)
-    assert invented["explanation"]["generated"] is False
-    assert "250000" in invented["explanation"]["fallback_reason"]
-    assert invented["explanation"]["text"].startswith("Score 979 of 1000")
+    assert invented["data"]["explanation"]["generated"] is False
+    assert "250000" in invented["data"]["explanation"]["fallback_reason"]
+    assert invented["data"]["explanation"]["text"].startswith("Score 979 of 1000")
 
     fake_llm.delay = 1.0
     slow = await post(client, CROP, body, account.headers)
-    assert slow["explanation"]["fallback_reason"] == "the language model did not answer in time"
+    assert (
+        slow["data"]["explanation"]["fallback_reason"]
+        == "the language model did not answer in time"
+    )
     fake_llm.delay, fake_llm.status = 0.0, 500
     broken = await post(client, CROP, body, account.headers)
-    assert broken["explanation"]["generator"] == "deterministic"
+    assert broken["data"]["explanation"]["generator"] == "deterministic"
     sandbox = await make_account("sandbox")
     calls = len(fake_llm.requests)
     await post(client, CROP, body, sandbox.headers)
@@ -338,7 +345,7 @@ async def test_the_live_feed_fills_this_seasons_conditions(
     )
     result = await post(client, LIVESTOCK, body, account.headers)
     assert feed.asked == [("KE", "Nakuru", "long_rains")]
-    factors = {f["factor"]: f for c in result["score_breakdown"] for f in c["factors"]}
+    factors = {f["factor"]: f for c in result["data"]["score_breakdown"] for f in c["factors"]}
     ndvi = factors["ndvi_percent_of_norm"]  # 0.35 from the feed against the file's 0.55 norm
     assert ndvi["value"] == 63.64 and ndvi["source"] == (
         "feed: CHIRPS-prelim dekads / CHIRPS v2.0 1991-2020 (test file)"
@@ -414,12 +421,14 @@ async def test_a_bureau_reference_from_the_credit_category_is_scored(
     report = pulled["data"]["report"]
     body = body_with(examples.CROP, bureau=None, bureau_reference=reference)
     result = await post(client, CROP, body, owner.headers)
-    days = result["score_breakdown"][0]["factors"][0]
+    days = result["data"]["score_breakdown"][0]["factors"][0]
     assert days["value"] == report["summary"]["max_days_past_due"] == 45
     assert days["source"] == f"resolved reference (bureau): {report['bureau_name']}, applicant"
     given = body_with(examples.CROP, bureau={"max_days_past_due": 0})
     clean = await post(client, CROP, given, owner.headers)
-    assert clean["score_breakdown"][0]["score"] > result["score_breakdown"][0]["score"]
+    assert (
+        clean["data"]["score_breakdown"][0]["score"] > result["data"]["score_breakdown"][0]["score"]
+    )
     stranger = await make_account("sandbox")
     assert (await post(client, CROP, body, stranger.headers, 404))["error"] == "not_found"
     live_key = await accounts.create_key(db, owner.org_name, "live", None)
@@ -441,7 +450,7 @@ async def test_a_wired_bureau_hook_resolves_only_the_callers_reports(
     sources.bureau = OrgBureauReports(owner.org_id)
     body = body_with(examples.CROP, bureau=None, bureau_reference="crb_rep_1")
     result = await post(client, CROP, body, owner.headers)
-    days = result["score_breakdown"][0]["factors"][0]
+    days = result["data"]["score_breakdown"][0]["factors"][0]
     assert days["value"] == 10 and days["score"] == 900
     assert days["source"] == "resolved reference (bureau): Metropol, applicant"
     answer = await post(client, CROP, body, stranger.headers, 404)

@@ -20,7 +20,7 @@ async def check(client: httpx.AsyncClient, headers: dict[str, str], **body: Any)
 
 
 def codes(result: dict[str, Any]) -> list[str]:
-    return [signal["code"] for signal in result["risk"]["signals"]]
+    return [signal["code"] for signal in result["data"]["risk"]["signals"]]
 
 
 async def test_a_good_address_with_coordinates_in_its_area(
@@ -31,11 +31,11 @@ async def test_a_good_address_with_coordinates_in_its_area(
         client, account.headers, address="P.O. Box 30126-00100, Moi Avenue, Nairobi",
         country_code="KE", latitude=-1.2833, longitude=36.8167,
     )  # fmt: skip
-    parsed = result["address"]
+    parsed = result["data"]["address"]
     assert parsed["po_box"] == "30126" and parsed["postal_code"] == "00100"
     assert parsed["area"]["name"] == "Nairobi" and parsed["match"] == "exact"
-    assert result["gps"]["verdict"] == "inside"
-    assert codes(result) == [] and result["risk"]["level"] == "LOW"
+    assert result["data"]["gps"]["verdict"] == "inside"
+    assert codes(result) == [] and result["data"]["risk"]["level"] == "LOW"
 
 
 async def test_far_coordinates_typos_and_unknown_places(
@@ -46,11 +46,14 @@ async def test_far_coordinates_typos_and_unknown_places(
         client, account.headers, address="Plot 5 Kampala Road, Kampala", country_code="UG",
         latitude=6.5244, longitude=3.3792,  # Lagos
     )  # fmt: skip
-    assert far["gps"]["verdict"] == "outside" and "gps_outside_area" in codes(far)
+    assert far["data"]["gps"]["verdict"] == "outside" and "gps_outside_area" in codes(far)
     typo = await check(client, account.headers, address="Kisumo", country_code="KE")
-    assert typo["address"]["corrections"] and typo["address"]["area"]["name"] == "Kisumu"
+    assert (
+        typo["data"]["address"]["corrections"]
+        and typo["data"]["address"]["area"]["name"] == "Kisumu"
+    )
     nowhere = await check(client, account.headers, address="Xqzv Wplk", country_code="TZ")
-    assert nowhere["address"]["match"] == "none" and codes(nowhere) == ["address_not_found"]
+    assert nowhere["data"]["address"]["match"] == "none" and codes(nowhere) == ["address_not_found"]
     half = await client.post(
         URL, json={"address": "Nairobi", "country_code": "KE", "latitude": 1.0},
         headers=account.headers,
@@ -77,7 +80,7 @@ async def test_live_counts_reports_giving_the_same_address(
     result = await check(
         client, lender.headers, address="nairobi, kilimani road, HOUSE 12", country_code="KE"
     )
-    assert result["fraud_reports"] == {
+    assert result["data"]["fraud_reports"] == {
         "count": 1, "organisations": 1, "categories": {"first_party_fraud": 1},
     }  # fmt: skip
     assert "address_reported" in codes(result)

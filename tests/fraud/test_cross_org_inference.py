@@ -49,12 +49,12 @@ async def phone_scan(client: httpx.AsyncClient, account: Account, phone: str) ->
 
 def seen(result: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """What a scan shows of the sightings: the counts (without the organisations) and risk."""
-    links = {k: v for k, v in result["identity_links"].items() if k != "organisations"}
-    return links, result["risk"]
+    links = {k: v for k, v in result["data"]["identity_links"].items() if k != "organisations"}
+    return links, result["data"]["risk"]
 
 
 def codes(result: dict[str, Any]) -> list[str]:
-    return [signal["code"] for signal in result["risk"]["signals"]]
+    return [signal["code"] for signal in result["data"]["risk"]["signals"]]
 
 
 def guess(n: int) -> dict[str, str]:
@@ -102,7 +102,7 @@ async def test_an_organisation_cannot_confirm_guesses_by_watching_its_own_scans(
         assert seen(await id_scan(client, prober, number, **guess(n))) == seen(baseline), n
     after = await id_scan(client, prober, number)
     assert seen(after) == seen(baseline)
-    assert after["identity_links"]["organisations"] == 4  # the prober does not count itself
+    assert after["data"]["identity_links"]["organisations"] == 4  # the prober does not count itself
 
     # Nor are twenty guesses kept: a few values of each kind, then nothing more.
     limit = observations.MAX_VALUES_PER_ORGANISATION
@@ -151,12 +151,12 @@ async def test_guesses_of_one_organisation_do_not_raise_the_risk_others_see(
 
     after = await id_scan(client, other, corroborated)
     assert seen(after) == seen(before)
-    assert after["identity_links"]["organisations"] == 3  # the prober did scan it: once
+    assert after["data"]["identity_links"]["organisations"] == 3  # the prober did scan it: once
     # Beside a single honest sighting, the prober's twenty guesses weigh as one organisation:
     # they count at most one name, never beyond what the honest organisation saw, no signal.
     after_single = await id_scan(client, other, single)
     assert seen(after_single)[0] == {"names": 1, "birth_dates": 1, "phones": 1, "faces": 0}
-    assert after_single["risk"] == before_single["risk"]
+    assert after_single["data"]["risk"] == before_single["data"]["risk"]
 
 
 async def test_other_organisations_seeing_different_people_still_raise_the_risk(
@@ -176,7 +176,7 @@ async def test_other_organisations_seeing_different_people_still_raise_the_risk(
     two = await id_scan(client, viewer, number)
     assert seen(two)[0] == {"names": 2, "birth_dates": 2, "phones": 2, "faces": 0}
     assert codes(two) == ["several_names", "several_birth_dates"]
-    assert two["risk"]["level"] == "HIGH"
+    assert two["data"]["risk"]["level"] == "HIGH"
 
     # Loan stacking with a new name at each lender: three lenders, three names.
     for lender, first_name in zip((a, b, c), ("Ali", "Bola", "Chike"), strict=True):
@@ -193,7 +193,8 @@ async def test_a_phone_scan_shows_no_numbers_its_own_guesses_added(
     for lender in (first, second):
         await id_scan(client, lender, "22400000006", phone=phone)
     before = [
-        (await phone_scan(client, org, phone))["links"]["identities"] for org in (prober, other)
+        (await phone_scan(client, org, phone))["data"]["links"]["identities"]
+        for org in (prober, other)
     ]
     assert before == [1, 1]
     # The prober tries twenty numbers with the phone (one of them the right one).
@@ -201,7 +202,7 @@ async def test_a_phone_scan_shows_no_numbers_its_own_guesses_added(
         await id_scan(client, prober, f"224000001{n:02d}" if n != 1 else "22400000006", phone=phone)
     for org in (prober, other):
         after = await phone_scan(client, org, phone)
-        assert after["links"]["identities"] == 1
+        assert after["data"]["links"]["identities"] == 1
         assert "phone_shared" not in codes(after)
 
 
@@ -241,5 +242,5 @@ async def test_sightings_of_scans_expire_and_a_reports_stay(
         )
         assert {tuple(row) for row in left.all()} == {(reporter.org_id, True)}
     later = await id_scan(client, viewer, number)
-    assert seen(later)[0]["names"] == 0 and later["identity_links"]["organisations"] == 1
+    assert seen(later)[0]["names"] == 0 and later["data"]["identity_links"]["organisations"] == 1
     assert codes(later) == ["reported"]

@@ -33,7 +33,7 @@ async def scan(
 
 
 def codes(result: dict[str, Any]) -> list[str]:
-    return [signal["code"] for signal in result["risk"]["signals"]]
+    return [signal["code"] for signal in result["data"]["risk"]["signals"]]
 
 
 async def test_sandbox_embeds_for_real_and_mocks_the_bank(
@@ -42,7 +42,7 @@ async def test_sandbox_embeds_for_real_and_mocks_the_bank(
     account = await make_account("sandbox")
     clean = await scan(client, account.headers, photo("obama.jpg"), ["22222222220"])
     assert clean.status_code == 200, clean.text
-    assert clean.json()["face"]["detector_score"] > 0 and codes(clean.json()) == []
+    assert clean.json()["data"]["face"]["detector_score"] > 0 and codes(clean.json()) == []
     flagged = await scan(client, account.headers, photo("obama.jpg"), ["22222222227"])
     assert codes(flagged.json()) == ["face_in_fraud_bank", "face_with_other_identities"]
     assert flagged.json()["billing"]["charged"] is False
@@ -73,29 +73,32 @@ async def test_one_face_many_numbers_and_the_fraud_bank(
     }  # fmt: skip
     created = await client.post("/v3/fraud/reports", json=report, headers=reporter.headers)
     assert created.status_code == 201, created.text
-    assert created.json()["face_enrolled"] is True
-    assert created.json()["subject"]["face_image_base64"] is None  # never stored or echoed
+    assert created.json()["data"]["face_enrolled"] is True
+    assert created.json()["data"]["subject"]["face_image_base64"] is None  # never stored or echoed
 
     # Another photo of the same man, with another BVN, at another lender.
     hit = await scan(client, second.headers, photo("obama2.jpg"), ["22300000002"])
     assert hit.status_code == 200, hit.text
     result = hit.json()
     assert result["live"] is True and result["billing"]["charged"] is True
-    assert result["links"]["fraud_bank_matches"] == 1
-    assert result["links"]["other_identities"] == 1
-    assert result["links"]["closest_distance"] < 0.6
-    assert result["fraud_reports"]["categories"] == {"identity_theft": 1}
+    assert result["data"]["links"]["fraud_bank_matches"] == 1
+    assert result["data"]["links"]["other_identities"] == 1
+    assert result["data"]["links"]["closest_distance"] < 0.6
+    assert result["data"]["fraud_reports"]["categories"] == {"identity_theft": 1}
     assert codes(result) == ["face_in_fraud_bank", "face_with_other_identities"]
 
     # A third photo, a third BVN: the face has now been seen with two other numbers.
     again = (await scan(client, third.headers, photo("obama3.jpg"), ["22300000003"])).json()
-    assert again["links"]["other_identities"] == 2
+    assert again["data"]["links"]["other_identities"] == 2
     # Presenting the same number again is not "another identity".
     same = (await scan(client, third.headers, photo("obama3.jpg"), ["22300000003"])).json()
-    assert same["links"]["other_identities"] == 2
+    assert same["data"]["links"]["other_identities"] == 2
     # A different man matches nothing.
     other = (await scan(client, third.headers, photo("biden.jpg"), ["22300000004"])).json()
-    assert other["links"]["fraud_bank_matches"] == 0 and other["links"]["other_identities"] == 0
+    assert (
+        other["data"]["links"]["fraud_bank_matches"] == 0
+        and other["data"]["links"]["other_identities"] == 0
+    )
     assert codes(other) == []
 
 

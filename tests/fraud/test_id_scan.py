@@ -45,13 +45,13 @@ async def test_sandbox_test_values(
 ) -> None:
     account = await make_account("sandbox")
     result = await scan(client, account.headers, channel="bvn", number=number)
-    assert result["live"] is False and result["number_valid"] is True
-    assert result["risk"]["level"] == level
-    assert [s["code"] for s in result["risk"]["signals"]] == codes
-    assert all(s["reason"] and s["weight"] > 0 for s in result["risk"]["signals"])
+    assert result["live"] is False and result["data"]["number_valid"] is True
+    assert result["data"]["risk"]["level"] == level
+    assert [s["code"] for s in result["data"]["risk"]["signals"]] == codes
+    assert all(s["reason"] and s["weight"] > 0 for s in result["data"]["risk"]["signals"])
     assert result["billing"]["charged"] is False
     again = await scan(client, account.headers, channel="bvn", number=number)
-    assert again["risk"] == result["risk"]  # deterministic
+    assert again["data"]["risk"] == result["data"]["risk"]  # deterministic
 
 
 async def test_an_invalid_number_is_a_signal_and_an_unknown_channel_a_400(
@@ -59,10 +59,12 @@ async def test_an_invalid_number_is_a_signal_and_an_unknown_channel_a_400(
 ) -> None:
     account = await make_account("sandbox")
     result = await scan(client, account.headers, channel="bvn", number="1234")
-    assert result["number_valid"] is False and "11 digits" in result["format_problem"]
-    assert [s["code"] for s in result["risk"]["signals"]] == ["invalid_format"]
+    assert (
+        result["data"]["number_valid"] is False and "11 digits" in result["data"]["format_problem"]
+    )
+    assert [s["code"] for s in result["data"]["risk"]["signals"]] == ["invalid_format"]
     kenyan = await scan(client, account.headers, channel="national_id", number="20000000")
-    assert (kenyan["country"], kenyan["channel"]) == ("KE", "national_id")
+    assert (kenyan["data"]["country"], kenyan["data"]["channel"]) == ("KE", "national_id")
     unknown = await client.post(
         URL, json={"channel": "ssn", "number": "1"}, headers=account.headers
     )
@@ -93,26 +95,28 @@ async def test_live_signals_come_from_every_organisation_and_never_name_them(
     assert created.status_code == 201, created.text
 
     result = await scan(client, lenders[4].headers, channel="bvn", number=number)
-    assert result["live"] is True and result["number_valid"] is True
-    assert result["fraud_reports"] == {
+    assert result["live"] is True and result["data"]["number_valid"] is True
+    assert result["data"]["fraud_reports"] == {
         "count": 1, "organisations": 1, "categories": {"loan_stacking": 1},
     }  # fmt: skip
     # "Musa Okonkwo" and "Okonkwo Musa" are one name; the first lender's report ("Okonkwo")
     # adds a name only that lender gave: an organisation vouches for one name, so two.
-    assert result["identity_links"]["names"] == 2
-    assert result["identity_links"]["birth_dates"] == 2
-    assert result["identity_links"]["organisations"] == 4
-    codes = [s["code"] for s in result["risk"]["signals"]]
+    assert result["data"]["identity_links"]["names"] == 2
+    assert result["data"]["identity_links"]["birth_dates"] == 2
+    assert result["data"]["identity_links"]["organisations"] == 4
+    codes = [s["code"] for s in result["data"]["risk"]["signals"]]
     assert codes == ["reported", "several_names", "several_birth_dates"]
     assert result["billing"]["charged"] is True and result["billing"]["amount"] == PRICE
     assert await debit_count(db, lenders[4].org_id) == 1
-    assert "org_" not in str(result["fraud_reports"]) + str(result["identity_links"])
+    assert "org_" not in str(result["data"]["fraud_reports"]) + str(
+        result["data"]["identity_links"]
+    )
     # One of the four does not count itself: the dates of birth it sees differ only by what a
     # single other organisation said, which is not enough.
     own = await scan(client, lenders[3].headers, channel="bvn", number=number)
-    assert own["identity_links"]["organisations"] == 3
-    assert own["identity_links"]["birth_dates"] == 1
-    assert "several_birth_dates" not in [s["code"] for s in own["risk"]["signals"]]
+    assert own["data"]["identity_links"]["organisations"] == 3
+    assert own["data"]["identity_links"]["birth_dates"] == 1
+    assert "several_birth_dates" not in [s["code"] for s in own["data"]["risk"]["signals"]]
 
 
 async def test_live_scan_needs_funds(
@@ -144,6 +148,6 @@ async def test_names_given_with_kyc_calls_count_as_sightings(
         )  # fmt: skip
         assert response.status_code == 200, response.text
     result = await scan(client, lenders[4].headers, channel="nin", number=NIN_FOUND)
-    assert result["identity_links"]["names"] == 2
-    assert result["identity_links"]["organisations"] == 4
-    assert "several_names" in [s["code"] for s in result["risk"]["signals"]]
+    assert result["data"]["identity_links"]["names"] == 2
+    assert result["data"]["identity_links"]["organisations"] == 4
+    assert "several_names" in [s["code"] for s in result["data"]["risk"]["signals"]]

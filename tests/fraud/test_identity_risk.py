@@ -13,7 +13,7 @@ URL = "/v3/fraud/identity-risk"
 
 
 def codes(result: dict[str, Any]) -> list[str]:
-    return [signal["code"] for signal in result["risk"]["signals"]]
+    return [signal["code"] for signal in result["data"]["risk"]["signals"]]
 
 
 async def test_sandbox_combines_the_single_scans_test_values(
@@ -35,17 +35,17 @@ async def test_sandbox_combines_the_single_scans_test_values(
     assert codes(result) == [
         "reported", "phone_shared", "address_not_found", "ip_not_public",
     ]  # fmt: skip
-    assert result["risk"]["score"] == 100 and result["risk"]["level"] == "CRITICAL"
-    reported = result["risk"]["signals"][0]
+    assert result["data"]["risk"]["score"] == 100 and result["data"]["risk"]["level"] == "CRITICAL"
+    reported = result["data"]["risk"]["signals"][0]
     assert reported["weight"] == 40 and reported["reason"].count("fraud report") == 1
-    assert result["checked"] == {
+    assert result["data"]["checked"] == {
         "identifiers": 2, "phones": 1, "emails": 0, "addresses": 1, "ips": 1,
     }  # fmt: skip
     clean = await client.post(
         URL, json={"identifiers": [{"channel": "bvn", "number": "22222222220"}],
                    "ip": "102.89.1.20"}, headers=account.headers,
     )  # fmt: skip
-    assert clean.json()["risk"] == {"score": 0, "level": "LOW", "signals": []}
+    assert clean.json()["data"]["risk"] == {"score": 0, "level": "LOW", "signals": []}
 
 
 async def test_bad_payloads_name_the_field(

@@ -25,20 +25,25 @@ async def test_sandbox_parses_for_real_and_mocks_the_database(
 ) -> None:
     account = await make_account("sandbox")
     clean = await scan(client, account.headers, phone="0712 345678", country_code="KE")
-    assert clean["phone"]["valid"] is True and clean["phone"]["e164"] == "+254712345678"
-    assert clean["phone"]["line_type"] == "mobile" and clean["phone"]["region"] == "KE"
-    assert clean["phone"]["original_carrier"] == "Safaricom"
-    assert clean["risk"] == {"score": 0, "level": "LOW", "signals": []}
+    assert (
+        clean["data"]["phone"]["valid"] is True
+        and clean["data"]["phone"]["e164"] == "+254712345678"
+    )
+    assert (
+        clean["data"]["phone"]["line_type"] == "mobile" and clean["data"]["phone"]["region"] == "KE"
+    )
+    assert clean["data"]["phone"]["original_carrier"] == "Safaricom"
+    assert clean["data"]["risk"] == {"score": 0, "level": "LOW", "signals": []}
     reported = await scan(client, account.headers, phone="+234 803 123 4565")
-    assert [s["code"] for s in reported["risk"]["signals"]] == ["phone_reported"]
-    assert reported["fraud_reports"]["categories"] == {"sim_swap": 1}
+    assert [s["code"] for s in reported["data"]["risk"]["signals"]] == ["phone_reported"]
+    assert reported["data"]["fraud_reports"]["categories"] == {"sim_swap": 1}
     busy = await scan(client, account.headers, phone="+256 772 123457")
-    assert [s["code"] for s in busy["risk"]["signals"]] == [
+    assert [s["code"] for s in busy["data"]["risk"]["signals"]] == [
         "phone_reported", "phone_shared", "checked_often",
     ]  # fmt: skip
     bad = await scan(client, account.headers, phone="0712", country_code="KE")
-    assert bad["phone"]["valid"] is False and bad["phone"]["reason"]
-    assert [s["code"] for s in bad["risk"]["signals"]] == ["invalid_phone"]
+    assert bad["data"]["phone"]["valid"] is False and bad["data"]["phone"]["reason"]
+    assert [s["code"] for s in bad["data"]["risk"]["signals"]] == ["invalid_phone"]
     assert clean["billing"]["charged"] is False
 
 
@@ -70,18 +75,18 @@ async def test_live_signals_across_organisations(
     assert created.status_code == 201, created.text
 
     result = await scan(client, scanner.headers, phone=phone)
-    assert result["live"] is True and result["phone"]["original_carrier"] == "Airtel"
-    assert result["fraud_reports"] == {
+    assert result["live"] is True and result["data"]["phone"]["original_carrier"] == "Airtel"
+    assert result["data"]["fraud_reports"] == {
         "count": 1,
         "organisations": 1,
         "categories": {"sim_swap": 1},
     }
     # Four numbers from four organisations: three whichever one is left out (no single
     # organisation's sightings carry the count).
-    assert result["links"] == {
+    assert result["data"]["links"] == {
         "identities": 3, "checks_last_7_days": 3, "checking_organisations_last_7_days": 3,
     }  # fmt: skip
-    assert [s["code"] for s in result["risk"]["signals"]] == [
+    assert [s["code"] for s in result["data"]["risk"]["signals"]] == [
         "phone_reported", "phone_shared", "checked_often",
     ]  # fmt: skip
     assert result["billing"]["charged"] is True and result["billing"]["amount"] == PRICE

@@ -47,12 +47,16 @@ async def test_submit_list_and_read_own_reports(
     lender = await make_account("live")
     created = await client.post(URL, json=report(), headers=lender.headers)
     assert created.status_code == 201, created.text
-    body = created.json()
+    answer = created.json()
+    body = answer["data"]
+    assert answer["status"] == "COMPLETED" and answer["reference"] == body["id"]
+    assert answer["verdict"] is None and answer["billing"]["charged"] is False
     assert body["id"].startswith("frp_") and body["status"] == "submitted"
     assert body["subject"]["identifiers"] == [{"type": "bvn", "value": "22123456789"}]
 
     one = await client.get(f"{URL}/{body['id']}", headers=lender.headers)
-    assert one.status_code == 200 and one.json() == body
+    assert one.status_code == 200 and one.json()["data"] == body
+    assert one.json()["reference"] == body["id"] and one.json()["provider"] == "hakiki"
     listing = await client.get(URL, headers=lender.headers)
     assert listing.json()["pagination"]["total_items"] == 1
     assert listing.json()["data"] == [body]
@@ -62,7 +66,7 @@ async def test_other_organisations_neither_list_nor_read_a_report(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
     lender, other = await make_account("live"), await make_account("live")
-    created = (await client.post(URL, json=report(), headers=lender.headers)).json()
+    created = (await client.post(URL, json=report(), headers=lender.headers)).json()["data"]
     assert (await client.get(f"{URL}/{created['id']}", headers=other.headers)).status_code == 404
     assert (await client.get(URL, headers=other.headers)).json()["data"] == []
     sandbox = await make_account("sandbox")  # nor does the other environment

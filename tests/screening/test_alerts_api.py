@@ -216,7 +216,9 @@ async def test_assign_comment_resolve_and_the_history(
 
     # The resolution is a review too: the hit is suppressed in later screenings, no new alert.
     later = await screen(client, account)
-    assert later["status"] == "CLEAR" and len(later["data"]["aml"]["suppressed"]) == 1
+    assert (
+        later["data"]["aml"]["status"] == "CLEAR" and len(later["data"]["aml"]["suppressed"]) == 1
+    )
     assert (await queue(client, account))["pagination"]["total_items"] == 1
     trail = await client.get("/v3/account/screening-reviews", headers=account.headers)
     assert [r["decision"] for r in trail.json()["data"]] == ["false_positive"]

@@ -57,7 +57,7 @@ async def test_sandbox_test_names_hit(
     response = await screen(client, path, account.headers, **body)
     assert response.status_code == 200, response.text
     result = response.json()
-    assert result["status"] == "POTENTIAL_MATCH" and result["ok"] is True
+    assert result["data"]["aml"]["status"] == "POTENTIAL_MATCH" and result["ok"] is True
     assert result["live"] is False and result["billing"]["charged"] is False
     assert {h["list_code"] for h in result["data"]["aml"]["hits"]} == lists
     for hit in result["data"]["aml"]["hits"]:
@@ -71,7 +71,7 @@ async def test_sandbox_clean_name_is_clear_and_deterministic(
     body = {"name": "Grace Wanjiru Kamau", "birth_date": "1990-08-23", "countries": ["KE"]}
     first = (await screen(client, "pep-and-sanction", account.headers, **body)).json()
     second = (await screen(client, "pep-and-sanction", account.headers, **body)).json()
-    assert first["status"] == "CLEAR" and first["data"]["aml"]["hits"] == []
+    assert first["data"]["aml"]["status"] == "CLEAR" and first["data"]["aml"]["hits"] == []
     assert first["data"]["subject"]["countries"] == ["ke"]
     for result in (first, second):
         result.pop("request_id"), result.pop("reference")
@@ -91,7 +91,7 @@ async def test_live_sanction_hit_is_explained_and_charged_once(
     )
     assert response.status_code == 200, response.text
     result = response.json()
-    assert result["status"] == "POTENTIAL_MATCH" and result["live"] is True
+    assert result["data"]["aml"]["status"] == "POTENTIAL_MATCH" and result["live"] is True
     top = result["data"]["aml"]["hits"][0]
     assert "SHEKAU" in top["entity_name"].upper()
     assert top["list_code"] in {"us_ofac_sdn", "un_sc_consolidated"}
@@ -112,7 +112,7 @@ async def test_live_business_screening(
     result = (
         await screen(client, "business", account.headers, name="Mama Mboga Traders Limited")
     ).json()
-    assert result["status"] == "CLEAR"
+    assert result["data"]["aml"]["status"] == "CLEAR"
     assert {lst["code"] for lst in result["data"]["aml"]["lists"]} >= {"us_ofac_sdn"}
 
 

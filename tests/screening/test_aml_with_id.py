@@ -76,7 +76,7 @@ async def test_sandbox_is_deterministic_bar_request_id(
     [
         ("22212345673", "00", "VERIFIED", True, True, False, False, "FOUND"),
         ("22212345675", "01", "NOT_FOUND", True, False, False, False, "NOT_FOUND"),
-        ("22212345677", "05", "PENDING", True, False, False, True, "NOT_FOUND"),
+        ("22212345677", "05", "PENDING", True, False, False, True, "PENDING"),
         ("22212345678", "02", "SOURCE_UNAVAILABLE", False, False, True, False, "NOT_FOUND"),
         ("22212345679", "09", "FAILED", False, False, True, False, "NOT_FOUND"),
     ],

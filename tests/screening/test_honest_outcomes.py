@@ -63,7 +63,7 @@ async def test_live_every_check_ran_is_clear_at_full_price(
     result = (
         await client.post("/v3/screening/sanction", json=CLEAN, headers=account.headers)
     ).json()
-    assert result["status"] == "CLEAR" and result["ok"] is True
+    assert result["data"]["aml"]["status"] == "CLEAR" and result["ok"] is True
     assert result["data"]["aml"]["complete"] is True
     assert outcomes(result["data"]["aml"]) == {"sanction": ("clear", None)}
     assert result["billing"]["amount"] == PRICE
@@ -77,7 +77,7 @@ async def test_live_hits_stay_potential_match_with_the_gap_named(
     result = (
         await client.post("/v3/screening/pep-and-sanction", json=body, headers=account.headers)
     ).json()
-    assert result["status"] == "POTENTIAL_MATCH" and result["ok"] is False
+    assert result["data"]["aml"]["status"] == "POTENTIAL_MATCH" and result["ok"] is False
     found = outcomes(result["data"]["aml"])
     assert found["sanction"] == ("hits", None) and found["pep"][0] == "not_performed"
     assert result["billing"]["amount"] == PRICE // 2
@@ -96,7 +96,7 @@ async def test_every_list_is_dated_and_an_old_one_flagged_stale(
     assert ofac["age_days"] == ofac_age() and ofac["stale"] is True
     assert all(lst["published"] and lst["age_days"] is not None for lst in lists.values())
     assert "Stale list(s): us_ofac_sdn" in result["message"]
-    assert result["status"] == "CLEAR"  # stale is reported, not fatal, by default
+    assert result["data"]["aml"]["status"] == "CLEAR"  # stale is reported, not fatal, by default
 
 
 async def test_stale_fatal_makes_the_check_not_performed(
@@ -119,7 +119,10 @@ async def test_stale_fatal_makes_the_check_not_performed(
     result = (
         await client.post("/v3/screening/sanction", json=CLEAN, headers=account.headers)
     ).json()
-    assert result["status"] == "CLEAR" and result["data"]["aml"]["lists"][0]["stale"] is False
+    assert (
+        result["data"]["aml"]["status"] == "CLEAR"
+        and result["data"]["aml"]["lists"][0]["stale"] is False
+    )
 
 
 async def test_aml_with_id_names_the_gaps_and_charges_what_ran(

@@ -309,7 +309,7 @@ async def test_the_sandbox_list_update_turns_a_subject_into_an_alert(
         json={"name": "Sandbox Later Listed", "monitor": True},
         headers=account.headers,
     )
-    assert onboarding.json()["status"] == "CLEAR"  # not on the sandbox lists yet
+    assert onboarding.json()["data"]["aml"]["status"] == "CLEAR"  # not on the sandbox lists yet
     delisted = await client.post(
         "/v3/screening/sanction",
         json={"name": "Sandbox Delisted Person", "monitor": True},

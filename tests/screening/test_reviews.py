@@ -39,7 +39,7 @@ async def test_false_positive_is_suppressed_for_that_subject_only(
 ) -> None:
     account = await make_account("sandbox")
     first = await sanction_screen(client, account.headers)
-    assert first["status"] == "POTENTIAL_MATCH"
+    assert first["data"]["aml"]["status"] == "POTENTIAL_MATCH"
     response = await client.post(
         REVIEWS, json=review_of(first, "false_positive"), headers=account.headers
     )
@@ -48,7 +48,7 @@ async def test_false_positive_is_suppressed_for_that_subject_only(
     assert review["id"].startswith("rev_") and review["decision"] == "false_positive"
 
     again = await sanction_screen(client, account.headers)
-    assert again["status"] == "CLEAR"
+    assert again["data"]["aml"]["status"] == "CLEAR"
     assert again["data"]["aml"]["hits"] == []
     suppressed = again["data"]["aml"]["suppressed"]
     assert [s["review"]["id"] for s in suppressed] == [review["id"]]
@@ -57,9 +57,11 @@ async def test_false_positive_is_suppressed_for_that_subject_only(
     # Another subject (other birth date) and another organisation still see the hit.
     other = await sanction_screen(client, account.headers, birth_date="1970-01-01")
     assert other["data"]["aml"]["subject_key"] != first["data"]["aml"]["subject_key"]
-    assert other["status"] == "POTENTIAL_MATCH"
+    assert other["data"]["aml"]["status"] == "POTENTIAL_MATCH"
     stranger = await make_account("sandbox")
-    assert (await sanction_screen(client, stranger.headers))["status"] == "POTENTIAL_MATCH"
+    assert (await sanction_screen(client, stranger.headers))["data"]["aml"]["status"] == (
+        "POTENTIAL_MATCH"
+    )
 
 
 async def test_true_match_is_shown_with_its_review_and_overrides_earlier_ones(

@@ -106,7 +106,7 @@ async def test_a_watchlist_is_built_by_a_job_and_screened_for_its_organisation_o
     )
     (hit,) = watchlist_hits(result, created["id"])
     assert hit["check"] == "watchlist" and hit["entity_id"] == "F-1"
-    assert result["status"] == "POTENTIAL_MATCH"
+    assert result["data"]["aml"]["status"] == "POTENTIAL_MATCH"
     used = {lst["code"]: lst for lst in result["data"]["aml"]["lists"]}
     assert used[created["id"]]["title"] == "Dismissed for fraud"
     assert used[created["id"]]["checks"] == ["watchlist"]

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from hakiki.core.endpoints import Endpoint, TestValue
+from tests.support.envelope import envelope_problems, enveloped
 
 _MISSING = object()
 
@@ -81,6 +82,8 @@ async def replay(
             failures.append(f"{path}: expected {expected!r}, got nothing (no such path)")
         elif got != expected or (type(got) is not type(expected) and _strict(expected, got)):
             failures.append(f"{path}: expected {expected!r}, got {got!r}")
+    if enveloped(endpoint) and 200 <= response.status_code < 300:
+        failures += [f"envelope: {p}" for p in envelope_problems(response.json())]
     if failures:
         lines = "\n  ".join(failures)
         raise AssertionError(f"{where}:\n  {lines}\nresponse: {response.text[:2000]}")

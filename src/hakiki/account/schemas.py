@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from hakiki.account import examples
 from hakiki.core.pagination import Pagination
 
 
 class Wallet(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.WALLET]})
-
     currency: str
     balance: int = Field(description="Settled balance in minor units.")
     reserved: int = Field(description="Held for live calls in flight.")
@@ -33,7 +30,5 @@ class WalletTransaction(BaseModel):
 
 
 class WalletTransactionList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.WALLET_TRANSACTIONS]})
-
     data: list[WalletTransaction]
     pagination: Pagination

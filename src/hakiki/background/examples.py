@@ -5,83 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-CHECK_TYPES: dict[str, Any] = {
-    "country_code": "KE",
-    "data": [
-        {
-            "code": "identity",
-            "name": "Identity: national ID (IPRS)",
-            "kind": "automated",
-            "description": "The candidate's national identity number checked against the "
-            "country's identity register (the KYC national ID channel), names "
-            "compared.",
-            "needs": ["id_number", "date_of_birth"],
-            "documents": [],
-            "turnaround_hours": 1,
-            "price": 2000,
-            "available": True,
-            "unavailable_reason": None,
-            "countries": ["KE", "UG", "TZ", "NG"],
-        },
-        {
-            "code": "sanctions_pep",
-            "name": "Sanctions and PEP screening",
-            "kind": "automated",
-            "description": "The candidate's name and date of birth screened against the "
-            "sanctions and politically exposed persons lists (the screening "
-            "engine).",
-            "needs": ["date_of_birth"],
-            "documents": [],
-            "turnaround_hours": 1,
-            "price": 1000,
-            "available": True,
-            "unavailable_reason": None,
-            "countries": ["KE", "UG", "TZ", "NG"],
-        },
-    ],
-}
-
-COUNTRIES: dict[str, Any] = {
-    "data": [
-        {"country_code": "KE", "name": "Kenya", "check_types": 12, "automated": 7, "manual": 5},
-        {"country_code": "UG", "name": "Uganda", "check_types": 12, "automated": 7, "manual": 5},
-        {"country_code": "TZ", "name": "Tanzania", "check_types": 12, "automated": 7, "manual": 5},
-        {"country_code": "NG", "name": "Nigeria", "check_types": 10, "automated": 5, "manual": 5},
-    ]
-}
-
-SYSTEM_PACKAGES: dict[str, Any] = {
-    "data": [
-        {
-            "id": "spk_ke_basic_identity",
-            "name": "Basic identity (Kenya)",
-            "country_code": "KE",
-            "description": "Who the candidate says they are, and not on a sanctions list or in "
-            "the fraud database.",
-            "check_types": ["identity", "sanctions_pep", "fraud_database"],
-            "price": 3500,
-            "turnaround_hours": 1,
-            "system": True,
-            "created_at": None,
-            "updated_at": None,
-        }
-    ],
-    "pagination": {"page": 1, "page_size": 1, "total_pages": 4, "total_items": 4},
-}
-
-SYSTEM_PACKAGE: dict[str, Any] = {
-    "id": "spk_ke_driver",
-    "name": "Driver (Kenya)",
-    "country_code": "KE",
-    "description": "For drivers and riders: identity, police clearance and two references.",
-    "check_types": ["identity", "criminal_record", "references"],
-    "price": 2000,
-    "turnaround_hours": 72,
-    "system": True,
-    "created_at": None,
-    "updated_at": None,
-}
-
 PACKAGE: dict[str, Any] = {
     "id": "bpk_06h0qct23a103487ve6f434cxg",
     "name": "Loan officers",
@@ -95,56 +18,6 @@ PACKAGE: dict[str, Any] = {
     "updated_at": "2026-11-24T03:57:06.970993Z",
 }
 
-PACKAGES: dict[str, Any] = {
-    "data": [
-        {
-            "id": "bpk_06h0qct23a103487ve6f434cxg",
-            "name": "Loan officers",
-            "country_code": "KE",
-            "description": "Identity, sanctions and police clearance.",
-            "check_types": ["identity", "sanctions_pep", "criminal_record"],
-            "price": 3000,
-            "turnaround_hours": 72,
-            "system": False,
-            "created_at": "2026-11-24T03:57:06.970993Z",
-            "updated_at": "2026-11-24T03:57:06.970993Z",
-        }
-    ],
-    "pagination": {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 1},
-}
-
-CREATED: dict[str, Any] = {
-    "data": [
-        {
-            "reference": "bgc_06h0qct25r1y07hn5km9hdw6s0",
-            "live": False,
-            "status": "pending",
-            "result": None,
-            "package": {
-                "id": "spk_ke_basic_identity",
-                "name": "Basic identity (Kenya)",
-                "country": "KE",
-                "check_types": ["identity", "sanctions_pep", "fraud_database"],
-            },
-            "candidate": {
-                "first_name": "Wanjiru",
-                "last_name": "Kamau",
-                "email": "wanjiru+complete@example.com",
-                "phone": "+254712345678",
-            },
-            "invitation_url": "http://hakiki.test/invitations/oIIpCwFiU_-tAq-lzRIgk1RgxarY8JQWXxTr9eYJmqI",
-            "expires_at": "2026-12-01T03:57:06.989968Z",
-            "submitted_at": None,
-            "completed_at": None,
-            "price": 0,
-            "charged_amount": 0,
-            "currency": "KES",
-            "callback_url": "https://lender.example/hooks/background",
-            "created_at": "2026-11-24T03:57:06.989968Z",
-        }
-    ],
-    "callback_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-}
 
 DETAIL: dict[str, Any] = {
     "reference": "bgc_06h0qct25r1y07hn5km9hdw6s0",
@@ -256,38 +129,6 @@ DETAIL: dict[str, Any] = {
     ],
 }
 
-LISTED: dict[str, Any] = {
-    "data": [
-        {
-            "reference": "bgc_06h0qct25r1y07hn5km9hdw6s0",
-            "live": False,
-            "status": "completed",
-            "result": "clear",
-            "package": {
-                "id": "spk_ke_basic_identity",
-                "name": "Basic identity (Kenya)",
-                "country": "KE",
-                "check_types": ["identity", "sanctions_pep", "fraud_database"],
-            },
-            "candidate": {
-                "first_name": "Wanjiru",
-                "last_name": "Kamau",
-                "email": "wanjiru+complete@example.com",
-                "phone": "+254712345678",
-            },
-            "invitation_url": None,
-            "expires_at": "2026-12-01T03:57:06.989968Z",
-            "submitted_at": "2026-11-24T03:57:07.349343Z",
-            "completed_at": "2026-11-24T03:57:07.375292Z",
-            "price": 0,
-            "charged_amount": 0,
-            "currency": "KES",
-            "callback_url": None,
-            "created_at": "2026-11-24T03:57:06.989968Z",
-        }
-    ],
-    "pagination": {"page": 1, "page_size": 1, "total_pages": 1, "total_items": 1},
-}
 
 REINITIATED: dict[str, Any] = {
     "reference": "bgc_06h0qct3zpw5xs9xm69rnxb5fr",

@@ -74,17 +74,7 @@ class CheckTypeOut(BaseModel):
     countries: list[str]
 
 
-# The lists' examples with their pagination (issue 35: every list is paginated): Kenya's
-# first two check types (?country_code=KE&page_size=2), and the four countries.
-_CHECK_TYPES_PAGE: dict[str, Any] = {"page": 1, "page_size": 2, "total_pages": 6, "total_items": 12}
-_COUNTRIES_PAGE: dict[str, Any] = {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 4}
-
-
 class CheckTypeList(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{**examples.CHECK_TYPES, "pagination": _CHECK_TYPES_PAGE}]}
-    )
-
     country_code: str | None
     data: list[CheckTypeOut]
     pagination: Pagination
@@ -99,10 +89,6 @@ class CountryOut(BaseModel):
 
 
 class CountryList(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{**examples.COUNTRIES, "pagination": _COUNTRIES_PAGE}]}
-    )
-
     data: list[CountryOut]
     pagination: Pagination
 
@@ -126,8 +112,6 @@ class PackageOut(BaseModel):
 
 
 class PackageList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.PACKAGES]})
-
     data: list[PackageOut]
     pagination: Pagination
 
@@ -270,8 +254,6 @@ class CandidateRequestDetail(CandidateRequestOut):
 
 
 class CandidatesCreated(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CREATED]})
-
     data: list[CandidateRequestOut]
     callback_secret: str | None = Field(
         default=None,
@@ -281,8 +263,6 @@ class CandidatesCreated(BaseModel):
 
 
 class CandidateRequestList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.LISTED]})
-
     data: list[CandidateRequestOut]
     pagination: Pagination
 

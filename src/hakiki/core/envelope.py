@@ -1,19 +1,37 @@
-"""The verification result envelope and its one table of meanings (docs/api.md#conventions)."""
+"""The result envelope every result of the API answers, and its one table of meanings
+(docs/api.md#the-result-envelope): the spec's fields for AML-with-ID, taken by every category,
+with the category's own payload in ``data`` and one verdict vocabulary (``Verdict``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, Field
 
+from hakiki.core.endpoints import TestValue
+
 if TYPE_CHECKING:
+    from hakiki.core.calls import Call
     from hakiki.core.wallet.service import Charge
+
+# The version of the result shape (CHANGELOG.md): 1 is the first stable one, the envelope.
+API_VERSION = "1.0.0"
+
+# ``provider`` of every sandbox answer, and of live answers our own engines compute (scores,
+# screening, fraud scans, documents, statements): one value each, in every category.
+SANDBOX_PROVIDER = "hakiki-sandbox"
+ENGINE_PROVIDER = "hakiki"
 
 
 class Outcome(StrEnum):
+    """``status``: where the result stands (one meaning in every category)."""
+
     VERIFIED = "VERIFIED"
+    COMPLETED = "COMPLETED"
+    INCOMPLETE = "INCOMPLETE"
     NOT_FOUND = "NOT_FOUND"
     SOURCE_UNAVAILABLE = "SOURCE_UNAVAILABLE"
     MISMATCH = "MISMATCH"
@@ -34,6 +52,16 @@ class OutcomeRow:
 
 OUTCOMES: dict[Outcome, OutcomeRow] = {
     Outcome.VERIFIED: OutcomeRow("00", True, True, False, False, True, "Identity verified."),
+    Outcome.COMPLETED: OutcomeRow("00", True, True, False, False, True, "Completed."),
+    Outcome.INCOMPLETE: OutcomeRow(
+        "03",
+        False,
+        True,
+        True,
+        False,
+        True,
+        "Part of the request could not be performed; only what ran was charged.",
+    ),
     Outcome.NOT_FOUND: OutcomeRow(
         "01", True, False, False, False, True, "No record was found for this number."
     ),
@@ -94,6 +122,14 @@ class Billing(BaseModel):
         )
 
 
+class Verdict(StrEnum):
+    """``verdict``: one vocabulary over every category's own words (which stay in ``data``)."""
+
+    PASS = "PASS"
+    REVIEW = "REVIEW"
+    FAIL = "FAIL"
+
+
 class ResultBase(BaseModel):
     """Fields of every billable call's result: verifications, screenings and fraud scans."""
 
@@ -103,30 +139,207 @@ class ResultBase(BaseModel):
     billing: Billing
 
 
-class Envelope(ResultBase):
-    """Fields shared by every verification result (the spec's result object)."""
+class Envelope(BaseModel):
+    """The result envelope: every result of the API, in every category
+    (docs/api.md#the-result-envelope); the category's payload is ``data``."""
 
-    ok: bool = Field(description="false only when the call could not be completed.")
-    response_code: str = Field(
-        description="00 VERIFIED, 01 NOT_FOUND, 02 SOURCE_UNAVAILABLE, 04 MISMATCH, "
-        "05 PENDING, 09 FAILED."
+    request_id: str = Field(description="Identifier of the request; also in X-Request-Id.")
+    live: bool = Field(description="true for live keys, false in sandbox.")
+    ok: bool = Field(
+        description="false only when the call could not be completed in full "
+        "(status SOURCE_UNAVAILABLE, FAILED or INCOMPLETE)."
     )
-    status: Outcome = Field(description="The outcome; see the response_code table.")
-    found: bool = Field(description="Whether the registry holds a record for the number.")
-    soft_error: bool = Field(description="A non-fatal upstream error: retry later.")
-    async_pending: bool = Field(description="true while the verification continues.")
+    response_code: str = Field(
+        description="00 VERIFIED or COMPLETED, 01 NOT_FOUND, 02 SOURCE_UNAVAILABLE, "
+        "03 INCOMPLETE, 04 MISMATCH, 05 PENDING, 09 FAILED."
+    )
+    status: Outcome = Field(
+        description="Where the result stands: VERIFIED (a number checked against its "
+        "registry), COMPLETED (a screening, scan, score, report or finished job), NOT_FOUND, "
+        "MISMATCH, INCOMPLETE (part of it could not run), PENDING (it continues: poll or "
+        "wait for the webhook), SOURCE_UNAVAILABLE, FAILED."
+    )
+    verdict: Verdict | None = Field(
+        description="PASS, REVIEW or FAIL: the result's verdict in one vocabulary, mapped "
+        "from the category's own words (kept in data; docs/api.md#verdicts); null while "
+        "PENDING, when the call failed, and for results that judge nothing."
+    )
+    found: bool = Field(
+        description="Whether the source held something about the subject: a registry or "
+        "bureau record, a watch-list hit, a fraud record; for what is computed from the "
+        "request alone (scores, documents, statements, jobs, reports), true once completed."
+    )
+    soft_error: bool = Field(
+        description="A non-fatal problem upstream: retry later (nothing, or only what ran, "
+        "was charged)."
+    )
+    async_pending: bool = Field(
+        description="true while the result continues in the background (status PENDING): "
+        "poll it by its reference."
+    )
+    reference: str = Field(
+        description="This result's reference: to quote, and to poll for a PENDING one."
+    )
     message: str = Field(description="Human-readable outcome.")
-    provider: str = Field(description="The upstream that verified the number.")
+    data: Any = Field(
+        description="The category's own payload; its `status` is FOUND, "
+        "NOT_FOUND or PENDING where the category looks a subject up."
+    )
+    provider: str = Field(
+        description="Who answered: the upstream registry or bureau for live look-ups, "
+        f"`{ENGINE_PROVIDER}` for our own engines, `{SANDBOX_PROVIDER}` for every sandbox "
+        "answer."
+    )
+    billing: Billing
+
+
+E = TypeVar("E", bound=Envelope)
+
+
+def provider_of(live: bool, upstream: str | None = None) -> str:
+    """``provider`` of an answer: the sandbox's one value, or the upstream's, or ours."""
+    if not live:
+        return SANDBOX_PROVIDER
+    return upstream or ENGINE_PROVIDER
+
+
+DataStatus = Literal["FOUND", "NOT_FOUND", "PENDING"]
+
+
+def data_status(outcome: Outcome, found: bool) -> DataStatus:
+    """``data.status`` of a look-up: PENDING while it continues, never NOT_FOUND then."""
+    if outcome is Outcome.PENDING:
+        return "PENDING"
+    return "FOUND" if found else "NOT_FOUND"
+
+
+def enveloped(
+    model: type[E],
+    call: Call,
+    charge: Charge | None,
+    *,
+    reference: str,
+    data: Any,
+    outcome: Outcome = Outcome.COMPLETED,
+    verdict: Verdict | None = None,
+    message: str | None = None,
+    found: bool | None = None,
+    provider: str | None = None,
+    billing: Billing | None = None,
+) -> E:
+    """One result in the envelope, for a call's ``render`` (``charge``: what it debited)."""
+    fields = envelope_fields(outcome)
+    fields["verdict"] = verdict
+    if message is not None:
+        fields["message"] = message
+    if found is not None:
+        fields["found"] = found
+    live = call.principal.live
+    return model(
+        request_id=call.request_id,
+        live=live,
+        reference=reference,
+        data=data,
+        provider=provider if provider is not None else provider_of(live),
+        billing=billing if billing is not None else Billing.of(charge, call.principal.currency),
+        **fields,
+    )
+
+
+def rendered(model: type[E], call: Call, charge: Charge | None, **fields: Any) -> bytes:
+    """``enveloped`` as the JSON body a call answers."""
+    return enveloped(model, call, charge, **fields).model_dump_json().encode()
+
+
+# The verdict of a look-up of a number in its registry (KYC, KYB, tax, vehicle, the bureau,
+# AML-with-ID's verification): a record that matches passes, a name that does not is for a
+# person to review, no record fails; nothing is judged while PENDING or when the look-up failed.
+LOOKUP_VERDICTS: dict[Outcome, Verdict | None] = {
+    Outcome.VERIFIED: Verdict.PASS,
+    Outcome.COMPLETED: Verdict.PASS,
+    Outcome.MISMATCH: Verdict.REVIEW,
+    Outcome.NOT_FOUND: Verdict.FAIL,
+    Outcome.INCOMPLETE: Verdict.REVIEW,
+    Outcome.PENDING: None,
+    Outcome.SOURCE_UNAVAILABLE: None,
+    Outcome.FAILED: None,
+}
 
 
 def envelope_fields(outcome: Outcome) -> dict[str, Any]:
+    """The envelope's fields that follow from the outcome (``verdict`` a look-up's)."""
     row = OUTCOMES[outcome]
     return {
         "ok": row.ok,
         "response_code": row.response_code,
         "status": outcome,
+        "verdict": LOOKUP_VERDICTS[outcome],
         "found": row.found,
         "soft_error": row.soft_error,
         "async_pending": row.async_pending,
         "message": row.message,
     }
+
+
+_TOP_LEVEL = frozenset(Envelope.model_fields) | {"http_status", "error", "details"}
+
+
+def in_data(values: Sequence[TestValue], also: frozenset[str] = frozenset()) -> list[TestValue]:
+    """Sandbox test values whose expectations name the payload's fields (``risk.level``), with
+    those paths moved under ``data.`` as the envelope carries them; the envelope's own fields
+    and an error's stay where they are, but for ``also`` (a payload field named like one of
+    the envelope's: a document's ``verdict``)."""
+    return [
+        replace(
+            value,
+            expect={
+                (
+                    path
+                    if value.expect.get("http_status", 200) >= 400
+                    or (path.split(".", 1)[0] in _TOP_LEVEL and path.split(".", 1)[0] not in also)
+                    else f"data.{path}"
+                ): expected
+                for path, expected in value.expect.items()
+            },
+        )
+        for value in values
+    ]
+
+
+class InData:
+    """An endpoint's sandbox hook whose test values name payload fields at the top level (they
+    were written before the envelope): the same hook, its expectations under ``data.``."""
+
+    def __init__(self, hook: Any, also: frozenset[str] = frozenset()) -> None:
+        self._hook = hook
+        self._also = also
+
+    def test_values(self) -> list[TestValue]:
+        return in_data(self._hook.test_values(), self._also)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hook, name)
+
+
+def payload_answer(
+    result: type[E],
+    call: Call,
+    charge: Charge | None,
+    *,
+    reference: str,
+    verdict: Verdict | None,
+    found: bool | None = None,
+    **payload: Any,
+) -> bytes:
+    """A computed result (a scan, a score, a decision) in the envelope: ``payload`` is its
+    ``data`` model's fields, ``status`` COMPLETED."""
+    data_model: type[BaseModel] = result.model_fields["data"].annotation  # type: ignore[assignment]
+    return rendered(
+        result,
+        call,
+        charge,
+        reference=reference,
+        data=data_model(**payload),
+        verdict=verdict,
+        found=found,
+    )

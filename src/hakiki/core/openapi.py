@@ -6,6 +6,7 @@ route; and /docs (Swagger UI) and /redoc served from files installed with the pa
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from fastapi.openapi.utils import get_fields_from_routes, get_openapi
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from hakiki.core.endpoints import CATALOGUE
 from hakiki.core.errors import (
     ErrorBody,
     payload_too_large,
@@ -199,11 +201,24 @@ def _restore_example_nulls(app: FastAPI, schema: dict[str, Any]) -> None:
             documented[name]["examples"] = copy.deepcopy(definition["examples"])
 
 
-def customise_openapi(app: FastAPI) -> None:
+def _show_captured_examples(schema: dict[str, Any], examples: Mapping[str, Any]) -> None:
+    """Each catalogued operation's success example, as the sandbox answers its documented
+    request (``python -m hakiki.devtools.capture_examples`` writes them)."""
+    for key, example in examples.items():
+        spec = CATALOGUE.get(key)
+        operation = schema["paths"].get(spec.path, {}).get(spec.method.lower()) if spec else None
+        if spec is None or operation is None:
+            continue
+        media = operation["responses"][str(spec.status_code)]["content"]["application/json"]
+        media["example"] = copy.deepcopy(example)
+
+
+def customise_openapi(app: FastAPI, examples: Mapping[str, Any] | None = None) -> None:
     """FastAPI documents a 422 on every route with input; we answer 400 instead
     (docs/api.md#conventions).
     Authenticated routes also document their 429 and RateLimit headers, and the bearer scheme
-    (so /docs can send a key)."""
+    (so /docs can send a key). ``examples``: success examples captured from the sandbox, by
+    catalogue key."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
@@ -227,6 +242,7 @@ def customise_openapi(app: FastAPI) -> None:
         components["schemas"].pop("ValidationError", None)
         components.setdefault("securitySchemes", {})[SECURITY_SCHEME] = BEARER
         _restore_example_nulls(app, schema)
+        _show_captured_examples(schema, examples or {})
         app.openapi_schema = schema
         return schema
 

@@ -10,7 +10,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.clock import utcnow
-from hakiki.core.envelope import OUTCOMES, Billing, Outcome, envelope_fields
+from hakiki.core.envelope import (
+    OUTCOMES,
+    Billing,
+    Outcome,
+    data_status,
+    envelope_fields,
+    provider_of,
+)
 from hakiki.core.errors import ApiError
 from hakiki.credit import repository, sandbox, validation
 from hakiki.credit.providers.base import BureauPull, BureauQuery, PullOutcome
@@ -79,9 +86,9 @@ async def pull(call: Call, body: BureauRequest) -> bytes:
             request_id=call.request_id,
             live=principal.live,
             reference=reference,
-            provider=answer.bureau,
+            provider=provider_of(principal.live, answer.bureau),
             billing=Billing.of(charge, principal.currency),
-            data=BureauData(status="FOUND" if report else "NOT_FOUND", report=report),
+            data=BureauData(status=data_status(outcome, report is not None), report=report),
             **{**envelope_fields(outcome), "message": _MESSAGES[outcome]},
         )
         return result.model_dump_json().encode()

@@ -10,10 +10,11 @@ from typing import Literal
 
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call, hold_price
-from hakiki.core.envelope import Billing
+from hakiki.core.envelope import payload_answer
 from hakiki.core.errors import ApiError
 from hakiki.credit.reports import stored_report
 from hakiki.credit.schemas import (
+    DECISION_VERDICTS,
     BureauUsed,
     CreditReport,
     Cutoffs,
@@ -182,29 +183,26 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
     ]
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            DecisionResult(
-                request_id=call.request_id,
-                live=call.principal.live,
-                reference="dec_" + call.request_id.removeprefix("req_"),
-                billing=Billing.of(charge, call.principal.currency),
-                decision=decision,
-                score=scored.score,
-                band=band(scored.score),
-                score_decision=score_decision,
-                cutoffs=cutoffs,
-                reasons=reasons,
-                overrides=[
-                    OverrideOut(code=o.code, decision=o.decision, reason=o.reason) for o in found
-                ],
-                variables={c.variable: c.bin for c in scored.contributions},
-                bureau=used,
-                statement=statement_used,
-                model=info,
-                notice=NOTICE,
-            )
-            .model_dump_json()
-            .encode()
+        return payload_answer(
+            DecisionResult,
+            call,
+            charge,
+            verdict=DECISION_VERDICTS[decision],
+            reference="dec_" + call.request_id.removeprefix("req_"),
+            decision=decision,
+            score=scored.score,
+            band=band(scored.score),
+            score_decision=score_decision,
+            cutoffs=cutoffs,
+            reasons=reasons,
+            overrides=[
+                OverrideOut(code=o.code, decision=o.decision, reason=o.reason) for o in found
+            ],
+            variables={c.variable: c.bin for c in scored.contributions},
+            bureau=used,
+            statement=statement_used,
+            model=info,
+            notice=NOTICE,
         )
 
     return await finish_call(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.envelope import InData
 from hakiki.credit import sandbox
 
 BUREAU = declare(
@@ -29,7 +30,7 @@ DECISION = declare(
         "refer or decline, reason codes",
         price=1000,
         errors=(400, 402, 404, 409),
-        sandbox=sandbox.DECISION,
+        sandbox=InData(sandbox.DECISION),
         logged_fields=(
             "loan.term_months",
             "loan.purpose",

@@ -18,7 +18,7 @@ from pydantic import (
 )
 
 from hakiki.core.countries import served_country
-from hakiki.core.envelope import Envelope, ResultBase
+from hakiki.core.envelope import Envelope, Verdict
 from hakiki.credit import examples
 
 CreditCountry = Literal["KE", "NG"]
@@ -131,13 +131,11 @@ class CreditReport(BaseModel):
 
 
 class BureauData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     report: CreditReport | None
 
 
 class BureauResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.BUREAU_RESULT]})
-
     data: BureauData
 
 
@@ -271,9 +269,7 @@ class StatementUsed(BaseModel):
     )
 
 
-class DecisionResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.DECISION_RESULT]})
-
+class DecisionResultData(BaseModel):
     decision: Literal["approve", "refer", "decline"]
     score: int = Field(description="300-850.")
     band: Literal["A", "B", "C", "D", "E"]
@@ -290,3 +286,15 @@ class DecisionResult(ResultBase):
     statement: StatementUsed | None = None
     model: ModelInfo
     notice: str
+
+
+class DecisionResult(Envelope):
+    data: DecisionResultData
+
+
+# The category's own words (kept in data) in the envelope's one vocabulary.
+DECISION_VERDICTS: dict[str, Verdict] = {
+    "approve": Verdict.PASS,
+    "refer": Verdict.REVIEW,
+    "decline": Verdict.FAIL,
+}

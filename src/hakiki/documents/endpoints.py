@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.envelope import InData
 from hakiki.documents import sandbox
 
 # Three images of up to 1 MB, base64 (4/3 larger), and the fields around them; a larger image
@@ -18,7 +19,7 @@ VERIFY = declare(
         summary="Verify an identity document: zone, barcodes, consistency, forensics, face",
         price=1500,
         errors=(400, 402, 409),
-        sandbox=sandbox.VERIFY,
+        sandbox=InData(sandbox.VERIFY, also=frozenset({"verdict"})),
         max_body_bytes=MAX_BODY_BYTES,
         logged_fields=("document_type", "country_code"),
     )

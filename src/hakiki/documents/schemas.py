@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from hakiki.core.envelope import ResultBase
+from hakiki.core.envelope import Envelope, Verdict
 from hakiki.documents import examples
 from hakiki.identity.schemas import CountryCode
 
@@ -98,9 +98,7 @@ class FaceMatch(BaseModel):
     match: bool | None
 
 
-class DocumentResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.RESULT]})
-
+class DocumentResultData(BaseModel):
     verdict: Literal["clear", "attention", "rejected"]
     retryable: bool = Field(description="true when the photo is too poor to judge: take another.")
     retry_reasons: list[str]
@@ -110,3 +108,15 @@ class DocumentResult(ResultBase):
     checks: list[DocumentCheck]
     document: ExtractedDocument
     face: FaceMatch | None = Field(description="With selfie_image only.")
+
+
+class DocumentResult(Envelope):
+    data: DocumentResultData
+
+
+# The category's own words (kept in data) in the envelope's one vocabulary.
+DOCUMENT_VERDICTS: dict[str, Verdict] = {
+    "clear": Verdict.PASS,
+    "attention": Verdict.REVIEW,
+    "rejected": Verdict.FAIL,
+}

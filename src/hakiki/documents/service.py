@@ -15,13 +15,15 @@ import numpy as np
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
-from hakiki.core.envelope import Billing
+from hakiki.core.envelope import rendered
 from hakiki.core.errors import ApiError
 from hakiki.documents import sandbox
 from hakiki.documents.schemas import (
+    DOCUMENT_VERDICTS,
     DocumentCheck,
     DocumentRequest,
     DocumentResult,
+    DocumentResultData,
     ExtractedDocument,
     FaceMatch,
     UnsureField,
@@ -219,13 +221,15 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
         )
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            DocumentResult(
-                request_id=call.request_id,
-                live=principal.live,
-                reference="doc_" + call.request_id.removeprefix("req_"),
-                billing=Billing.of(charge, principal.currency),
-                verdict=verdict(checks),
+        own = verdict(checks)
+        return rendered(
+            DocumentResult,
+            call,
+            charge,
+            reference="doc_" + call.request_id.removeprefix("req_"),
+            verdict=DOCUMENT_VERDICTS[own],
+            data=DocumentResultData(
+                verdict=own,
                 retryable=bool(retry),
                 retry_reasons=retry,
                 reasons=[c.reason for c in checks if c.status in ("failed", "attention")],
@@ -241,9 +245,7 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
                 ],
                 document=_document(zone, codes, today),
                 face=face,
-            )
-            .model_dump_json()
-            .encode()
+            ),
         )
 
     return await finish_call(

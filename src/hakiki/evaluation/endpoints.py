@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.envelope import InData
 from hakiki.evaluation import sandbox
 
 _ERRORS = (400, 402, 404, 409, 503)
@@ -18,7 +19,7 @@ CROP = declare(
         summary="Score a crop farmer on 1000 points: CRB, agro-ecological, cash flow, market",
         price=2000,
         errors=_ERRORS,
-        sandbox=sandbox.CROP,
+        sandbox=InData(sandbox.CROP),
         logged_fields=(*_LOGGED, "farm.crops.crop", "farm.crops.irrigated"),
     )
 )
@@ -31,7 +32,7 @@ LIVESTOCK = declare(
         summary="Score a livestock farmer on 1000 points: CRB, NDVI/weather, cash flow, market",
         price=2000,
         errors=_ERRORS,
-        sandbox=sandbox.LIVESTOCK,
+        sandbox=InData(sandbox.LIVESTOCK),
         logged_fields=(*_LOGGED, "herd.species"),
     )
 )
@@ -44,7 +45,7 @@ AGRI_SME = declare(
         summary="Score an agri-SME on 1000 points: combined CRB, cash flow, audited accounts",
         price=3000,
         errors=_ERRORS,
-        sandbox=sandbox.AGRI_SME,
+        sandbox=InData(sandbox.AGRI_SME),
         logged_fields=("country_code", "explanation", "audited_accounts.audit_opinion"),
     )
 )

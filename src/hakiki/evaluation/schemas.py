@@ -17,7 +17,7 @@ from pydantic import (
 from pydantic import StringConstraints as Text
 
 from hakiki.core.countries import served_country
-from hakiki.core.envelope import ResultBase
+from hakiki.core.envelope import Envelope, Verdict
 from hakiki.core.strict import IsoDate
 from hakiki.evaluation import examples
 
@@ -270,8 +270,7 @@ class ExplanationOut(BaseModel):
     )
 
 
-class EvaluationResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CROP_RESULT]})
+class EvaluationResultData(BaseModel):
     model: Literal["crop_farmer", "livestock_farmer", "agri_sme"]
     model_version: str
     score: int = Field(description="0-1000.")
@@ -284,3 +283,15 @@ class EvaluationResult(ResultBase):
         description="Every step, in order: inputs, data pulled, each factor, each component, "
         "the weighting, the sum, overrides, the result (docs/evaluation-360.md#the-trace)."
     )
+
+
+class EvaluationResult(Envelope):
+    data: EvaluationResultData
+
+
+# The category's own words (kept in data) in the envelope's one vocabulary.
+RATING_VERDICTS: dict[str, Verdict] = {
+    "strong": Verdict.PASS,
+    "marginal": Verdict.REVIEW,
+    "weak": Verdict.FAIL,
+}

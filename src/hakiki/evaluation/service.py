@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
-from hakiki.core.envelope import Billing
+from hakiki.core.envelope import payload_answer
 from hakiki.core.errors import ApiError, invalid_request
 from hakiki.core.wallet.service import Charge
 from hakiki.engines import evaluation as engine
@@ -22,6 +22,7 @@ from hakiki.engines.evaluation.reference import (
 )
 from hakiki.evaluation import llm
 from hakiki.evaluation.schemas import (
+    RATING_VERDICTS,
     AgriSmeRequest,
     BureauIn,
     CashFlowIn,
@@ -427,30 +428,26 @@ async def _finish(
     result: engine.Evaluation,
     identity: str | None,
 ) -> bytes:
-    principal = call.principal
     breakdown = _breakdown(result)
     explanation = await _explanation(call, body, result, breakdown)
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            EvaluationResult(
-                request_id=call.request_id,
-                live=principal.live,
-                reference="ev_" + call.request_id.removeprefix("req_"),
-                billing=Billing.of(charge, principal.currency),
-                model=result.model,
-                model_version=engine.MODEL_VERSION,
-                score=result.score,
-                rating=result.rating,
-                score_breakdown=breakdown,
-                overrides=[
-                    OverrideOut(rule=o.rule, cap=o.cap, reason=o.reason) for o in result.overrides
-                ],
-                explanation=explanation,
-                analysis_trace=list(result.trace),
-            )
-            .model_dump_json()
-            .encode()
+        return payload_answer(
+            EvaluationResult,
+            call,
+            charge,
+            verdict=RATING_VERDICTS[result.rating],
+            reference="ev_" + call.request_id.removeprefix("req_"),
+            model=result.model,
+            model_version=engine.MODEL_VERSION,
+            score=result.score,
+            rating=result.rating,
+            score_breakdown=breakdown,
+            overrides=[
+                OverrideOut(rule=o.rule, cap=o.cap, reason=o.reason) for o in result.overrides
+            ],
+            explanation=explanation,
+            analysis_trace=list(result.trace),
         )
 
     subject = Subject(body.country_code, "evaluation", identity) if identity else None

@@ -9,7 +9,6 @@ from typing import Any
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.database import read
-from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.engines.address import AddressAnalysis, GpsCheck, Place, check_gps, parse_address
 from hakiki.engines.fraud.risk import AddressEvidence, address_signals, assess
@@ -23,6 +22,7 @@ from hakiki.fraud.scan_schemas import (
     PlaceOut,
     ReportSummary,
     risk_out,
+    scan_answer,
 )
 
 
@@ -69,45 +69,41 @@ async def scan(call: Call, body: AddressScanRequest) -> bytes:
     risk = assess(address_signals(evidence), runtime.settings.fraud_weights)
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            AddressScanResult(
-                request_id=call.request_id,
-                live=principal.live,
-                reference="fad_" + call.request_id.removeprefix("req_"),
-                address=ParsedAddress(
-                    match=analysis.match,  # type: ignore[arg-type]
-                    po_box=analysis.po_box,
-                    postal_code=analysis.postal_code,
-                    area=_place(analysis.area),
-                    subarea=_place(analysis.subarea),
-                    town=_place(analysis.town),
-                    corrections=[
-                        {"typed": c.typed, "matched": c.matched} for c in analysis.corrections
-                    ],
-                    conflicts=list(analysis.conflicts),
-                    unmatched=list(analysis.unmatched),
-                    other_countries=list(analysis.other_countries),
-                ),
-                gps=None
-                if gps is None
-                else GpsOut(
-                    verdict=gps.verdict,  # type: ignore[arg-type]
-                    reference=_place(gps.reference),
-                    distance_km=gps.distance_km,
-                    radius_km=gps.radius_km,
-                    area_verdict=gps.area_verdict,  # type: ignore[arg-type]
-                    nearest_town=_place(gps.nearest_town),
-                ),
-                fraud_reports=ReportSummary(
-                    count=evidence.reports,
-                    organisations=int(reported["organisations"]),
-                    categories=categories,
-                ),
-                risk=risk_out(risk),
-                billing=Billing.of(charge, principal.currency),
-            )
-            .model_dump_json()
-            .encode()
+        return scan_answer(
+            AddressScanResult,
+            call,
+            charge,
+            reference="fad_" + call.request_id.removeprefix("req_"),
+            address=ParsedAddress(
+                match=analysis.match,  # type: ignore[arg-type]
+                po_box=analysis.po_box,
+                postal_code=analysis.postal_code,
+                area=_place(analysis.area),
+                subarea=_place(analysis.subarea),
+                town=_place(analysis.town),
+                corrections=[
+                    {"typed": c.typed, "matched": c.matched} for c in analysis.corrections
+                ],
+                conflicts=list(analysis.conflicts),
+                unmatched=list(analysis.unmatched),
+                other_countries=list(analysis.other_countries),
+            ),
+            gps=None
+            if gps is None
+            else GpsOut(
+                verdict=gps.verdict,  # type: ignore[arg-type]
+                reference=_place(gps.reference),
+                distance_km=gps.distance_km,
+                radius_km=gps.radius_km,
+                area_verdict=gps.area_verdict,  # type: ignore[arg-type]
+                nearest_town=_place(gps.nearest_town),
+            ),
+            fraud_reports=ReportSummary(
+                count=evidence.reports,
+                organisations=int(reported["organisations"]),
+                categories=categories,
+            ),
+            risk=risk_out(risk),
         )
 
     return await finish_call(

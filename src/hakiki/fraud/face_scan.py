@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
-from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.engines.face import FaceEmbedding, FaceImageError
@@ -27,6 +26,7 @@ from hakiki.fraud.scan_schemas import (
     FaceScanResult,
     ReportSummary,
     risk_out,
+    scan_answer,
 )
 
 MAX_NUMBERS = 10
@@ -114,35 +114,31 @@ async def scan(call: Call, image: bytes, numbers: list[str]) -> bytes:
 
     def render(charge: Charge | None) -> bytes:
         box = face.box
-        return (
-            FaceScanResult(
-                request_id=call.request_id,
-                live=principal.live,
-                reference="ffs_" + call.request_id.removeprefix("req_"),
-                face=FaceFound(
-                    box={
-                        "left": box.left,
-                        "top": box.top,
-                        "right": box.right,
-                        "bottom": box.bottom,
-                    },
-                    detector_score=round(face.score, 3),
-                ),
-                links=FaceLinks(
-                    fraud_bank_matches=evidence.bank_matches,
-                    other_identities=evidence.other_identities,
-                    closest_distance=closest,
-                ),
-                fraud_reports=ReportSummary(
-                    count=evidence.bank_matches,
-                    organisations=evidence.bank_organisations,
-                    categories=dict(evidence.bank_categories),
-                ),
-                risk=risk_out(risk),
-                billing=Billing.of(charge, principal.currency),
-            )
-            .model_dump_json()
-            .encode()
+        return scan_answer(
+            FaceScanResult,
+            call,
+            charge,
+            reference="ffs_" + call.request_id.removeprefix("req_"),
+            face=FaceFound(
+                box={
+                    "left": box.left,
+                    "top": box.top,
+                    "right": box.right,
+                    "bottom": box.bottom,
+                },
+                detector_score=round(face.score, 3),
+            ),
+            links=FaceLinks(
+                fraud_bank_matches=evidence.bank_matches,
+                other_identities=evidence.other_identities,
+                closest_distance=closest,
+            ),
+            fraud_reports=ReportSummary(
+                count=evidence.bank_matches,
+                organisations=evidence.bank_organisations,
+                categories=dict(evidence.bank_categories),
+            ),
+            risk=risk_out(risk),
         )
 
     body = await finish_call(

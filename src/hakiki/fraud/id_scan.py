@@ -15,7 +15,6 @@ from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
-from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.engines.fraud.risk import IdentityEvidence, Risk, assess, id_signals
 from hakiki.fraud import observations, repository, sandbox
@@ -27,6 +26,7 @@ from hakiki.fraud.scan_schemas import (
     IdScanResult,
     reports_out,
     risk_out,
+    scan_answer,
 )
 from hakiki.identity.channels import Channel, find_channel
 from hakiki.identity.verify import country_hint_or_400
@@ -150,16 +150,12 @@ async def scan(call: Call, body: IdScanRequest) -> bytes:
         await observations.record(conn, principal.environment, principal.org_id, [scanned.key], new)
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            IdScanResult(
-                request_id=call.request_id,
-                live=principal.live,
-                reference="fsc_" + call.request_id.removeprefix("req_"),
-                **findings(scanned, evidence, risk),
-                billing=Billing.of(charge, principal.currency),
-            )
-            .model_dump_json()
-            .encode()
+        return scan_answer(
+            IdScanResult,
+            call,
+            charge,
+            reference="fsc_" + call.request_id.removeprefix("req_"),
+            **findings(scanned, evidence, risk),
         )
 
     return await finish_call(

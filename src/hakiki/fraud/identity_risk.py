@@ -9,7 +9,6 @@ import ipaddress
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.database import read
-from hakiki.core.envelope import Billing
 from hakiki.core.errors import ApiError
 from hakiki.engines.address import parse_address
 from hakiki.engines.fraud.risk import (
@@ -27,6 +26,7 @@ from hakiki.fraud.scan_schemas import (
     IdentityRiskResult,
     RiskIdentifier,
     risk_out,
+    scan_answer,
 )
 from hakiki.identity.channels import find_channel
 from hakiki.identity.verify import country_hint_or_400
@@ -128,17 +128,13 @@ async def assess_identity(call: Call, body: IdentityRiskRequest) -> bytes:
     }  # fmt: skip
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            IdentityRiskResult(
-                request_id=call.request_id,
-                live=call.principal.live,
-                reference="fir_" + call.request_id.removeprefix("req_"),
-                risk=risk_out(risk),
-                checked=checked,
-                billing=Billing.of(charge, call.principal.currency),
-            )
-            .model_dump_json()
-            .encode()
+        return scan_answer(
+            IdentityRiskResult,
+            call,
+            charge,
+            reference="fir_" + call.request_id.removeprefix("req_"),
+            risk=risk_out(risk),
+            checked=checked,
         )
 
     return await finish_call(

@@ -16,7 +16,6 @@ from hakiki.core.calls import Call, Subject, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
-from hakiki.core.envelope import Billing
 from hakiki.engines.fraud.risk import PhoneEvidence, Risk, assess, phone_signals
 from hakiki.engines.phone import PhoneAnalysis, analyse
 from hakiki.fraud import observations, repository, sandbox
@@ -29,6 +28,7 @@ from hakiki.fraud.scan_schemas import (
     PhoneScanResult,
     reports_out,
     risk_out,
+    scan_answer,
 )
 
 CHANNEL = "phone"  # the request log's subject channel for phone checks
@@ -145,16 +145,12 @@ async def scan(call: Call, body: PhoneScanRequest) -> bytes:
     risk = assess_phone(lookup, evidence, runtime.settings.fraud_weights)
 
     def render(charge: Charge | None) -> bytes:
-        return (
-            PhoneScanResult(
-                request_id=call.request_id,
-                live=principal.live,
-                reference="fph_" + call.request_id.removeprefix("req_"),
-                **findings(lookup, evidence, risk),
-                billing=Billing.of(charge, principal.currency),
-            )
-            .model_dump_json()
-            .encode()
+        return scan_answer(
+            PhoneScanResult,
+            call,
+            charge,
+            reference="fph_" + call.request_id.removeprefix("req_"),
+            **findings(lookup, evidence, risk),
         )
 
     return await finish_call(

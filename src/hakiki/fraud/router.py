@@ -13,7 +13,13 @@ from hakiki.core.routing import EndpointRouter
 from hakiki.core.strict import IsoDate
 from hakiki.fraud import service
 from hakiki.fraud.endpoints import REPORT, REPORT_READ, REPORTS
-from hakiki.fraud.schemas import Category, FraudReport, FraudReportList, FraudReportRequest, Status
+from hakiki.fraud.schemas import (
+    Category,
+    FraudReportList,
+    FraudReportRequest,
+    FraudReportResult,
+    Status,
+)
 
 router = EndpointRouter(tags=["Fraud"])
 
@@ -34,7 +40,7 @@ def incident_dates(
     return IncidentDates(incident_from, incident_to)
 
 
-@router.endpoint(REPORT, response_model=FraudReport)
+@router.endpoint(REPORT, response_model=FraudReportResult)
 async def submit_report(body: FraudReportRequest, call: Call) -> bytes:
     """Stores a report of a fraud incident: its `subject` (names, identifiers, phones,
     e-mails, address, optionally a face photo; at least one identifier, phone, e-mail or last
@@ -72,10 +78,10 @@ async def list_reports(
     )
 
 
-@router.endpoint(REPORT_READ, response_model=FraudReport)
-async def get_report(report_id: str, call: Call) -> FraudReport:
+@router.endpoint(REPORT_READ, response_model=FraudReportResult)
+async def get_report(report_id: str, call: Call) -> FraudReportResult:
     """One report your organisation submitted, as it was stored (decrypted for you alone):
     the subject, the incident, your evidence references and `face_enrolled`. Another
     organisation's id, or one of the other environment, is 404. Free. Sandbox: the same, on
     the reports sandbox keys submitted."""
-    return await service.get_report(call.runtime, call.principal, report_id)
+    return await service.get_report(call, report_id)

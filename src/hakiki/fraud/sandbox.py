@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from hakiki.core.endpoints import Examples, MockingSandbox, Multipart, TestValue
+from hakiki.core.envelope import in_data
 from hakiki.engines.fraud.risk import FaceEvidence, IdentityEvidence, PhoneEvidence
 
 INVALID = {"http_status": 400, "error": "invalid_request"}
@@ -55,6 +56,9 @@ class IdScanSandbox:
         return ID_EVIDENCE.get(number[-1:], IdentityEvidence())
 
     def test_values(self) -> list[TestValue]:
+        return in_data(self._values())
+
+    def _values(self) -> list[TestValue]:
         def bvn(digits: str, description: str, expect: Mapping[str, Any]) -> TestValue:
             return TestValue(
                 description=description,
@@ -171,6 +175,9 @@ class PhoneSandbox:
         return PHONE_EVIDENCE.get(digits[-1] if digits else "", PhoneEvidence())
 
     def test_values(self) -> list[TestValue]:
+        return in_data(self._values())
+
+    def _values(self) -> list[TestValue]:
         def phone(
             body: Mapping[str, Any], description: str, expect: Mapping[str, Any]
         ) -> TestValue:
@@ -302,6 +309,9 @@ class FaceScanSandbox:
         return FACE_EVIDENCE.get(first, FaceEvidence())
 
     def test_values(self) -> list[TestValue]:
+        return in_data(self._values())
+
+    def _values(self) -> list[TestValue]:
         photo = _image("face.jpg", "image/jpeg", _face_photo())
 
         def scan(
@@ -801,9 +811,9 @@ ID_SCAN: MockingSandbox[str, IdentityEvidence] = IdScanSandbox()
 PHONE: MockingSandbox[str, PhoneEvidence] = PhoneSandbox()
 FACE_SCAN: MockingSandbox[Sequence[str], FaceEvidence] = FaceScanSandbox()
 # Run on the sandbox environment's own data or for real: nothing to mock, only test values.
-ADDRESS = Examples(_address_values())
-IDENTITY_RISK = Examples(_identity_risk_values())
-REPORT = Examples(_report_values())
+ADDRESS = Examples(in_data(_address_values()))
+IDENTITY_RISK = Examples(in_data(_identity_risk_values()))
+REPORT = Examples(in_data(_report_values(), also=frozenset({"status"})))
 REPORT_LIST = Examples(_report_list_values())
 BULK_UPLOAD = Examples(_bulk_upload_values())
 BULK_LIST = Examples(_bulk_list_values())

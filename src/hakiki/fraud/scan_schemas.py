@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictStr
 
-from hakiki.core.envelope import ResultBase
+from hakiki.core.envelope import E, Envelope, Verdict, rendered
 from hakiki.core.strict import IsoDate
 from hakiki.engines.fraud.risk import Risk
-from hakiki.fraud import examples
 from hakiki.identity.schemas import CountryCode
+
+if TYPE_CHECKING:
+    from hakiki.core.calls import Call
+    from hakiki.core.wallet.service import Charge
 
 
 class IdScanRequest(BaseModel):
@@ -61,6 +64,15 @@ class ReportSummary(BaseModel):
     categories: dict[str, int]
 
 
+# The risk level in the envelope's one vocabulary (the level stays in data.risk).
+RISK_VERDICTS: dict[str, Verdict] = {
+    "LOW": Verdict.PASS,
+    "MEDIUM": Verdict.REVIEW,
+    "HIGH": Verdict.FAIL,
+    "CRITICAL": Verdict.FAIL,
+}
+
+
 def risk_out(risk: Risk) -> RiskAssessment:
     return RiskAssessment(
         score=risk.score,
@@ -85,9 +97,7 @@ class IdentityLinks(BaseModel):
     organisations: int
 
 
-class IdScanResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.ID_SCAN_RESULT]})
-
+class IdScanData(BaseModel):
     country: str
     channel: str
     number_valid: bool
@@ -95,6 +105,10 @@ class IdScanResult(ResultBase):
     risk: RiskAssessment
     fraud_reports: ReportSummary
     identity_links: IdentityLinks
+
+
+class IdScanResult(Envelope):
+    data: IdScanData
 
 
 class PhoneScanRequest(BaseModel):
@@ -129,13 +143,15 @@ class PhoneLinks(BaseModel):
     checking_organisations_last_7_days: int
 
 
-class PhoneScanResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.PHONE_SCAN_RESULT]})
-
+class PhoneScanData(BaseModel):
     phone: PhoneDetails
     risk: RiskAssessment
     fraud_reports: ReportSummary
     links: PhoneLinks
+
+
+class PhoneScanResult(Envelope):
+    data: PhoneScanData
 
 
 class FaceFound(BaseModel):
@@ -153,13 +169,15 @@ class FaceLinks(BaseModel):
     )
 
 
-class FaceScanResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.FACE_SCAN_RESULT]})
-
+class FaceScanData(BaseModel):
     face: FaceFound
     links: FaceLinks
     fraud_reports: ReportSummary
     risk: RiskAssessment
+
+
+class FaceScanResult(Envelope):
+    data: FaceScanData
 
 
 class AddressScanRequest(BaseModel):
@@ -217,13 +235,15 @@ class GpsOut(BaseModel):
     nearest_town: PlaceOut | None
 
 
-class AddressScanResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.ADDRESS_SCAN_RESULT]})
-
+class AddressScanData(BaseModel):
     address: ParsedAddress
     gps: GpsOut | None
     fraud_reports: ReportSummary
     risk: RiskAssessment
+
+
+class AddressScanResult(Envelope):
+    data: AddressScanData
 
 
 class RiskIdentifier(BaseModel):
@@ -269,8 +289,29 @@ class IdentityRiskRequest(BaseModel):
     ip: StrictStr | None = Field(None, max_length=45)
 
 
-class IdentityRiskResult(ResultBase):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.IDENTITY_RISK_RESULT]})
-
+class IdentityRiskData(BaseModel):
     risk: RiskAssessment
     checked: dict[str, int] = Field(description="How many of each item were checked.")
+
+
+class IdentityRiskResult(Envelope):
+    data: IdentityRiskData
+
+
+def scan_answer(
+    result: type[E], call: Call, charge: Charge | None, *, reference: str, **payload: Any
+) -> bytes:
+    """A fraud scan's answer in the envelope: its payload in ``data``, its risk level as the
+    verdict, ``found`` when anything about the subject raised the score."""
+    data_model: type[BaseModel] = result.model_fields["data"].annotation  # type: ignore[assignment]
+    data = data_model(**payload)
+    risk: RiskAssessment = data.risk  # type: ignore[attr-defined]
+    return rendered(
+        result,
+        call,
+        charge,
+        reference=reference,
+        data=data,
+        verdict=RISK_VERDICTS[risk.level],
+        found=risk.score > 0,
+    )

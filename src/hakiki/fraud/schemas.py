@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
+from hakiki.core.envelope import Envelope
 from hakiki.core.pagination import Pagination
 from hakiki.core.strict import IsoDate
 from hakiki.fraud import examples
@@ -141,8 +142,12 @@ class FraudReport(FraudReportRequest):
     created_at: datetime
 
 
-class FraudReportList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.FRAUD_REPORT_LIST]})
+class FraudReportResult(Envelope):
+    """A submitted report in the envelope: ``reference`` is its id, ``data`` the report."""
 
+    data: FraudReport
+
+
+class FraudReportList(BaseModel):
     data: list[FraudReport]
     pagination: Pagination

@@ -14,6 +14,7 @@ from hakiki.core.auth import Principal
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read
+from hakiki.core.envelope import enveloped, rendered
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
@@ -23,7 +24,7 @@ from hakiki.fraud.face_bank import FaceBank, insert_prints
 from hakiki.fraud.face_scan import embed, print_rows
 from hakiki.fraud.keys import identifier_key, subject_keys
 from hakiki.fraud.observations import person_values
-from hakiki.fraud.schemas import FraudReport, FraudReportList, FraudReportRequest
+from hakiki.fraud.schemas import FraudReport, FraudReportList, FraudReportRequest, FraudReportResult
 
 
 async def _face_rows(
@@ -44,6 +45,9 @@ async def _face_rows(
     return print_rows(
         call.principal.owner, face, matches, keys, (report.id, report.incident.category)
     )
+
+
+STORED = "The fraud report is stored; every organisation's fraud scans count it."
 
 
 async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
@@ -94,7 +98,9 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
         billable=False,
         response_code=None,
         subject=None,
-        render=lambda _charge: report.model_dump_json().encode(),
+        render=lambda charge: rendered(
+            FraudReportResult, call, charge, reference=report.id, data=report, message=STORED
+        ),
         description="Fraud report",
         status_code=201,
         write=write,
@@ -143,9 +149,17 @@ async def list_reports(
     )
 
 
-async def get_report(runtime: Runtime, principal: Principal, report_id: str) -> FraudReport:
+async def get_report(call: Call, report_id: str) -> FraudReportResult:
+    runtime, principal = call.runtime, call.principal
     async with read(runtime.db) as conn:
         row = await repository.get_report(conn, principal.org_id, principal.environment, report_id)
     if row is None:  # another organisation's report is as unknown as a missing one
         raise ApiError(404, "not_found", f"No fraud report {report_id}.")
-    return _decrypted(runtime, row)
+    return enveloped(
+        FraudReportResult,
+        call,
+        None,
+        reference=report_id,
+        data=_decrypted(runtime, row),
+        message=STORED,
+    )

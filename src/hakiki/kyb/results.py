@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hakiki.core.envelope import Outcome
+from hakiki.core.envelope import Outcome, data_status
 from hakiki.core.registry_checks.schemas import state_of
 from hakiki.engines.kyb.bods import ownership_statements, party_key
 from hakiki.engines.kyb.model import Company, Ownership, Party
@@ -152,7 +152,7 @@ def source_info(answer: Answer) -> SourceInfo:
 def business_data(query: RegistryQuery, answer: Answer) -> KybData:
     company = answer.result.company if answer.result is not None else None
     return KybData(
-        status="FOUND" if company is not None else "NOT_FOUND",
+        status=data_status(answer.outcome, company is not None),
         state=state_of(answer.outcome),
         query=echo(query),
         source=source_info(answer),

@@ -19,7 +19,6 @@ from pydantic_core import PydanticCustomError
 from hakiki.core.envelope import Envelope
 from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.engines.screening.countries import to_country_code
-from hakiki.kyb import examples
 from hakiki.screening.schemas import AmlResult, UnavailableCheck
 
 Check = Literal["sanction", "pep"]
@@ -227,7 +226,7 @@ class ScreeningSummary(BaseModel):
 
 
 class KybData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: State = Field(
         description="pending, then completed or failed; final states never change."
     )
@@ -237,8 +236,6 @@ class KybData(BaseModel):
 
 
 class BusinessResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.BUSINESS_RESULT]})
-
     billing: CheckBilling
     data: KybData
 
@@ -255,8 +252,6 @@ class OwnershipData(KybData):
 
 
 class OwnershipResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.OWNERSHIP_RESULT]})
-
     billing: CheckBilling
     data: OwnershipData
 
@@ -264,8 +259,6 @@ class OwnershipResult(Envelope):
 class KybResult(Envelope):
     """Either KYB check as it stands (the status call): an ownership check's data has
     `ownership`, `screening` and `bods`."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.OWNERSHIP_RESULT]})
 
     billing: CheckBilling
     data: OwnershipData | KybData = Field(union_mode="left_to_right")

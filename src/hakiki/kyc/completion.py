@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core import billing
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read, transaction
-from hakiki.core.envelope import OUTCOMES, Outcome, envelope_fields
+from hakiki.core.envelope import OUTCOMES, Outcome, data_status, envelope_fields
 from hakiki.core.runtime import Runtime
 from hakiki.identity.providers.base import LookupOutcome, LookupResult
 from hakiki.identity.verify import Verified, compare_record, identity_of, verified_from
@@ -76,7 +76,7 @@ def conclude(
             if not comparison.match:
                 outcome = Outcome.MISMATCH
     data = KycData(
-        status="FOUND" if verified.record is not None else "NOT_FOUND",
+        status=data_status(outcome, verified.record is not None),
         state=state_of(outcome),
         document=document,
         identity=identity,

@@ -8,7 +8,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_
 
 from hakiki.core.envelope import Billing, Envelope
 from hakiki.identity.schemas import CountryCode, Identity, NameComparison
-from hakiki.kyc import examples
 
 Document = Literal["national_id", "drivers_license", "passport"]
 State = Literal["pending", "completed", "failed"]
@@ -106,7 +105,9 @@ class MrzSummary(BaseModel):
 
 
 class KycData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"] = Field(description="Whether a record was found.")
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"] = Field(
+        description="Whether a record was found."
+    )
     state: State = Field(
         description="The verification's state: pending, then completed (the registry "
         "answered) or failed (it could not); a final state never changes."
@@ -128,7 +129,5 @@ class KycBilling(Billing):
 
 
 class KycResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.KYC_RESULT]})
-
     billing: KycBilling
     data: KycData

@@ -5,10 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from hakiki.core.pagination import Pagination
-from hakiki.lists import examples
 
 
 class ListAttempt(BaseModel):
@@ -58,7 +57,5 @@ class ListStatus(BaseModel):
 
 
 class ListStatusList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.LIST_STATUS_LIST]})
-
     data: list[ListStatus]
     pagination: Pagination

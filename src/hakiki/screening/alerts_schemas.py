@@ -74,8 +74,6 @@ class AlertWithHistory(Alert):
 
 
 class AlertList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.ALERT_LIST]})
-
     data: list[Alert]
     pagination: Pagination
 

@@ -16,7 +16,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from hakiki.core.envelope import ResultBase
+from hakiki.core.envelope import Envelope, Outcome, Verdict
 from hakiki.engines.screening.countries import to_country_code
 from hakiki.engines.screening.model import Schema
 from hakiki.screening import examples
@@ -174,20 +174,18 @@ class ScreeningData(BaseModel):
     )
 
 
-class ScreeningResult(ResultBase):
-    """The answer of every name-screening endpoint."""
+class ScreeningResult(Envelope):
+    """The answer of every name-screening endpoint: status COMPLETED, or INCOMPLETE (ok false)
+    when a requested check could not run (data.aml.outcomes says which and why); verdict
+    REVIEW with a hit, PASS when every check ran clear."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.SCREENING_RESULT]})
-
-    ok: bool = Field(
-        description="true when every requested check ran; false when one could not "
-        "(data.aml.outcomes says which and why)."
-    )
-    status: Literal["CLEAR", "POTENTIAL_MATCH", "INCOMPLETE"] = Field(
-        description="POTENTIAL_MATCH when there is at least one hit (a lead for an analyst to "
-        "review, not a verdict); CLEAR only when every requested check ran and found nothing; "
-        "INCOMPLETE when nothing hit but a requested check was not performed (never read it "
-        "as clear)."
-    )
-    message: str
     data: ScreeningData
+
+
+# The screening's own words, in the envelope: (status, verdict).
+SCREENING_WORDS: dict[tuple[str, bool], tuple[Outcome, Verdict | None]] = {
+    ("CLEAR", True): (Outcome.COMPLETED, Verdict.PASS),
+    ("POTENTIAL_MATCH", True): (Outcome.COMPLETED, Verdict.REVIEW),
+    ("POTENTIAL_MATCH", False): (Outcome.INCOMPLETE, Verdict.REVIEW),
+    ("INCOMPLETE", False): (Outcome.INCOMPLETE, None),
+}

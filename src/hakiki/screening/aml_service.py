@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from hakiki.core.billing import Charge, part_price
 from hakiki.core.calls import Call, finish_call
-from hakiki.core.envelope import Billing
+from hakiki.core.envelope import rendered
 from hakiki.core.errors import ApiError
 from hakiki.engines.screening.subject import Subject
 from hakiki.lists.engines import ScreeningEngines
@@ -17,6 +17,7 @@ from hakiki.media.service import MediaLibrary
 from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.aml_schemas import (
     SCHEMA_BY_TYPE,
+    SCREENING_WORDS,
     BusinessScreeningRequest,
     PersonFields,
     ScreenedSubject,
@@ -166,20 +167,19 @@ async def screen(call: Call, screening: Screening) -> bytes:
     message = _message(aml)
     requested = len(aml.outcomes)
 
+    outcome, verdict = SCREENING_WORDS[(status, aml.complete)]
+
     def render(charge: Charge | None) -> bytes:
-        return (
-            ScreeningResult(
-                request_id=call.request_id,
-                live=live,
-                ok=aml.complete,
-                status=status,
-                reference="scr_" + call.request_id.removeprefix("req_"),
-                message=message,
-                billing=Billing.of(charge, call.principal.currency),
-                data=data,
-            )
-            .model_dump_json()
-            .encode()
+        return rendered(
+            ScreeningResult,
+            call,
+            charge,
+            reference="scr_" + call.request_id.removeprefix("req_"),
+            outcome=outcome,
+            verdict=verdict,
+            found=bool(aml.hits),
+            message=message,
+            data=data,
         )
 
     ran = [o.check for o in aml.outcomes if o.outcome != "not_performed"]

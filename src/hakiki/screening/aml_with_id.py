@@ -10,7 +10,7 @@ from functools import lru_cache
 from hakiki.core.billing import Charge, part_price
 from hakiki.core.calls import Call, Subject, finish_call, hold_price
 from hakiki.core.clock import utcnow
-from hakiki.core.envelope import OUTCOMES, Billing, Outcome, envelope_fields
+from hakiki.core.envelope import OUTCOMES, Billing, Outcome, data_status, envelope_fields
 from hakiki.engines.screening.engine import Subject as ScreeningSubject
 from hakiki.engines.screening.results import ScreeningResult as EngineResult
 from hakiki.identity import sandbox
@@ -196,7 +196,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
         gaps = "; ".join(f"{u.check}: {u.reason}" for u in aml.unavailable)
         fields["message"] = f"{fields['message']} Screening INCOMPLETE, not performed: {gaps}"
     data = AmlWithIdData(
-        status="FOUND" if verified.record is not None else "NOT_FOUND",
+        status=data_status(outcome, verified.record is not None),
         channel=ChannelRef(code=channel.code, country=channel.country),
         identity=identity,
         aml=aml,

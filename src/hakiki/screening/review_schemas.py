@@ -37,8 +37,6 @@ class ReviewRequest(BaseModel):
 
 
 class Review(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.REVIEW]})
-
     id: str
     subject_key: str
     list_code: str
@@ -54,8 +52,6 @@ class Review(BaseModel):
 
 
 class ReviewList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.REVIEW_LIST]})
-
     data: list[Review]
     pagination: Pagination
 

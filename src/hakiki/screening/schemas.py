@@ -27,7 +27,6 @@ from hakiki.lists.outcomes import (
     overall_status,
     performed_count,
 )
-from hakiki.screening import examples
 from hakiki.screening.review_schemas import HitReview, SuppressedHit
 
 Check = Literal["sanction", "pep"]
@@ -283,7 +282,9 @@ class AmlResult(BaseModel):
 
 
 class AmlWithIdData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"] = Field(description="Whether a record was found.")
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"] = Field(
+        description="Whether a record was found."
+    )
     channel: ChannelRef
     identity: Identity | None = Field(description="The record found; null when none was.")
     aml: AmlResult | None = Field(
@@ -301,8 +302,6 @@ class AmlWithIdData(BaseModel):
 
 
 class AmlWithIdResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.AML_WITH_ID_RESULT]})
-
     data: AmlWithIdData
 
 
@@ -328,8 +327,6 @@ class ChannelInfo(BaseModel):
 
 
 class ChannelList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.CHANNEL_LIST]})
-
     data: list[ChannelInfo]
     pagination: Pagination
     sandbox_rules: dict[str, str] = Field(description="How any valid number drives outcomes.")

@@ -63,18 +63,3 @@ DETAIL: dict[str, Any] = {
     ],
     "pagination": {"page": 1, "page_size": 1, "total_pages": 35, "total_items": 35},
 }
-
-LIST: dict[str, Any] = {
-    "data": [
-        {
-            **ANALYSIS,
-            "status": "completed",
-            "progress": 100,
-            "layout": "mpesa_full_v1",
-            "verdict": "genuine",
-            "started_at": "2026-11-24T06:00:01Z",
-            "completed_at": "2026-11-24T06:00:02Z",
-        }
-    ],
-    "pagination": {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 1},
-}

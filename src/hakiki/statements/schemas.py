@@ -83,8 +83,6 @@ class StatementAnalysisAccepted(StatementAnalysis):
 
 
 class StatementAnalysisList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.LIST]})
-
     data: list[StatementAnalysis] = Field(description="Newest first, without their results.")
     pagination: Pagination
 

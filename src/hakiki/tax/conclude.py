@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from hakiki.core.envelope import Outcome
+from hakiki.core.envelope import Outcome, data_status
 from hakiki.core.registry_checks.schemas import state_of
 from hakiki.engines.tax.formats import AUTHORITIES, parse_taxpayer_number
 from hakiki.engines.tax.readings import (
@@ -84,7 +84,7 @@ def conclude(query: TaxQuery, lookup: TaxLookup | None, today: date) -> Conclude
 
 def _common(query: TaxQuery, outcome: Outcome, found: bool) -> dict[str, object]:
     return {
-        "status": "FOUND" if found else "NOT_FOUND",
+        "status": data_status(outcome, found),
         "state": state_of(outcome),
         "country": query.country,
         "authority": AUTHORITIES[query.country].name,

@@ -10,10 +10,9 @@ from pydantic_core import PydanticCustomError
 from hakiki.core.envelope import Envelope
 from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.engines.tax.readings import PinStatus
-from hakiki.tax import examples
 
 TAX_COUNTRIES = ("KE", "TZ", "UG")
-FoundStatus = Literal["FOUND", "NOT_FOUND"]
+FoundStatus = Literal["FOUND", "NOT_FOUND", "PENDING"]
 TaxpayerKind = Literal["individual", "non_individual"]
 
 
@@ -210,22 +209,16 @@ class WithholdingData(_Data):
 
 
 class PinResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.PIN_RESULT]})
-
     billing: CheckBilling
     data: PinData
 
 
 class TccResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.TCC_RESULT]})
-
     billing: CheckBilling
     data: TccData
 
 
 class WithholdingResult(Envelope):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.WITHHOLDING_RESULT]})
-
     billing: CheckBilling
     data: WithholdingData
 
@@ -235,8 +228,6 @@ TaxData = Annotated[PinData | TccData | WithholdingData, Field(discriminator="ch
 
 class TaxResult(Envelope):
     """Any tax check as it stands (the status call)."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.TCC_RESULT]})
 
     billing: CheckBilling
     data: TaxData

@@ -3,7 +3,7 @@ warnings, and the outcome they make."""
 
 from __future__ import annotations
 
-from hakiki.core.envelope import Outcome
+from hakiki.core.envelope import Outcome, data_status
 from hakiki.core.registry_checks.schemas import state_of
 from hakiki.engines.vehicle import Decoded
 from hakiki.vehicle.compare import best_owner
@@ -167,7 +167,7 @@ def conclude(
         if not best.match:
             outcome = Outcome.MISMATCH
     data = VehicleData(
-        status="FOUND" if record is not None else "NOT_FOUND",
+        status=data_status(outcome, record is not None),
         state=state_of(outcome),
         identifier=IdentifierRef(field=decoded.field, kind=decoded.kind, value=decoded.value),
         decoded=decoded_info(decoded),

@@ -180,7 +180,7 @@ class OwnerComparison(BaseModel):
 
 
 class VehicleData(BaseModel):
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: State = Field(
         description="pending while the registry has not answered; then completed or failed."
     )
@@ -198,8 +198,6 @@ class VehicleData(BaseModel):
 
 class VehicleResult(Envelope):
     """A vehicle check's answer; the status call answers the same for a check as it stands."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.VEHICLE_RESULT]})
 
     billing: CheckBilling
     data: VehicleData

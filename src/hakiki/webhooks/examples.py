@@ -19,10 +19,6 @@ ENDPOINT_WITH_SECRET: dict[str, Any] = {
 
 ENDPOINT: dict[str, Any] = {k: v for k, v in ENDPOINT_WITH_SECRET.items() if k != "secret"}
 
-ENDPOINT_LIST: dict[str, Any] = {
-    "data": [ENDPOINT],
-    "pagination": {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 1},
-}
 
 DELIVERY: dict[str, Any] = {
     "id": "whd_06h0p9c1k7q4m2r8t5v3x0z6b4",
@@ -48,9 +44,4 @@ DELIVERY: dict[str, Any] = {
             "error": None,
         },
     ],
-}
-
-DELIVERY_LIST: dict[str, Any] = {
-    "data": [DELIVERY],
-    "pagination": {"page": 1, "page_size": 20, "total_pages": 1, "total_items": 1},
 }

@@ -73,8 +73,6 @@ class EndpointWithSecret(Endpoint):
 
 
 class EndpointList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.ENDPOINT_LIST]})
-
     data: list[Endpoint]
     pagination: Pagination
 
@@ -102,7 +100,5 @@ class Delivery(BaseModel):
 
 
 class DeliveryList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.DELIVERY_LIST]})
-
     data: list[Delivery]
     pagination: Pagination

@@ -53,8 +53,8 @@ async def test_sandbox_id_scan_matches_the_single_scan_and_charges_nothing(
             "country_code": row["input"]["country_code"], "number": row["input"]["number"]},
             headers=account.headers,
         )  # fmt: skip
-        assert single.json()["risk"] == row["risk"]
-        assert single.json()["identity_links"] == row["findings"]["identity_links"]
+        assert single.json()["data"]["risk"] == row["risk"]
+        assert single.json()["data"]["identity_links"] == row["findings"]["identity_links"]
     assert [r["row"] for r in done["results"]] == [2, 3, 4, 5, 6, 7]
     assert done["results"][4]["findings"]["number_valid"] is False
 
@@ -128,7 +128,7 @@ async def test_live_id_scan_debits_each_row_once_and_releases_the_rest(
     single = await client.post(
         "/v3/fraud/id-scan", json={"channel": "bvn", "number": number}, headers=reporter.headers
     )
-    assert single.json()["identity_links"]["birth_dates"] == 1
+    assert single.json()["data"]["identity_links"]["birth_dates"] == 1
 
 
 async def test_live_upload_needs_the_whole_price_and_replays_by_key(

@@ -195,7 +195,7 @@ function cell(row, text) {
     }
     const aml = answer.data.data.aml;
     subjectKey = aml.subject_key;
-    status.textContent = answer.data.status + ": " + answer.data.message;
+    status.textContent = aml.status + " (verdict " + (answer.data.verdict || "none") + "): " + answer.data.message;
     for (const o of aml.outcomes) {
       const row = document.createElement("tr");
       [o.check, o.outcome.replace("_", " "), o.reason || ""].forEach((v) => cell(row, v));

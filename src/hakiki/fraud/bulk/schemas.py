@@ -16,8 +16,6 @@ BulkStatus = Literal["pending", "processing", "completed", "failed"]
 
 
 class BulkScan(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.BULK_SCAN]})
-
     bulk_id: str
     live: bool
     scan_type: ScanType
@@ -69,7 +67,5 @@ class BulkScanDetail(BulkScan):
 
 
 class BulkScanList(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [examples.BULK_SCAN_LIST]})
-
     data: list[BulkScan]
     pagination: Pagination

@@ -1,0 +1,1 @@
+"""Developer tools run from the repository: the examples capture (issue 35)."""
