@@ -35,6 +35,14 @@ class AddressOut(TypedDict):
     post_code: str | None
 
 
+class AddressScanData(TypedDict):
+    """AddressScanData"""
+    address: ParsedAddress
+    gps: GpsOut | None
+    fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
+    risk: RiskAssessment
+
+
 class AddressScanRequest(TypedDict):
     """AddressScanRequest"""
     address: str
@@ -47,12 +55,18 @@ class AddressScanResult(TypedDict):
     """AddressScanResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: AddressScanData
+    provider: str
     billing: Billing
-    address: ParsedAddress
-    gps: GpsOut | None
-    fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
-    risk: RiskAssessment
 
 
 class AgriSmeRequest(TypedDict):
@@ -180,7 +194,7 @@ class AmlScreeningRequest(TypedDict):
 
 class AmlWithIdData(TypedDict):
     """AmlWithIdData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     channel: ChannelRef
     identity: Identity | None
     aml: AmlResult | None
@@ -207,17 +221,18 @@ class AmlWithIdResult(TypedDict):
     """AmlWithIdResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: Billing
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: AmlWithIdData
+    provider: str
+    billing: Billing
 
 
 class Applicant(TypedDict):
@@ -364,7 +379,7 @@ class BureauAccount(TypedDict):
 
 class BureauData(TypedDict):
     """BureauData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     report: CreditReport | None
 
 
@@ -393,17 +408,18 @@ class BureauResult(TypedDict):
     """BureauResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: Billing
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: BureauData
+    provider: str
+    billing: Billing
 
 
 class BureauSummary(TypedDict):
@@ -436,17 +452,18 @@ class BusinessResult(TypedDict):
     """BusinessResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: KybData
+    provider: str
+    billing: CheckBilling
 
 
 class BusinessScreeningRequest(TypedDict):
@@ -785,8 +802,22 @@ class DecisionResult(TypedDict):
     """DecisionResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: DecisionResultData
+    provider: str
     billing: Billing
+
+
+class DecisionResultData(TypedDict):
+    """DecisionResultData"""
     decision: Literal["approve", "refer", "decline"]
     score: int
     band: Literal["A", "B", "C", "D", "E"]
@@ -867,8 +898,22 @@ class DocumentResult(TypedDict):
     """DocumentResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: DocumentResultData
+    provider: str
     billing: Billing
+
+
+class DocumentResultData(TypedDict):
+    """DocumentResultData"""
     verdict: Literal["clear", "attention", "rejected"]
     retryable: bool
     retry_reasons: list[str]
@@ -945,8 +990,22 @@ class EvaluationResult(TypedDict):
     """EvaluationResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: EvaluationResultData
+    provider: str
     billing: Billing
+
+
+class EvaluationResultData(TypedDict):
+    """EvaluationResultData"""
     model: Literal["crop_farmer", "livestock_farmer", "agri_sme"]
     model_version: str
     score: int
@@ -1004,16 +1063,30 @@ class FaceMatch(TypedDict):
     match: bool | None
 
 
-class FaceScanResult(TypedDict):
-    """FaceScanResult"""
-    request_id: str
-    live: bool
-    reference: str
-    billing: Billing
+class FaceScanData(TypedDict):
+    """FaceScanData"""
     face: FaceFound
     links: FaceLinks
     fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
     risk: RiskAssessment
+
+
+class FaceScanResult(TypedDict):
+    """FaceScanResult"""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: FaceScanData
+    provider: str
+    billing: Billing
 
 
 class FactorOut(TypedDict):
@@ -1064,6 +1137,24 @@ class FraudReportRequest(TypedDict):
     evidence: NotRequired[list[str]]
 
 
+class FraudReportResult(TypedDict):
+    """A submitted report in the envelope: ``reference`` is its id, ``data`` the report."""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: FraudReport
+    provider: str
+    billing: Billing
+
+
 class GpsOut(TypedDict):
     """GpsOut"""
     verdict: Literal["inside", "near", "outside", "unknown"]
@@ -1100,6 +1191,17 @@ class Holder(TypedDict):
     period_end: str | None
 
 
+class IdScanData(TypedDict):
+    """IdScanData"""
+    country: str
+    channel: str
+    number_valid: bool
+    format_problem: str | None
+    risk: RiskAssessment
+    fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
+    identity_links: IdentityLinks
+
+
 class IdScanRequest(TypedDict):
     """IdScanRequest"""
     channel: str
@@ -1115,15 +1217,18 @@ class IdScanResult(TypedDict):
     """IdScanResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: IdScanData
+    provider: str
     billing: Billing
-    country: str
-    channel: str
-    number_valid: bool
-    format_problem: str | None
-    risk: RiskAssessment
-    fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
-    identity_links: IdentityLinks
 
 
 class Identifier(TypedDict):
@@ -1166,6 +1271,12 @@ class IdentityLinks(TypedDict):
     organisations: int
 
 
+class IdentityRiskData(TypedDict):
+    """IdentityRiskData"""
+    risk: RiskAssessment
+    checked: dict[str, int]
+
+
 class IdentityRiskRequest(TypedDict):
     """IdentityRiskRequest"""
     first_name: NotRequired[str | None]
@@ -1183,10 +1294,18 @@ class IdentityRiskResult(TypedDict):
     """IdentityRiskResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: IdentityRiskData
+    provider: str
     billing: Billing
-    risk: RiskAssessment
-    checked: dict[str, int]
 
 
 class Incident(TypedDict):
@@ -1219,7 +1338,7 @@ class IndividualScreeningRequest(TypedDict):
 
 class KybData(TypedDict):
     """KybData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     query: QueryEcho
     source: SourceInfo
@@ -1230,17 +1349,18 @@ class KybResult(TypedDict):
     """Either KYB check as it stands (the status call): an ownership check's data has"""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: OwnershipData | KybData
+    provider: str
+    billing: CheckBilling
 
 
 class KycBilling(TypedDict):
@@ -1254,7 +1374,7 @@ class KycBilling(TypedDict):
 
 class KycData(TypedDict):
     """KycData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     document: DocumentRef
     identity: Identity | None
@@ -1266,17 +1386,18 @@ class KycResult(TypedDict):
     """KycResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: KycBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: KycData
+    provider: str
+    billing: KycBilling
 
 
 class LenderSummary(TypedDict):
@@ -1490,7 +1611,7 @@ class NumberReading(TypedDict):
 
 
 class Outcome(TypedDict):
-    """Outcome"""
+    """``status``: where the result stands (one meaning in every category)."""
 
 
 class OwnerComparison(TypedDict):
@@ -1511,7 +1632,7 @@ class OwnerInfo(TypedDict):
 
 class OwnershipData(TypedDict):
     """OwnershipData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     query: QueryEcho
     source: SourceInfo
@@ -1546,17 +1667,18 @@ class OwnershipResult(TypedDict):
     """OwnershipResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: OwnershipData
+    provider: str
+    billing: CheckBilling
 
 
 class PackageList(TypedDict):
@@ -1695,6 +1817,14 @@ class PhoneLinks(TypedDict):
     checking_organisations_last_7_days: int
 
 
+class PhoneScanData(TypedDict):
+    """PhoneScanData"""
+    phone: PhoneDetails
+    risk: RiskAssessment
+    fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
+    links: PhoneLinks
+
+
 class PhoneScanRequest(TypedDict):
     """PhoneScanRequest"""
     phone: str
@@ -1705,17 +1835,23 @@ class PhoneScanResult(TypedDict):
     """PhoneScanResult"""
     request_id: str
     live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
     reference: str
+    message: str
+    data: PhoneScanData
+    provider: str
     billing: Billing
-    phone: PhoneDetails
-    risk: RiskAssessment
-    fraud_reports: hakiki__fraud__scan_schemas__ReportSummary
-    links: PhoneLinks
 
 
 class PinData(TypedDict):
     """PinData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     country: str
     authority: str
@@ -1738,17 +1874,18 @@ class PinResult(TypedDict):
     """PinResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: PinData
+    provider: str
+    billing: CheckBilling
 
 
 class PlaceOut(TypedDict):
@@ -1944,15 +2081,21 @@ class ScreeningData(TypedDict):
 
 
 class ScreeningResult(TypedDict):
-    """The answer of every name-screening endpoint."""
+    """The answer of every name-screening endpoint: status COMPLETED, or INCOMPLETE (ok false)"""
     request_id: str
     live: bool
-    reference: str
-    billing: Billing
     ok: bool
-    status: Literal["CLEAR", "POTENTIAL_MATCH", "INCOMPLETE"]
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
     message: str
     data: ScreeningData
+    provider: str
+    billing: Billing
 
 
 class ScreeningSummary(TypedDict):
@@ -2178,17 +2321,18 @@ class TaxResult(TypedDict):
     """Any tax check as it stands (the status call)."""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: PinData | TccData | WithholdingData
+    provider: str
+    billing: CheckBilling
 
 
 class Taxpayer(TypedDict):
@@ -2201,7 +2345,7 @@ class Taxpayer(TypedDict):
 
 class TccData(TypedDict):
     """TccData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     country: str
     authority: str
@@ -2223,17 +2367,18 @@ class TccResult(TypedDict):
     """TccResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: TccData
+    provider: str
+    billing: CheckBilling
 
 
 class TestValue(TypedDict):
@@ -2266,7 +2411,7 @@ class UnsureField(TypedDict):
 
 class VehicleData(TypedDict):
     """VehicleData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     identifier: IdentifierRef
     decoded: Decoded
@@ -2304,17 +2449,22 @@ class VehicleResult(TypedDict):
     """A vehicle check's answer; the status call answers the same for a check as it stands."""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: VehicleData
+    provider: str
+    billing: CheckBilling
+
+
+class Verdict(TypedDict):
+    """``verdict``: one vocabulary over every category's own words (which stay in ``data``)."""
 
 
 class VinInfo(TypedDict):
@@ -2388,7 +2538,7 @@ class WatchlistList(TypedDict):
 
 class WithholdingData(TypedDict):
     """WithholdingData"""
-    status: Literal["FOUND", "NOT_FOUND"]
+    status: Literal["FOUND", "NOT_FOUND", "PENDING"]
     state: Literal["pending", "completed", "failed"]
     country: str
     authority: str
@@ -2423,17 +2573,18 @@ class WithholdingResult(TypedDict):
     """WithholdingResult"""
     request_id: str
     live: bool
-    reference: str
-    billing: CheckBilling
     ok: bool
     response_code: str
     status: Outcome
+    verdict: Verdict | None
     found: bool
     soft_error: bool
     async_pending: bool
+    reference: str
     message: str
-    provider: str
     data: WithholdingData
+    provider: str
+    billing: CheckBilling
 
 
 class hakiki__credit__schemas__OverrideOut(TypedDict):
@@ -2686,17 +2837,17 @@ class Operations:
         """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
         return cast("SessionOut", self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
 
-    def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReport:
+    def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReportResult:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
-        return cast("FraudReport", self._send(Request('POST', '/v3/fraud/reports', json=body, idempotency_key=idempotency_key)))
+        return cast("FraudReportResult", self._send(Request('POST', '/v3/fraud/reports', json=body, idempotency_key=idempotency_key)))
 
     def get_fraud_reports(self, *, category: Literal["identity_theft", "synthetic_identity", "account_takeover", "first_party_fraud", "loan_stacking", "document_forgery", "impersonation", "card_fraud", "mobile_money_fraud", "sim_swap", "money_laundering", "other"] | None | None = None, status: Literal["submitted"] | None | None = None, identifier: str | None | None = None, page: int | None = None, page_size: int | None = None, incident_from: str | None | None = None, incident_to: str | None | None = None) -> FraudReportList:
         """Your organisation's fraud reports, newest first (GET /v3/fraud/reports)."""
         return cast("FraudReportList", self._send(Request('GET', '/v3/fraud/reports', params={"category": category, "status": status, "identifier": identifier, "page": page, "page_size": page_size, "incident_from": incident_from, "incident_to": incident_to})))
 
-    def get_fraud_reports_by_report_id(self, report_id: str) -> FraudReport:
+    def get_fraud_reports_by_report_id(self, report_id: str) -> FraudReportResult:
         """One of your organisation's fraud reports (GET /v3/fraud/reports/{report_id})."""
-        return cast("FraudReport", self._send(Request('GET', f'/v3/fraud/reports/{_segment(report_id)}')))
+        return cast("FraudReportResult", self._send(Request('GET', f'/v3/fraud/reports/{_segment(report_id)}')))
 
     def post_fraud_id_scan(self, body: IdScanRequest, *, idempotency_key: str | None = None) -> IdScanResult:
         """Scan an identity number for fraud signals (POST /v3/fraud/id-scan)."""
@@ -3033,17 +3184,17 @@ class AsyncOperations:
         """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
         return cast("SessionOut", await self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
 
-    async def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReport:
+    async def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReportResult:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
-        return cast("FraudReport", await self._send(Request('POST', '/v3/fraud/reports', json=body, idempotency_key=idempotency_key)))
+        return cast("FraudReportResult", await self._send(Request('POST', '/v3/fraud/reports', json=body, idempotency_key=idempotency_key)))
 
     async def get_fraud_reports(self, *, category: Literal["identity_theft", "synthetic_identity", "account_takeover", "first_party_fraud", "loan_stacking", "document_forgery", "impersonation", "card_fraud", "mobile_money_fraud", "sim_swap", "money_laundering", "other"] | None | None = None, status: Literal["submitted"] | None | None = None, identifier: str | None | None = None, page: int | None = None, page_size: int | None = None, incident_from: str | None | None = None, incident_to: str | None | None = None) -> FraudReportList:
         """Your organisation's fraud reports, newest first (GET /v3/fraud/reports)."""
         return cast("FraudReportList", await self._send(Request('GET', '/v3/fraud/reports', params={"category": category, "status": status, "identifier": identifier, "page": page, "page_size": page_size, "incident_from": incident_from, "incident_to": incident_to})))
 
-    async def get_fraud_reports_by_report_id(self, report_id: str) -> FraudReport:
+    async def get_fraud_reports_by_report_id(self, report_id: str) -> FraudReportResult:
         """One of your organisation's fraud reports (GET /v3/fraud/reports/{report_id})."""
-        return cast("FraudReport", await self._send(Request('GET', f'/v3/fraud/reports/{_segment(report_id)}')))
+        return cast("FraudReportResult", await self._send(Request('GET', f'/v3/fraud/reports/{_segment(report_id)}')))
 
     async def post_fraud_id_scan(self, body: IdScanRequest, *, idempotency_key: str | None = None) -> IdScanResult:
         """Scan an identity number for fraud signals (POST /v3/fraud/id-scan)."""
