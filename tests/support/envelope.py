@@ -88,6 +88,7 @@ RESOURCES = frozenset(
         "webhooks.resend",
         "webhooks.get",
         "webhooks.rotate_secret",
+        "verification.sessions.list",
     }
 )
 
@@ -105,6 +106,8 @@ NOT_YET = frozenset(
         "fraud.bulk_scan",
         "statements.analyze",
         "statements.read",
+        "verification.sessions.create",
+        "verification.sessions.read",
     }
 )
 

@@ -43,6 +43,7 @@ VOLATILE = frozenset(
         "id",
         "bulk_id",
         "analysis_id",
+        "url",  # a verification session's one-time link: a new token each time
         "subject_key",
         "results_file",
         "invitation_url",
