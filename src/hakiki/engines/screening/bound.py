@@ -36,6 +36,7 @@ screening of every subject.
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -229,13 +230,14 @@ class NameBound:
     table and of token pairs for the next queries (a full pass's worth; the pair memo is
     emptied when it grows past :data:`PAIRS`)."""
 
-    PAIRS = 2_000_000
+    PAIRS = 200_000
 
     def __init__(self) -> None:
         self._table: NameTable | None = None
         self._vocabulary: _Vocabulary | None = None
         self._names: _Names | None = None
         self._similar: dict[tuple[str, str], float] = {}
+        self._lock = threading.Lock()
 
     def _similarity(self, a: str, b: str) -> float:
         key = (a, b)
@@ -247,11 +249,12 @@ class NameBound:
         return found
 
     def _prepare(self, table: NameTable) -> tuple[_Vocabulary, _Names]:
-        if table is not self._table or self._vocabulary is None or self._names is None:
-            self._table = table
-            self._vocabulary = _Vocabulary(table)
-            self._names = _Names(table)
-        return self._vocabulary, self._names
+        with self._lock:  # several threads may screen with one engine's bound
+            if table is not self._table or self._vocabulary is None or self._names is None:
+                self._vocabulary = _Vocabulary(table)
+                self._names = _Names(table)
+                self._table = table
+            return self._vocabulary, self._names
 
     def __call__(
         self, table: NameTable, query: NormalizedName, cut: float, nids: Sequence[int]
@@ -277,7 +280,7 @@ class NameBound:
         slot_weight = names.weight[rows]
         distinct, inverse = np.unique(slot_tid, return_inverse=True)
         credits = self._credits(table, vocabulary, query, distinct)  # (nq, distinct)
-        self._query_merges(vocabulary, query, distinct, credits)
+        self._query_merges(table, vocabulary, query, distinct, credits)
         slot_credits = credits[:, inverse]  # (nq, slots)
         self._list_merges(names, query, names_arr, offsets, slot_credits)
         best = slot_credits.max(axis=0)
@@ -411,12 +414,16 @@ class NameBound:
         return credits
 
     def _query_merges(
-        self, vocabulary: _Vocabulary, query: NormalizedName, tids: IntArray, credits: FloatArray
+        self,
+        table: NameTable,
+        vocabulary: _Vocabulary,
+        query: NormalizedName,
+        tids: IntArray,
+        credits: FloatArray,
     ) -> None:
         """Two or three query tokens written together that may pair with a list token
         (_merge_adjacent): each of them credited in full against it."""
-        assert self._table is not None
-        tokens = self._table.tokens
+        tokens = table.tokens
         first = vocabulary.first[tids]
         length = vocabulary.length[tids]
         q_tokens = query.tokens
