@@ -246,9 +246,7 @@ async def test_the_sandbox_list_update_closes_only_the_callers_alerts(
     )
     assert update.status_code == 200, update.text
     async with read(runtime.db) as conn:
-        [closed] = await alerts_repository.alerts_for_subject(
-            conn, mine.org_id, "sandbox", keys[0]
-        )
+        [closed] = await alerts_repository.alerts_for_subject(conn, mine.org_id, "sandbox", keys[0])
         [still] = await alerts_repository.alerts_for_subject(
             conn, theirs.org_id, "sandbox", keys[1]
         )

@@ -28,8 +28,8 @@ from hakiki.engines.screening.model import ListEntity
 from hakiki.engines.screening.results import Hit, ListVersion
 from hakiki.engines.screening.subject_index import changed_entities, confirm
 from hakiki.lists.engines import ScreeningEngines
-from hakiki.screening import monitoring_repository as repository
 from hakiki.screening import alerts_repository
+from hakiki.screening import monitoring_repository as repository
 from hakiki.screening.alerts_service import (
     AlertSubject,
     close_alerts,

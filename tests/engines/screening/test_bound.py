@@ -95,9 +95,7 @@ def test_the_bound_is_never_under_the_score(engine: ScreeningEngine, bound: Name
     assert checked > 5000
 
 
-def test_the_bound_holds_on_the_rules_hard_cases(
-    engine: ScreeningEngine, bound: NameBound
-) -> None:
+def test_the_bound_holds_on_the_rules_hard_cases(engine: ScreeningEngine, bound: NameBound) -> None:
     for name in HARD:
         _check(engine, bound, name, False)
 

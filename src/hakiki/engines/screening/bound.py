@@ -19,14 +19,17 @@ caps) and clamped to 0..1. A part of either name counts as matched only if
   ruled out without calling it: only pairs that are equal, within the edit distance its rules
   allow (one C call for all the pairs of a subject), equal once y is i and sh is s, an
   initial, a Yoruba short form or near a listed spelling are asked;
-* by a context rule (a short part one slip away, the given name written short): credited 1.
+* by a context rule (a short part one slip away, the given name written short), or written
+  together with its neighbour (a moved boundary, "abdu lrahman" / "abdul rahman"; a merge,
+  "abdul rahman" / "abdulrahman"): credited 1.
 
-Two parts written together that may pair with one part of the other name (a moved boundary,
-"abdu lrahman" / "abdul rahman"; a merge, "abdul rahman" / "abdulrahman") make the name
-always scored. A list part left unmatched costs at least ``INNER_MISSING_WEIGHT`` of its
-weight in the list coverage's denominator, so with ``A`` the most the matchable parts can
-credit and ``U`` the weight of the others, list coverage <= ``A / (A + 0.3 U)``; the query
-coverage is at most the credited share of the query's weight.
+A list part left unmatched costs at least ``INNER_MISSING_WEIGHT`` of its weight in the list
+coverage's denominator, so with ``A`` the most the matchable parts can credit and ``U`` the
+weight of the others, list coverage <= ``A / (A + 0.3 U)``; the query coverage is at most the
+credited share of the query's weight. Then what the scorer surely takes off: the substantive
+parts of each side that cannot match make at least ``min(query's, list's)`` conflicts (0.1
+each; no omission discount then, and each charged in full), and a name of which at most one
+substantive part can match is capped at ``SINGLE_PART_CAP`` when the scorer would cap it.
 
 tests/engines/screening/test_bound.py checks the bound against the scorer on the bundled lists'
 names; tests/screening/test_monitoring_full_pass.py checks the pass it speeds against a plain
@@ -47,10 +50,10 @@ from rapidfuzz.distance import OSA
 from hakiki.engines.screening.index import NameTable
 from hakiki.engines.screening.normalize import SUBSTANTIVE, NormalizedName
 from hakiki.engines.screening.scorer import (
+    CONFLICT_PENALTY,
     EDGE_MISSING_WEIGHT,
     INITIAL_CREDIT,
     INNER_MISSING_WEIGHT,
-    CONFLICT_PENALTY,
     LIST_COVERAGE_WEIGHT,
     SINGLE_PART_CAP,
 )
@@ -71,7 +74,6 @@ _MISSING = min(INNER_MISSING_WEIGHT, EDGE_MISSING_WEIGHT)
 _SHORT_FORM_MIN = 4  # similarity._given_short_form's shortest side (a superset is tested)
 _TWO_EDITS_FROM = 7  # similarity.INNER_TWO_EDITS_MIN_LENGTH; 8 without the ends rule
 _MERGE_SLACK = 2  # _merge_adjacent: lengths within two letters
-ALWAYS = 2.0  # the bound of a name always scored
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -133,7 +135,10 @@ class _Vocabulary:
         self.folded_ids = folded
         sounds: dict[str, int] = {}
         self.sound = np.fromiter(
-            (sounds.setdefault(key, len(sounds)) if (key := phonetic_key(t)) else -1 for t in tokens),
+            (
+                sounds.setdefault(key, len(sounds)) if (key := phonetic_key(t)) else -1
+                for t in tokens
+            ),
             dtype=np.int64,
             count=len(tokens),
         )
@@ -268,7 +273,7 @@ class NameBound:
 
     def upper(self, table: NameTable, query: NormalizedName, nids: Sequence[int]) -> FloatArray:
         """Per name of ``nids``: at least :func:`.scorer.score_name` of ``query`` against it
-        (any kind; :data:`ALWAYS` when the name must be scored)."""
+        (any kind)."""
         vocabulary, names = self._prepare(table)
         names_arr = np.asarray(nids, dtype=np.int64)
         q_tokens = query.tokens
@@ -317,9 +322,10 @@ class NameBound:
         unmatched = np.add.reduceat(np.where(possible, 0.0, slot_weight), offsets)
         edge = np.add.reduceat(np.where(possible | names.inner[rows], 0.0, slot_weight), offsets)
         missing = np.maximum(
-            _MISSING * unmatched
-            + (EDGE_MISSING_WEIGHT - _MISSING) * SUBSTANTIVE * conflicts,
-            np.where(conflicts > 0, _MISSING * unmatched + (EDGE_MISSING_WEIGHT - _MISSING) * edge, 0.0),
+            _MISSING * unmatched + (EDGE_MISSING_WEIGHT - _MISSING) * SUBSTANTIVE * conflicts,
+            np.where(
+                conflicts > 0, _MISSING * unmatched + (EDGE_MISSING_WEIGHT - _MISSING) * edge, 0.0
+            ),
         )
         with np.errstate(divide="ignore", invalid="ignore"):
             list_coverage = np.where(matched > 0.0, matched / (matched + missing), 0.0)
@@ -352,7 +358,9 @@ class NameBound:
         # alike" (40% of the longer, from 5 letters), both from 4 letters
         q_last = np.fromiter((ord(t[-1]) for t in q_tokens), dtype=np.int64)[:, None]
         q_head = np.fromiter((_head(t) for t in q_tokens), dtype=np.int64)[:, None]
-        ends = (q_last == vocabulary.last[tids][None, :]) & (q_head == vocabulary.head[tids][None, :])
+        ends = (q_last == vocabulary.last[tids][None, :]) & (
+            q_head == vocabulary.head[tids][None, :]
+        )
         typo = np.where((shortest >= 8) | ((shortest >= _TWO_EDITS_FROM) & ends), 2, 1)
         sound = np.where(shortest >= SOUND_MIN_LENGTH, (4 * longest) // 10, 0)
         edits = process.cdist(q_tokens, listed, scorer=OSA.distance, dtype=np.int64, workers=1)
