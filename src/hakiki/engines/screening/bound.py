@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from array import array
 from collections.abc import Sequence
 
 import numpy as np
@@ -47,7 +48,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from hakiki.engines.screening.index import NameTable
+from hakiki.engines.screening.index import NameTable, stable_hash
 from hakiki.engines.screening.normalize import SUBSTANTIVE, NormalizedName
 from hakiki.engines.screening.scorer import (
     CONFLICT_PENALTY,
@@ -162,7 +163,9 @@ class _Vocabulary:
 
 class _Names:
     """Per name row of a table: its first substantive token, and its spans (two or three
-    adjacent tokens written together) as rows of flat arrays."""
+    adjacent tokens written together: first letter, length, place) and adjacent pairs (by a
+    hash of the two written together), as flat arrays: no string per name, so a table of
+    millions of names costs arrays, not objects."""
 
     def __init__(self, table: NameTable) -> None:
         count = table.count
@@ -176,13 +179,14 @@ class _Names:
         self.theophoric = np.zeros(len(ids), dtype=bool)
         # per row: strictly between the name's first and last substantive tokens
         self.inner = np.zeros(len(ids), dtype=bool)
-        span_starts = [0]
-        span_first: list[int] = []
-        span_length: list[int] = []
-        span_text: list[str] = []
-        span_at: list[int] = []
-        span_size: list[int] = []
-        pairs: dict[str, list[tuple[int, int]]] = {}
+        span_starts = array("q", [0])
+        span_first = array("i")
+        span_length = array("i")
+        span_at = array("b")
+        span_size = array("b")
+        pair_keys = array("q")
+        pair_names = array("i")
+        pair_at = array("i")
         for nid in range(count):
             lo, hi = int(starts[nid]), int(starts[nid + 1])
             row = [tokens[t] for t in ids[lo:hi].tolist()]
@@ -192,30 +196,39 @@ class _Names:
                 first[nid] = ids[lo + k]
                 last = max(j for j, w in enumerate(row_weights) if w >= SUBSTANTIVE)
                 self.inner[lo + k + 1 : lo + last] = True
-            for start, size in _spans(row):
-                text = "".join(row[start : start + size])
-                span_first.append(ord(text[0]))
-                span_length.append(len(text))
-                span_text.append(text)
-                span_at.append(start)
-                span_size.append(size)
-            for k, (a, b) in enumerate(itertools.pairwise(row)):
-                pairs.setdefault(a + b, []).append((nid, k))
-                if is_theophoric(a, b):
-                    self.theophoric[lo + k] = True
-            span_starts.append(len(span_text))
+            if len(row) > 1:
+                lengths = [len(t) for t in row]
+                for start, size in _spans(row):
+                    span_first.append(ord(row[start][0]))
+                    span_length.append(sum(lengths[start : start + size]))
+                    span_at.append(min(start, 127))
+                    span_size.append(size)
+                for k, (a, b) in enumerate(itertools.pairwise(row)):
+                    pair_keys.append(stable_hash(a + b))
+                    pair_names.append(nid)
+                    pair_at.append(k)
+                    if is_theophoric(a, b):
+                        self.theophoric[lo + k] = True
+            span_starts.append(len(span_first))
         self.first = first
-        self.span_starts = np.asarray(span_starts, dtype=np.int64)
-        self.span_first = np.asarray(span_first, dtype=np.int64)
-        self.span_length = np.asarray(span_length, dtype=np.int64)
-        self.span_text = span_text
-        self.span_at = np.asarray(span_at, dtype=np.int64)
-        self.span_size = np.asarray(span_size, dtype=np.int64)
-        # two adjacent tokens written together -> (name row, position of the first), as arrays
-        self.pairs = {
-            key: (np.asarray([n for n, _ in at]), np.asarray([k for _, k in at]))
-            for key, at in pairs.items()
-        }
+        self.span_starts = np.frombuffer(span_starts, dtype=np.int64).copy()
+        self.span_first = np.frombuffer(span_first, dtype=np.int32).astype(np.int64)
+        self.span_length = np.frombuffer(span_length, dtype=np.int32).astype(np.int64)
+        self.span_at = np.frombuffer(span_at, dtype=np.int8).copy()
+        self.span_size = np.frombuffer(span_size, dtype=np.int8).copy()
+        keys = np.frombuffer(pair_keys, dtype=np.int64)
+        order = np.argsort(keys, kind="stable")
+        self.pair_keys = keys[order]
+        self.pair_names = np.frombuffer(pair_names, dtype=np.int32)[order]
+        self.pair_at = np.frombuffer(pair_at, dtype=np.int32)[order]
+
+    def pairs(self, joined: str) -> tuple[list[int], list[int]]:
+        """(name rows, positions of the first token) of the adjacent pairs written ``joined``
+        (a hash collision adds a pair: more credit, never less)."""
+        key = stable_hash(joined)
+        lo = int(np.searchsorted(self.pair_keys, key, side="left"))
+        hi = int(np.searchsorted(self.pair_keys, key, side="right"))
+        return self.pair_names[lo:hi].tolist(), self.pair_at[lo:hi].tolist()
 
 
 def _rows(starts: IntArray, nids: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -287,7 +300,7 @@ class NameBound:
         credits = self._credits(table, vocabulary, query, distinct)  # (nq, distinct)
         self._query_merges(table, vocabulary, query, distinct, credits)
         slot_credits = credits[:, inverse]  # (nq, slots)
-        self._list_merges(names, query, names_arr, offsets, slot_credits)
+        self._list_merges(table, names, query, names_arr, offsets, slot_credits)
         best = slot_credits.max(axis=0)
         # the given name written short (similarity._in_context): credited in full
         q_first = _first_substantive(query.weights)
@@ -444,6 +457,7 @@ class NameBound:
 
     def _list_merges(
         self,
+        table: NameTable,
         names: _Names,
         query: NormalizedName,
         nids: IntArray,
@@ -454,13 +468,14 @@ class NameBound:
         written together alike) and two or three list tokens written together that may pair
         with a query token (_merge_adjacent): those tokens credited in full."""
         q_tokens = query.tokens
+        place: dict[int, int] | None = None
         for k, (a, b) in enumerate(itertools.pairwise(q_tokens)):
-            found = names.pairs.get(a + b)
-            if found is None:
+            pair_names, pair_at = names.pairs(a + b)
+            if not pair_names:
                 continue
-            at_names, at = found
-            place = {int(n): name for name, n in enumerate(nids.tolist())}
-            for n, m in zip(at_names.tolist(), at.tolist(), strict=True):
+            if place is None:
+                place = {n: name for name, n in enumerate(nids.tolist())}
+            for n, m in zip(pair_names, pair_at, strict=True):
                 name = place.get(n)
                 if name is not None:
                     slot = int(offsets[name]) + m
@@ -476,6 +491,9 @@ class NameBound:
             )
             for k in np.flatnonzero(near).tolist():
                 row = int(rows[k])
-                if self._similarity(names.span_text[row], token) >= MERGE_MIN_SIMILARITY:
-                    slot = int(offsets[owner[k]]) + int(names.span_at[row])
-                    slot_credits[i, slot : slot + int(names.span_size[row])] = 1.0
+                at, size = int(names.span_at[row]), int(names.span_size[row])
+                lo = int(table.starts[int(nids[owner[k]])]) + at
+                text = "".join(table.tokens[t] for t in table.ids[lo : lo + size].tolist())
+                if self._similarity(text, token) >= MERGE_MIN_SIMILARITY:
+                    slot = int(offsets[owner[k]]) + at
+                    slot_credits[i, slot : slot + size] = 1.0
