@@ -12,7 +12,10 @@ to an onboarding screening's (the engine over the bundled lists plus the change,
 screened the usual way).
 
 **Full pass**: 100,000 synthetic subjects, each screened against the bundled lists (OFAC SDN
-and UN, 15,968 entities) as the daily pass does (monitoring_screening.full_hits).
+and UN, 15,968 entities) as the daily pass does (monitoring_screening.full_hits: the candidates
+whose name score cannot reach the threshold are not scored, engines/screening/bound.py).
+``--part check --full N`` runs that pass and the plain one (every candidate scored) on the same
+N subjects and counts the subjects whose hits differ.
 
 Subjects come from bench/screening_scale.py's generator (name parts of the bundled lists and
 rigour's generic names, plus invented ones; 1 in 8 an organisation). Peak RSS of each part's
@@ -190,6 +193,39 @@ def run_full(count: int, seed: int) -> dict[str, Any]:
     }
 
 
+def run_full_check(count: int, seed: int) -> dict[str, Any]:
+    """The full pass as the job runs it (candidates pruned by the bound of the name score)
+    against the plain pass (every candidate scored) on the same subjects: the hits compared
+    entry for entry, score and explanation included."""
+    from hakiki.engines.screening import ScreeningEngine
+    from hakiki.engines.screening.bundled import load_bundled_snapshots
+    from hakiki.screening.monitoring_screening import full_hits
+
+    bundled = load_bundled_snapshots()
+    engine = ScreeningEngine(bundled)
+    pool = NamePool(bundled)
+    watched = _watched([_subject(e) for e in synthetic_entities(count, pool, seed + 3)])
+    started = time.process_time()
+    pruned = full_hits(engine, watched)
+    pruned_s = time.process_time() - started
+    started = time.process_time()
+    plain = full_hits(engine, watched, prune=False)
+    plain_s = time.process_time() - started
+    mismatched = sum(
+        1
+        for k in set(pruned) | set(plain)
+        if [h.to_dict() for h in pruned.get(k, [])] != [h.to_dict() for h in plain.get(k, [])]
+    )
+    return {
+        "subjects": count,
+        "pruned_s": round(pruned_s, 1),
+        "plain_s": round(plain_s, 1),
+        "with_hits": len(pruned),
+        "hits": sum(len(v) for v in pruned.values()),
+        "subjects_with_other_hits": mismatched,
+    }
+
+
 def run_full_reversed(count: int, seed: int) -> dict[str, Any]:
     """The full pass the other way round (not what the job does; for comparison): every entry
     of the lists looked up in the index of the subjects, as a delta of the whole lists."""
@@ -223,7 +259,9 @@ def main() -> None:
     parser.add_argument("--full", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--cpu", type=int, default=0, help="core to pin to (Linux)")
-    parser.add_argument("--part", choices=("delta", "full", "reversed"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--part", choices=("delta", "full", "reversed", "check"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
@@ -235,6 +273,9 @@ def main() -> None:
         return
     if args.part == "full":
         print(json.dumps(run_full(args.full, args.seed)))
+        return
+    if args.part == "check":  # pruned against plain, on --full subjects
+        print(json.dumps(run_full_check(args.full, args.seed)))
         return
     if args.part == "reversed":
         print(json.dumps(run_full_reversed(args.full, args.seed)))

@@ -172,13 +172,27 @@ async def test_close_alerts_for_removed_entries_in_every_organisation(
     a = await raise_(runtime, first.org_id, subject(), [hit("R1", list_code=code)])
     b = await raise_(runtime, second.org_id, subject(), [hit("R1", list_code=code)])
     kept = await raise_(runtime, first.org_id, subject(), [hit("R2", list_code=code)])
+    # the same entry's alert in the sandbox environment: a live list's removal leaves it
+    other = await raise_(
+        runtime, first.org_id, subject(), [hit("R1", list_code=code)], environment="sandbox"
+    )
     async with transaction(runtime.db) as conn:
         closed = await close_alerts_for_entities(
-            conn, runtime, list_code=code, entity_ids=["R1", "R9"], reason="removed 2026-11-27"
+            conn,
+            runtime,
+            list_code=code,
+            entity_ids=["R1", "R9"],
+            reason="removed 2026-11-27",
+            environment="live",
         )
     assert sorted(closed) == sorted(a + b)
-    rows = await alert_rows(runtime.db, a + b + kept)
-    assert [rows[i]["status"] for i in a + b + kept] == ["closed", "closed", "open"]
+    rows = await alert_rows(runtime.db, a + b + kept + other)
+    assert [rows[i]["status"] for i in a + b + kept + other] == [
+        "closed",
+        "closed",
+        "open",
+        "open",
+    ]
     async with read(runtime.db) as conn:
         trail = await alerts_repository.history(conn, a[0])
     assert [e["event"] for e in trail] == ["opened", "closed"]
@@ -187,10 +201,38 @@ async def test_close_alerts_for_removed_entries_in_every_organisation(
     async with transaction(runtime.db) as conn:  # closing again: nothing open any more
         assert (
             await close_alerts_for_entities(
-                conn, runtime, list_code=code, entity_ids=["R1"], reason="again"
+                conn, runtime, list_code=code, entity_ids=["R1"], reason="again", environment="live"
             )
             == []
         )
+
+
+async def test_closing_for_one_organisation_leaves_the_others_alerts(
+    runtime: Runtime, make_account: AccountFactory
+) -> None:
+    """The sandbox list update is one organisation's: it closes that organisation's alerts on
+    the removed entry, not every sandbox organisation's."""
+    first, second = await make_account("sandbox"), await make_account("sandbox")
+    code = unique("list")
+    mine = await raise_(
+        runtime, first.org_id, subject(), [hit("S4", list_code=code)], environment="sandbox"
+    )
+    theirs = await raise_(
+        runtime, second.org_id, subject(), [hit("S4", list_code=code)], environment="sandbox"
+    )
+    async with transaction(runtime.db) as conn:
+        closed = await close_alerts_for_entities(
+            conn,
+            runtime,
+            list_code=code,
+            entity_ids=["S4"],
+            reason="sandbox list update",
+            environment="sandbox",
+            org_id=first.org_id,
+        )
+    assert closed == mine
+    rows = await alert_rows(runtime.db, mine + theirs)
+    assert [rows[i]["status"] for i in mine + theirs] == ["closed", "open"]
 
 
 async def test_one_open_alert_per_subject_and_entry_even_when_two_writers_race(

@@ -182,6 +182,80 @@ async def test_a_list_change_raises_amends_and_closes_alerts(
         engines.live = original
 
 
+async def test_an_amended_entry_under_the_threshold_closes_its_alert(
+    client: httpx.AsyncClient, make_account: AccountFactory, runtime: Runtime
+) -> None:
+    """An entry amended so that the subject no longer reaches the threshold (a name part and
+    the birth date corrected) closes the subject's open alert, with the reason in its
+    history."""
+    account = await make_account("live", balance=100_000)
+    name, born = "Kiprono Barnabas Amendvale", "1971-03-02"
+    enrolled = await client.post(
+        SUBJECTS,
+        json={"name": name, "birth_date": born, "countries": ["KE"], "reference": "c-2"},
+        headers=account.headers,
+    )
+    assert enrolled.status_code == 201, enrolled.text
+    subject = enrolled.json()
+    engines = runtime.part(ScreeningEngines)
+    original = engines.live
+    base = _base_snapshots(original)
+    code = unique("mon").replace("-", "_")
+    listed = person("e-1", code, name, born)
+    try:
+        engines.live = ScreeningEngine([*base, watch_list(code, "v1", listed)])
+        await delta_for(runtime, code, "v1")
+        [alert] = await alerts_of(runtime, account.org_id, subject["subject_key"])
+        assert alert["status"] == "open"
+
+        corrected = replace(
+            listed, names=(NameEntry("Kiprono Amendvale"),), birth_dates=("1940-05-05",)
+        )
+        engines.live = ScreeningEngine([*base, watch_list(code, "v2", corrected)])
+        run = await delta_for(runtime, code, "v2")
+        assert run["entities"] == 1 and run["alerts_closed"] >= 1
+        [alert] = await alerts_of(runtime, account.org_id, subject["subject_key"])
+        assert alert["status"] == "closed"
+        async with read(runtime.db) as conn:
+            trail = await alerts_repository.history(conn, alert["id"])
+        assert [e["event"] for e in trail] == ["opened", "closed"]
+        reason = runtime.vault.decrypt(trail[1]["detail_encrypted"])
+        assert f"entry amended in {code} version v2" in reason
+        assert "no longer a potential match" in reason
+    finally:
+        engines.live = original
+
+
+async def test_the_sandbox_list_update_closes_only_the_callers_alerts(
+    client: httpx.AsyncClient, make_account: AccountFactory, runtime: Runtime
+) -> None:
+    """Every sandbox organisation screens against the same sandbox lists; one organisation's
+    list update rehearsal closes its own alerts on the removed entry, not another's."""
+    mine, theirs = await make_account("sandbox"), await make_account("sandbox")
+    keys = []
+    for account in (mine, theirs):
+        screened = await client.post(
+            "/v3/screening/sanction",
+            json={"name": "Sandbox Delisted Person", "monitor": True},
+            headers=account.headers,
+        )
+        assert screened.status_code == 200, screened.text
+        keys.append(screened.json()["data"]["aml"]["subject_key"])
+    update = await client.post(
+        "/v3/screening/monitoring/sandbox-list-update", json={}, headers=mine.headers
+    )
+    assert update.status_code == 200, update.text
+    async with read(runtime.db) as conn:
+        [closed] = await alerts_repository.alerts_for_subject(conn, mine.org_id, "sandbox", keys[0])
+        [still] = await alerts_repository.alerts_for_subject(
+            conn, theirs.org_id, "sandbox", keys[1]
+        )
+    assert (closed["entity_id"], closed["status"]) == ("sbx-s-4", "closed")
+    assert closed["id"] in update.json()["alerts_closed"]
+    assert (still["entity_id"], still["status"]) == ("sbx-s-4", "open")
+    assert still["id"] not in update.json()["alerts_closed"]
+
+
 async def test_a_run_waits_for_its_list_versions(
     make_account: AccountFactory, runtime: Runtime
 ) -> None:

@@ -64,19 +64,26 @@ async def insert_events(conn: AsyncConnection, rows: list[dict[str, Any]]) -> No
 
 
 async def open_alerts_on_entities(
-    conn: AsyncConnection, list_code: str, entity_ids: Sequence[str]
-) -> list[str]:
-    """The open alerts, of any organisation, on these entries of the list."""
-    found: list[str] = []
+    conn: AsyncConnection,
+    list_code: str,
+    entity_ids: Sequence[str],
+    *,
+    environment: str,
+    org_id: str | None = None,
+) -> list[dict[str, Any]]:
+    """The open alerts of the environment (of one organisation, when given) on these entries
+    of the list: id, organisation, subject key and entry."""
+    conditions = [t.c.list_code == list_code, t.c.status == "open", t.c.environment == environment]
+    if org_id is not None:
+        conditions.append(t.c.org_id == org_id)
+    found: list[dict[str, Any]] = []
     for start in range(0, len(entity_ids), CHUNK):
         rows = await conn.execute(
-            select(t.c.id).where(
-                t.c.list_code == list_code,
-                t.c.entity_id.in_(list(entity_ids[start : start + CHUNK])),
-                t.c.status == "open",
-            )
+            select(t.c.id, t.c.org_id, t.c.subject_key, t.c.list_code, t.c.entity_id)
+            .where(*conditions, t.c.entity_id.in_(list(entity_ids[start : start + CHUNK])))
+            .order_by(t.c.created_at, t.c.id)
         )
-        found += [row.id for row in rows]
+        found += [dict(row._mapping) for row in rows]
     return found
 
 

@@ -196,12 +196,27 @@ async def close_alerts_for_entities(
     list_code: str,
     entity_ids: Sequence[str],
     reason: str,
+    environment: str,
+    org_id: str | None = None,
 ) -> list[str]:
-    """Every open alert, any organisation, on these removed list entries -> status 'closed',
-    history row with actor 'system' and the reason. Returns the ids closed."""
+    """Every open alert of the environment on these removed list entries -> status 'closed',
+    history row with actor 'system' and the reason. A live list's removal closes the alerts
+    of every live organisation; the sandbox list update, which one organisation runs for
+    itself, gives ``org_id`` and closes only that organisation's. Returns the ids closed."""
     if not entity_ids:
         return []
-    closing = await alerts.open_alerts_on_entities(conn, list_code, entity_ids)
+    rows = await alerts.open_alerts_on_entities(
+        conn, list_code, entity_ids, environment=environment, org_id=org_id
+    )
+    return await close_alerts(conn, runtime, [row["id"] for row in rows], reason)
+
+
+async def close_alerts(
+    conn: AsyncConnection, runtime: Runtime, alert_ids: Sequence[str], reason: str
+) -> list[str]:
+    """Close these open alerts (the list changed under them): status 'closed', a history row
+    by 'system' with the reason. Returns the ids."""
+    closing = list(alert_ids)
     if not closing:
         return []
     now = utcnow()

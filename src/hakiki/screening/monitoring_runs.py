@@ -26,11 +26,13 @@ from hakiki.core.runtime import Runtime
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListEntity
 from hakiki.engines.screening.results import Hit, ListVersion
-from hakiki.engines.screening.subject_index import changed_entities
+from hakiki.engines.screening.subject_index import changed_entities, confirm
 from hakiki.lists.engines import ScreeningEngines
+from hakiki.screening import alerts_repository
 from hakiki.screening import monitoring_repository as repository
 from hakiki.screening.alerts_service import (
     AlertSubject,
+    close_alerts,
     close_alerts_for_entities,
     raise_alerts,
 )
@@ -155,8 +157,17 @@ def alert_subject(runtime: Runtime, one: Watched) -> AlertSubject:
 
 
 async def close_removed(
-    runtime: Runtime, run_id: str | None, code: str, removed: Sequence[str], reason: str
+    runtime: Runtime,
+    run_id: str | None,
+    code: str,
+    removed: Sequence[str],
+    reason: str,
+    *,
+    environment: str = "live",
+    org_id: str | None = None,
 ) -> list[str]:
+    """Close the open alerts of the environment (of one organisation, for the sandbox list
+    update) on entries removed from the list."""
     closed: list[str] = []
     for start in range(0, len(removed), CLOSE_BATCH):
         async with transaction(runtime.db) as conn:
@@ -166,10 +177,82 @@ async def close_removed(
                 list_code=code,
                 entity_ids=removed[start : start + CLOSE_BATCH],
                 reason=reason,
+                environment=environment,
+                org_id=org_id,
             )
             if run_id is not None:
                 await repository.add_to_run(conn, run_id, alerts_closed=len(ids))
         closed.extend(ids)
+    return closed
+
+
+async def close_unmatched(
+    runtime: Runtime,
+    run_id: str | None,
+    subjects: Sequence[Watched],
+    changed: Sequence[tuple[ListEntity, ListVersion]],
+    found: dict[int, list[Hit]],
+    *,
+    environment: str = "live",
+    org_id: str | None = None,
+) -> list[str]:
+    """The open alerts of monitored subjects on entries the change amended, that the amended
+    entry no longer gives a hit: closed, "no longer a potential match". Each such (subject,
+    entry) pair is scored directly (not through the index of the subjects, whose proposals are
+    limited), so an alert closes only when a screening of the subject would not report the
+    amended entry; an alert whose pair still reaches the threshold is amended instead. Alerts
+    of subjects that are not monitored (onboarding's alone) are left to the analyst: the
+    subject's details were never stored to screen again."""
+    if not changed:
+        return []
+    still = {(p, h.list_code, h.entity_id) for p, hits in found.items() for h in hits}
+    position = {(w.row["org_id"], w.row["subject_key"]): p for p, w in enumerate(subjects)}
+    entries = {(e.list_code, e.entity_id): (e, v) for e, v in changed}
+    by_code: dict[str, list[str]] = {}
+    for code, entity_id in entries:
+        by_code.setdefault(code, []).append(entity_id)
+    async with read(runtime.db) as conn:
+        rows = [
+            row
+            for code, ids in by_code.items()
+            for row in await alerts_repository.open_alerts_on_entities(
+                conn, code, ids, environment=environment, org_id=org_id
+            )
+        ]
+    closing: list[tuple[str, str]] = []
+    kept: dict[int, list[Hit]] = {}
+    for row in rows:
+        at = position.get((row["org_id"], row["subject_key"]))
+        if at is None or (at, row["list_code"], row["entity_id"]) in still:
+            continue
+        entity, version = entries[(row["list_code"], row["entity_id"])]
+        one = subjects[at]
+        hit = confirm(
+            one.subject,
+            entity,
+            list_version=version.version,
+            list_checks=version.checks,
+            wanted=one.checks,
+            threshold=one.threshold,
+        )
+        if hit is not None:
+            kept.setdefault(at, []).append(hit)
+        else:
+            reason = (
+                f"entry amended in {entity.list_code} version {version.version}: "
+                "no longer a potential match (under the threshold)"
+            )
+            closing.append((row["id"], reason))
+    if kept:
+        await raise_found(runtime, run_id, subjects, kept)
+    closed: list[str] = []
+    for start in range(0, len(closing), CLOSE_BATCH):
+        batch = closing[start : start + CLOSE_BATCH]
+        async with transaction(runtime.db) as conn:
+            for alert_id, reason in batch:
+                closed += await close_alerts(conn, runtime, [alert_id], reason)
+            if run_id is not None:
+                await repository.add_to_run(conn, run_id, alerts_closed=len(batch))
     return closed
 
 
@@ -203,6 +286,7 @@ async def _run_delta(runtime: Runtime, run: dict[str, Any], engine: ScreeningEng
             conn, run["id"], subjects=len(subjects), entities=len(screened), done=0
         )
     await raise_found(runtime, run["id"], subjects, found)
+    await close_unmatched(runtime, run["id"], subjects, screened, found)
     for code, gone in removed.items():
         reason = f"removed from {code} version {target[code] or '(list no longer loaded)'}"
         await close_removed(runtime, run["id"], code, gone, reason)

@@ -14,7 +14,12 @@ from hakiki.engines.screening.model import ListEntity
 from hakiki.engines.screening.results import ListVersion
 from hakiki.engines.screening.subject_index import changed_entities
 from hakiki.lists.sandbox import sandbox_snapshots
-from hakiki.screening.monitoring_runs import close_removed, load_watched, raise_found
+from hakiki.screening.monitoring_runs import (
+    close_removed,
+    close_unmatched,
+    load_watched,
+    raise_found,
+)
 from hakiki.screening.monitoring_sandbox import NEXT_VERSION, next_snapshots
 from hakiki.screening.monitoring_schemas import SandboxListUpdate
 from hakiki.screening.monitoring_screening import delta_hits
@@ -47,10 +52,17 @@ async def sandbox_list_update(call: Call) -> bytes:
     subjects = await load_watched(runtime, "sandbox", call.principal.org_id)
     found = await asyncio.to_thread(delta_hits, subjects, screened)
     raised = await raise_found(runtime, None, subjects, found)
-    closed: list[str] = []
+    org_id = call.principal.org_id
+    # only the caller's alerts: every sandbox organisation shares the sandbox lists, and
+    # this update is the caller's own rehearsal of one
+    closed = await close_unmatched(
+        runtime, None, subjects, screened, found, environment="sandbox", org_id=org_id
+    )
     for code, gone in removed.items():
         reason = f"removed from {code} version {NEXT_VERSION} (sandbox list update)"
-        closed += await close_removed(runtime, None, code, gone, reason)
+        closed += await close_removed(
+            runtime, None, code, gone, reason, environment="sandbox", org_id=org_id
+        )
     answer = SandboxListUpdate(
         list_version=NEXT_VERSION,
         added=added,

@@ -4,12 +4,15 @@ subjects), and a full screening of each. CPU-bound: callers run these in a worke
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hakiki.core.crypto import Vault
+from hakiki.engines.screening.bound import NameBound
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.model import ListEntity
 from hakiki.engines.screening.results import Hit, ListVersion
@@ -73,12 +76,36 @@ def delta_hits(
     return found
 
 
-def full_hits(engine: ScreeningEngine, subjects: Sequence[Watched]) -> dict[int, list[Hit]]:
-    """Per subject position, its screening's hits against every list the engine holds."""
+# One bound per engine (what it learns of the list names serves every chunk of a pass and the
+# next day's pass), dropped with the engine when a list update replaces it.
+_BOUNDS: weakref.WeakKeyDictionary[ScreeningEngine, NameBound] = weakref.WeakKeyDictionary()
+_BOUNDS_LOCK = threading.Lock()
+
+
+def name_bound(engine: ScreeningEngine) -> NameBound:
+    with _BOUNDS_LOCK:
+        found = _BOUNDS.get(engine)
+        if found is None:
+            found = _BOUNDS[engine] = NameBound()
+        return found
+
+
+def full_hits(
+    engine: ScreeningEngine, subjects: Sequence[Watched], *, prune: bool = True
+) -> dict[int, list[Hit]]:
+    """Per subject position, its screening's hits against every list the engine holds: the
+    hits of ``engine.screen`` (``prune=False`` runs exactly that, the reference the tests
+    compare with), the candidates whose name cannot reach the threshold left unscored
+    (engines/screening/bound.py)."""
+    bound = name_bound(engine) if prune else None
     found: dict[int, list[Hit]] = {}
     for position, one in enumerate(subjects):
         result = engine.screen(
-            one.subject, checks=one.checks, threshold=one.threshold, limit=FULL_PASS_LIMIT
+            one.subject,
+            checks=one.checks,
+            threshold=one.threshold,
+            limit=FULL_PASS_LIMIT,
+            prune=bound,
         )
         if result.hits:
             found[position] = result.hits

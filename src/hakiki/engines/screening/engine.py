@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -23,7 +23,7 @@ from hakiki.engines.screening.index import (
     normalize_identifier,
 )
 from hakiki.engines.screening.model import SCHEMAS, ListEntity, ListSnapshot, NameKind, Schema
-from hakiki.engines.screening.normalize import is_org_schema, normalize_name
+from hakiki.engines.screening.normalize import NormalizedName, is_org_schema, normalize_name
 from hakiki.engines.screening.pep import pep_details, today_iso
 from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
 from hakiki.engines.screening.scorer import (
@@ -37,6 +37,9 @@ from hakiki.engines.screening.scorer import (
 from hakiki.engines.screening.subject import Subject
 
 _KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
+# Given the name table, the query, the cut (the name score an entity needs to be kept) and the
+# candidate rows, the rows whose names may score the cut, in order (bound.NameBound).
+Prune = Callable[[NameTable, NormalizedName, float, list[int]], list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +164,13 @@ class ScreeningEngine:
         checks: Collection[str] = ("sanction",),
         threshold: float = 0.8,
         limit: int = 10,
+        prune: Prune | None = None,
     ) -> ScreeningResult:
         """Screen one subject against the lists that provide any of ``checks``.
 
         Returns hits scoring at least ``threshold`` (0..1), best first, at most ``limit``.
+        ``prune`` (monitoring's full pass: :class:`.bound.NameBound`) spares scoring the
+        candidate names that cannot reach the cut below; the hits are the same.
         """
         if not 0.0 <= threshold <= 1.0:
             raise ValueError("threshold must be between 0 and 1")
@@ -181,7 +187,7 @@ class ScreeningEngine:
         covered = {c for pos in selected for c in self._lists[pos].snapshot.checks}
         result_lists = [self._lists[pos].version for pos in selected]
         missing = [c for c in wanted if c not in covered]
-        hits = self._hits(subject, selected, wanted, threshold, limit) if selected else []
+        hits = self._hits(subject, selected, wanted, threshold, limit, prune) if selected else []
         return ScreeningResult(hits=hits, lists=result_lists, checks_without_lists=missing)
 
     def _hits(
@@ -191,6 +197,7 @@ class ScreeningEngine:
         wanted: list[str],
         threshold: float,
         limit: int,
+        prune: Prune | None = None,
     ) -> list[Hit]:
         query = normalize_name(subject.full_name, is_org_schema(subject.schema))
         groups = frozenset(self._group(pos, subject.schema) for pos in selected)
@@ -220,6 +227,13 @@ class ScreeningEngine:
 
         if query:
             nids = self.index.candidates(query, max(CANDIDATES, 4 * limit), groups)
+            if prune is not None:
+                # an entity sharing an identifier is kept whatever its name scores: its
+                # names are never skipped (the best of them is the hit's matched name)
+                by_id = {p for v in subject.identifiers for p in self._identifiers.lookup(v)}
+                kept = set(prune(table, query, threshold - ceiling, nids))
+                owner = table.entity
+                nids = [n for n in nids if n in kept or int(owner[n]) in by_id]
             if bound is not None:
                 bound.prime(t for nid in nids for t in table.norm(nid).tokens)
             for nid in nids:
