@@ -370,6 +370,8 @@ def parse_stream(source: ListSource, stream: BinaryIO, *, fallback_version: str)
         "checks": source.checks,
         "version": fallback_version,
     }
+    if not source.checks and source.format in TOPIC_FORMATS:
+        common["checks"] = None  # from the entities' topics, as parse_source reads them
     if source.format == "ftm_json":
         snapshot = parse_ftm_json(stream, **common)
     elif source.format == "senzing_json":
