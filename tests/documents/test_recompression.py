@@ -120,7 +120,7 @@ async def test_the_pasted_photo_answers_attention_through_the_api(
         headers=account.headers,
     )
     assert response.status_code == 200, response.text
-    body = response.json()
+    body = response.json()["data"]
     checks = {c["name"]: c for c in body["checks"]}
     check = checks["front_image.recompression"]
     assert check["status"] == "attention" and "pasted or redrawn" in check["reason"]
@@ -133,7 +133,7 @@ async def test_the_pasted_photo_answers_attention_through_the_api(
         json={"document_type": "passport", "front_image": genuine_scan},
         headers=account.headers,
     )
-    check = {c["name"]: c for c in response.json()["checks"]}["front_image.recompression"]
+    check = {c["name"]: c for c in response.json()["data"]["checks"]}["front_image.recompression"]
     assert check["status"] == "not_run" and "no earlier JPEG save" in check["reason"]
 
 
