@@ -273,3 +273,58 @@ async def test_a_retried_create_with_its_idempotency_key_is_the_same_session(
         assert got.status_code == 201, got.text
         made += 1
     assert made == 4
+
+
+class _Crash(Exception):
+    """The process dying while the submission's steps run."""
+
+
+async def test_a_submission_whose_run_dies_ends_failed_uncharged_by_its_job(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Steps run inside the submit request: when that run never finishes, the job queued with
+    the move to submitted ends the session (decision review, every step not run, nothing
+    charged, the failed webhook) instead of leaving it submitted for ever."""
+    from hakiki.verification import service, steps
+
+    async def dies(*_args: Any, **_kwargs: Any) -> Any:
+        raise _Crash
+
+    monkeypatch.setattr(steps, "run_all", dies)
+    monkeypatch.setattr(service, "INTERRUPTED_AFTER_SECONDS", 0)
+    account = await make_account("live", balance=100_000)
+    session = await create(
+        client, account.headers, "cust-crash", steps=LIVE_STEPS,
+        customer={"first_name": "Akinyi", "last_name": "Wanjiru"},
+    )  # fmt: skip
+    try:
+        answer, _ = await _run(client, monkeypatch, session["url"], id_number=None)
+        assert answer.status_code == 500
+    except _Crash:
+        pass
+
+    async def ended() -> dict[str, Any] | None:
+        got = (await client.get(f"{BASE}/{session['id']}", headers=account.headers)).json()
+        return got if got["status"] != "submitted" else None
+
+    got = await until(ended, what="the interrupted session to end")
+    assert got["status"] == "failed" and got["decision"] == "review", got
+    assert {r["status"] for r in got["results"]} == {"not_run"}
+    assert all("interrupted" in r for r in got["reasons"]) and got["charged_amount"] == 0
+    sent = await events(db, account.org_id, session["id"])
+    assert [e["type"] for e in sent] == ["verification_session.failed"]
+    wallet = (await client.get("/v3/account/wallet", headers=account.headers)).json()
+    assert wallet["balance"] == 100_000, wallet
+
+
+def test_a_step_that_did_not_run_is_never_approved() -> None:
+    from hakiki.verification.service import decide
+    from hakiki.verification.steps import StepOutcome
+
+    passed, unrun = StepOutcome("passed", "ok"), StepOutcome("not_run", "no list")
+    assert decide({"document": passed, "screening": unrun})[:2] == ("completed", "review")
+    assert decide({"document": unrun})[:2] == ("failed", "review")
+    assert decide({"document": passed})[:2] == ("completed", "approved")

@@ -26,6 +26,7 @@ from hakiki.core.calls import runtime_of
 from hakiki.core.clock import as_utc
 from hakiki.core.database import read, transaction
 from hakiki.core.errors import payload_too_large
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
 from hakiki.engines.face import liveness
 from hakiki.identity.channels import find_channel
@@ -346,6 +347,12 @@ async def submit(token: str, request: Request) -> JSONResponse:
                 "updated_at": now,
                 "challenge_encrypted": None,
             },
+        )
+        await enqueue(
+            conn,
+            service.INTERRUPTED_TASK,
+            {"session_id": row["id"]},
+            delay_seconds=service.INTERRUPTED_AFTER_SECONDS,
         )
     customer = (
         json.loads(runtime.vault.decrypt(row["customer_encrypted"]))

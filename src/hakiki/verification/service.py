@@ -31,6 +31,15 @@ from hakiki.webhooks.service import emit
 
 ORDER = ("id_number", "document", "selfie_liveness", "screening")
 EXPIRE_TASK = "verification.sessions.expire"
+# A submission's steps run inside its request; if the process dies there, this job (queued in
+# the same transaction as the move to submitted) ends the session honestly instead of leaving
+# it submitted for ever: no step is charged, and the frames and images were never kept.
+INTERRUPTED_TASK = "verification.sessions.interrupted"
+INTERRUPTED_AFTER_SECONDS = 600
+INTERRUPTED_REASON = (
+    "not run: the check was interrupted before it finished (the server stopped); nothing was "
+    "charged and no image was kept, so send the customer a new link"
+)
 HOLD_SLACK_SECONDS = 86400  # the reservation outlives the link by a day
 
 
@@ -277,7 +286,9 @@ def decide(outcomes: dict[str, StepOutcome]) -> tuple[str, str, list[str]]:
     reasons = [f"{step}: {o.reason}" for step, o in outcomes.items() if o.status != "passed"]
     if "failed" in statuses:
         return "failed", "declined", reasons
-    if "review" in statuses:
+    if statuses == {"not_run"}:  # nothing was checked: no verdict on the customer
+        return "failed", "review", reasons
+    if "review" in statuses or "not_run" in statuses:  # a requested step never passes unrun
         return "completed", "review", reasons
     return "completed", "approved", reasons
 
@@ -320,3 +331,16 @@ async def finish(
         else "verification_session.failed",
     )
     return finished
+
+
+async def fail_interrupted(
+    runtime: Runtime, conn: AsyncConnection, session_id: str
+) -> dict[str, Any] | None:
+    """submitted -> failed when the submission's run never finished (INTERRUPTED_TASK)."""
+    row = await repository.get(conn, session_id)
+    if row is None or row["status"] != "submitted":
+        return None
+    outcomes = {
+        step: StepOutcome("not_run", INTERRUPTED_REASON, billable=False) for step in steps_of(row)
+    }
+    return await finish(runtime, conn, session_id, outcomes)

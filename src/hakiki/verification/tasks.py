@@ -1,4 +1,5 @@
-"""The sessions' durable job: the link's expiry (docs/jobs.md)."""
+"""The sessions' durable jobs: the link's expiry, and the end of a submission whose run was
+interrupted (docs/jobs.md)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,11 @@ async def expire_session(context: JobContext, payload: dict[str, Any]) -> None:
             await enqueue(conn, service.EXPIRE_TASK, payload, delay_seconds=left)
             return
         await service.expire(runtime, conn, session_id)
+
+
+@task(service.INTERRUPTED_TASK, max_attempts=6)
+async def end_interrupted_session(context: JobContext, payload: dict[str, Any]) -> None:
+    """submitted -> failed (decision review, no charge) when the submission's run died with
+    its process; a session that finished meanwhile is left alone."""
+    async with transaction(context.runtime.db) as conn:
+        await service.fail_interrupted(context.runtime, conn, str(payload["session_id"]))
