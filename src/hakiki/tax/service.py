@@ -71,7 +71,9 @@ def live_provider(runtime: Runtime, query: TaxQuery) -> TaxProvider:
     provider = runtime.part(TaxProviders).find(query)
     if provider is None:
         authority = AUTHORITIES[query.country].name
-        if query.country != "KE":
+        if query.country == "NG":
+            why = _nigeria_unavailable(query)
+        elif query.country != "KE":
             why = f"{authority} publishes no API for third parties to check taxpayers"
         elif query.check == "withholding":
             why = "KRA publishes no withholding certificate checker; an operator with one sets "
@@ -85,6 +87,17 @@ def live_provider(runtime: Runtime, query: TaxQuery) -> TaxProvider:
             f"available in live mode: {why}. Nothing was charged; sandbox keys can test them.",
         )
     return provider
+
+
+def _nigeria_unavailable(query: TaxQuery) -> str:
+    if query.check == "pin":
+        return "no Prembly credentials are configured on this server (HAKIKI_PREMBLY_APP_ID)"
+    if query.check == "tcc":
+        return (
+            "Prembly lists a tax clearance certificate check but documents neither its request "
+            "nor its answer, and FIRS publishes no checker for third parties"
+        )
+    return "FIRS publishes no withholding certificate checker for third parties"
 
 
 async def _live(call: Call, query: TaxQuery) -> Answer:
