@@ -46,7 +46,7 @@ def test_diplomatic_and_consular_plates_carry_the_mission() -> None:
 
 @pytest.mark.parametrize("raw", ["", "KCA 123A", "KJA-12AB", "K1A-123AB", "ABCD-123AB"])
 def test_anything_else_says_which_formats_exist(raw: str) -> None:
-    with pytest.raises(IdentifierError, match="Nigerian plate format|empty"):
+    with pytest.raises(IdentifierError, match=r"Nigerian plate format|empty"):
         parse_nigerian_plate(raw)
 
 
