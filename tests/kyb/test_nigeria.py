@@ -109,9 +109,15 @@ async def test_an_unknown_number_is_not_found_and_an_outage_is_free(
     ).json()  # fmt: skip
     assert missing["status"] == "NOT_FOUND"
     charged = await debit_count(db, account.org_id)
-    fake_registries.set_mode(FaultMode.SERVICE_DOWN)
-    down = (await post(client, "business", account.headers, **NG)).json()
-    assert down["status"] == "SOURCE_UNAVAILABLE"
+    for mode in (
+        FaultMode.SERVICE_DOWN,
+        FaultMode.HTTP_503,
+        FaultMode.GARBAGE,
+        FaultMode.UNEXPECTED_JSON,
+    ):
+        fake_registries.set_mode(mode)
+        down = (await post(client, "business", account.headers, **NG)).json()
+        assert down["status"] == "SOURCE_UNAVAILABLE", (mode, down)
     fake_registries.set_mode(FaultMode.UNAUTHORIZED)
     refused = (await post(client, "business", account.headers, **NG)).json()
     assert refused["status"] == "FAILED"
