@@ -8,8 +8,8 @@
         fake.last_request.path / .headers / .query
 
 It checks the ``AppId`` and ``Authorization`` headers (401 ``{"error": ...}`` otherwise), serves
-``GET /api/v1/kyc/bvn/full?bvn=`` and ``GET /api/v1/kyc/nin?nin=`` with the records below under
-``entity``, and answers 404 ``{"error": "... not found"}`` for any other number. The BVN and
+``GET /api/v1/kyc/bvn/full?bvn=``, ``GET /api/v1/kyc/nin?nin=`` and
+``GET /api/v1/kyc/phone_number?phone_number=`` with the records below under ``entity``, and answers 404 ``{"error": "... not found"}`` for any other number. The BVN and
 NIN found here are the fake Prembly's numbers (another shape, the same made-up people), so a
 fallback from one to the other finds the same person.
 """
@@ -33,6 +33,7 @@ from tests.support.fake_server import serve_in_thread
 FAKE_APP_ID = "fake-dojah-app-0001"
 FAKE_SECRET_KEY = "test_sk_fakeDojah0123456789"
 
+PHONE_FOUND = "08051234567"
 BVN_ONLY_AT_DOJAH = "22255500011"  # a record the fake Prembly does not hold
 NOT_FOUND_BVN = "22299999999"
 
@@ -94,9 +95,24 @@ _NIN_RECORDS: dict[str, dict[str, Any]] = {
     }
 }
 
+_PHONE_RECORDS: dict[str, dict[str, Any]] = {
+    PHONE_FOUND: {
+        "first_name": "EMEKA",
+        "middle_name": "CHUKWUDI",
+        "last_name": "OKONKWO",
+        "birth_date": "1985-05-15",
+        "gender": "Male",
+        "msisdn": "2348051234567",
+        "nin": NIN_FOUND,
+        "residence_state": "Enugu",
+        "picture": "",
+    }
+}
+
 _ENDPOINTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "/api/v1/kyc/bvn/full": ("bvn", _BVN_RECORDS),
     "/api/v1/kyc/nin": ("nin", _NIN_RECORDS),
+    "/api/v1/kyc/phone_number": ("phone_number", _PHONE_RECORDS),
 }
 
 

@@ -10,7 +10,7 @@ from hakiki.identity.providers.base import IdentityRecord, LookupOutcome
 from hakiki.identity.providers.dojah import DojahProvider
 from hakiki.identity.providers.registry import build_providers
 from tests.identity.providers.conftest import TEST_TIMEOUT_SECONDS
-from tests.identity.providers.fake_dojah import NOT_FOUND_BVN, FakeDojah, FaultMode
+from tests.identity.providers.fake_dojah import NOT_FOUND_BVN, PHONE_FOUND, FakeDojah, FaultMode
 from tests.identity.providers.fake_prembly import BVN_FOUND, NIN_FOUND
 
 
@@ -46,6 +46,17 @@ async def test_nin_found(dojah_provider: DojahProvider, fake_dojah: FakeDojah) -
     )
     assert (record.gender, record.phone, record.nationality) == ("male", "08051234567", "NG")
     assert fake_dojah.last_request.query == {"nin": NIN_FOUND}
+
+
+async def test_phone_found_gives_the_nin_linked_person(
+    dojah_provider: DojahProvider, fake_dojah: FakeDojah
+) -> None:
+    result = await dojah_provider.lookup("NG", "phone", PHONE_FOUND)
+    assert result.outcome is LookupOutcome.FOUND and result.record is not None
+    assert (result.record.first_name, result.record.last_name) == ("Emeka", "Okonkwo")
+    assert result.record.phone == "2348051234567"
+    sent = fake_dojah.last_request
+    assert (sent.path, sent.query) == ("/api/v1/kyc/phone_number", {"phone_number": PHONE_FOUND})
 
 
 async def test_not_found_is_an_answer_without_the_number(dojah_provider: DojahProvider) -> None:
@@ -116,8 +127,9 @@ async def test_unreachable_is_unavailable() -> None:
     assert result.outcome is LookupOutcome.UNAVAILABLE
 
 
-async def test_only_nigerian_bvn_and_nin(dojah_provider: DojahProvider) -> None:
+async def test_only_nigerian_bvn_nin_and_phone(dojah_provider: DojahProvider) -> None:
     assert dojah_provider.supports("ng", "BVN") and dojah_provider.supports("NG", "nin")
+    assert dojah_provider.supports("NG", "phone")
     assert not dojah_provider.supports("NG", "cac") and not dojah_provider.supports("KE", "nin")
     result = await dojah_provider.lookup("NG", "cac", "RC1234567")
     assert result.outcome is LookupOutcome.FAILED and not result.provider_fault

@@ -19,7 +19,7 @@ from hakiki.core.runtime import Runtime
 from hakiki.identity.providers.registry import Providers
 from tests.conftest import AccountFactory, debit_count
 from tests.identity.providers import fake_prembly as prembly
-from tests.identity.providers.fake_dojah import BVN_ONLY_AT_DOJAH, FakeDojah
+from tests.identity.providers.fake_dojah import BVN_ONLY_AT_DOJAH, PHONE_FOUND, FakeDojah
 from tests.identity.providers.fake_dojah import FaultMode as DojahFault
 from tests.identity.providers.fake_prembly import BVN_FOUND, NOT_FOUND_BVN, FakePrembly
 
@@ -310,4 +310,25 @@ async def test_kyc_national_id_falls_back_and_stores_who_answered(
         await client.get(f"/v3/kyc/status/{body['reference']}", headers=account.headers)
     ).json()
     assert polled["provider"] == "dojah"
+    assert await debit_count(db, account.org_id) == 1
+
+
+async def test_a_nigerian_phone_number_is_verified_through_dojah(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    fake_prembly: FakePrembly,
+    fake_dojah: FakeDojah,
+    use_chain: tuple[UseChain, Clock],
+) -> None:
+    account = await make_account("live", balance=PRICE)
+    response = await client.post(
+        URL, json={"channel": "phone", "number": "+234 805 123 4567"}, headers=account.headers
+    )
+    body = response.json()
+    assert response.status_code == 200, body
+    assert (body["status"], body["provider"]) == ("VERIFIED", "dojah")
+    assert body["data"]["identity"]["last_name"] == "Okonkwo"
+    assert fake_dojah.last_request.query == {"phone_number": PHONE_FOUND}  # the local form
+    assert fake_prembly.requests == []  # Prembly's adapter has no phone look-up
     assert await debit_count(db, account.org_id) == 1

@@ -1,5 +1,6 @@
 """Live adapter for Dojah's Nigerian KYC look-ups: a second provider for BVN and NIN, behind or
-ahead of Prembly as the deployment orders them (docs/providers.md).
+ahead of Prembly as the deployment orders them, and the provider of phone-number look-ups
+(docs/providers.md).
 
 Sources (read through the project's documentation search; nothing here was guessed silently):
 
@@ -10,8 +11,10 @@ Sources (read through the project's documentation search; nothing here was guess
 * Base URL ``https://api.dojah.io`` (production; Dojah's sandbox is ``https://sandbox.dojah.io``),
   ``HAKIKI_DOJAH_BASE_URL``. Paths are appended to the base URL's path.
 * Look-ups are GETs with the number in the query (docs "KYC - Lookup BVN Normal" and "KYC - Get
-  NIN Info" in Dojah's API reference; the same list in dojah-inc's generated SDKs):
-  ``GET /api/v1/kyc/bvn/full?bvn=`` and ``GET /api/v1/kyc/nin?nin=``.
+  NIN Info" and "KYC - Lookup Phone Number" in Dojah's API reference; the same list in
+  dojah-inc's generated SDKs): ``GET /api/v1/kyc/bvn/full?bvn=``, ``GET /api/v1/kyc/nin?nin=``
+  and ``GET /api/v1/kyc/phone_number?phone_number=`` (the NIN record linked to a phone number;
+  Hakiki sends the local form, 0 then 10 digits).
 * Answers -- HTTP 200 with the record under ``entity``. BVN: ``first_name``, ``middle_name``,
   ``last_name``, ``date_of_birth`` ("01-January-1907" or ISO), ``gender``, ``phone_number1``,
   ``nationality``, ``reference``. NIN: ``first_name``, ``middle_name``, ``surname``,
@@ -51,6 +54,7 @@ COUNTRY = "NG"
 ENDPOINTS: dict[str, tuple[str, str]] = {
     "bvn": ("/api/v1/kyc/bvn/full", "bvn"),
     "nin": ("/api/v1/kyc/nin", "nin"),
+    "phone": ("/api/v1/kyc/phone_number", "phone_number"),
 }
 CHANNELS: frozenset[str] = frozenset(ENDPOINTS)
 
@@ -63,7 +67,7 @@ _REFUSED_STATUSES = {
 
 
 class DojahProvider:
-    """`IdentityProvider` for Dojah: Nigeria's BVN and NIN.
+    """`IdentityProvider` for Dojah: Nigeria's BVN, NIN and (NIN-linked) phone numbers.
 
     ``client`` lets the caller share an `UpstreamClient`; the provider then leaves it open in
     `aclose`. The per-request timeout is always ``timeout`` seconds.
@@ -243,7 +247,7 @@ def _to_record(channel: str, entity: dict[str, Any]) -> IdentityRecord | None:
         phone = pick(entity, "phone_number1", "phone_number", "phone_number2")
     else:
         born = pick(entity, "birth_date", "date_of_birth", "birthdate", "dateOfBirth")
-        phone = pick(entity, "telephone", "phone_number", "telephoneno", "mobile")
+        phone = pick(entity, "telephone", "phone_number", "telephoneno", "mobile", "msisdn")
     return IdentityRecord(
         first_name=title_name(first),
         middle_name=title_name(middle),
