@@ -547,13 +547,13 @@ class Settings(BaseSettings):
         """Only the shape here; which providers exist is the identity registry's to check."""
         shaped: dict[str, list[str]] = {}
         for key, names in value.items():
-            country, _, code = key.strip().partition(":")
-            if len(country) != 2 or not country.isalpha() or (_ and not code.strip()):
+            country, colon, code = key.strip().partition(":")
+            if len(country) != 2 or not country.isalpha() or (colon and not code.strip()):
                 raise ValueError(f"{key!r}: keys are COUNTRY or COUNTRY:channel, e.g. NG:bvn")
             cleaned = [name.strip().lower() for name in names]
             if not cleaned or not all(cleaned) or len(set(cleaned)) != len(cleaned):
-                raise ValueError(f"{key!r}: list each provider once, e.g. [\"dojah\", \"prembly\"]")
-            shaped[country.upper() + (f":{code.strip().lower()}" if _ else "")] = cleaned
+                raise ValueError(f'{key!r}: list each provider once, e.g. ["dojah", "prembly"]')
+            shaped[country.upper() + (f":{code.strip().lower()}" if colon else "")] = cleaned
         return shaped
 
     @field_validator("smile_id_id_types")

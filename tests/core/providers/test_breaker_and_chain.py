@@ -88,7 +88,7 @@ def board(threshold: int = 2, clock: Clock | None = None) -> BreakerBoard:
     return BreakerBoard(BreakerPolicy(threshold, 30), clock or Clock())
 
 
-def scripted(answers: dict[str, str], calls: list[str]):  # noqa: ANN201
+def scripted(answers: dict[str, str], calls: list[str]):
     async def call(name: str) -> str:
         calls.append(name)
         answer = answers[name]
@@ -107,7 +107,9 @@ async def test_chain_falls_back_on_failure_and_returns_the_first_answer() -> Non
     calls: list[str] = []
     breakers = board()
     found = await first_answer(
-        ["a", "b", "c"], scripted({"a": "down", "b": "found", "c": "found"}, calls), is_failure,
+        ["a", "b", "c"],
+        scripted({"a": "down", "b": "found", "c": "found"}, calls),
+        is_failure,
         breakers,
     )
     assert (found.result, found.answered_by, calls) == ("found", "b", ["a", "b"])
@@ -125,7 +127,9 @@ async def test_chain_never_falls_back_on_an_answer_such_as_not_found() -> None:
 
 async def test_chain_returns_the_last_failure_when_nobody_answers() -> None:
     calls: list[str] = []
-    found = await first_answer(["a", "b"], scripted({"a": "down", "b": "down"}, calls), is_failure, board())
+    found = await first_answer(
+        ["a", "b"], scripted({"a": "down", "b": "down"}, calls), is_failure, board()
+    )
     assert (found.result, found.answered_by, calls) == ("down", None, ["a", "b"])
 
 

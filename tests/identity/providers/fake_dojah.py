@@ -7,11 +7,12 @@
         fake.set_mode(FaultMode.HTTP_503)        # switch a fault on ... fake.reset() to undo
         fake.last_request.path / .headers / .query
 
-It checks the ``AppId`` and ``Authorization`` headers (401 ``{"error": ...}`` otherwise), serves
-``GET /api/v1/kyc/bvn/full?bvn=``, ``GET /api/v1/kyc/nin?nin=`` and
-``GET /api/v1/kyc/phone_number?phone_number=`` with the records below under ``entity``, and answers 404 ``{"error": "... not found"}`` for any other number. The BVN and
-NIN found here are the fake Prembly's numbers (another shape, the same made-up people), so a
-fallback from one to the other finds the same person.
+It checks the ``AppId`` and ``Authorization`` headers (401 ``{"error": ...}`` otherwise),
+serves ``GET /api/v1/kyc/bvn/full?bvn=``, ``GET /api/v1/kyc/nin?nin=`` and
+``GET /api/v1/kyc/phone_number?phone_number=`` with the records below under ``entity``, and
+answers 404 ``{"error": "... not found"}`` for any other number. The BVN and NIN found here are
+the fake Prembly's numbers (another shape, the same made-up people), so a fallback from one to
+the other finds the same person.
 """
 
 from __future__ import annotations

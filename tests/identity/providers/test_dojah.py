@@ -30,7 +30,11 @@ async def test_bvn_found_sends_the_documented_request(
         nationality="NG",
     )
     sent = fake_dojah.last_request
-    assert (sent.method, sent.path, sent.query) == ("GET", "/api/v1/kyc/bvn/full", {"bvn": BVN_FOUND})
+    assert (sent.method, sent.path, sent.query) == (
+        "GET",
+        "/api/v1/kyc/bvn/full",
+        {"bvn": BVN_FOUND},
+    )
     assert sent.headers["appid"] == fake_dojah.app_id
     assert sent.headers["authorization"] == fake_dojah.secret_key  # the key itself, no Bearer
 

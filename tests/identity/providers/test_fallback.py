@@ -203,7 +203,9 @@ async def test_the_deployment_orders_the_providers(
     account = await make_account("live", balance=PRICE * 2)
     body = await screen(client, account.headers, BVN_FOUND)
     assert body["provider"] == "dojah" and fake_prembly.requests == []
-    assert [(p["name"], p["position"]) for p in await ng_bvn_providers(client, account.headers)] == [
+    assert [
+        (p["name"], p["position"]) for p in await ng_bvn_providers(client, account.headers)
+    ] == [
         ("dojah", 1),
         ("prembly", 2),
     ]

@@ -40,9 +40,7 @@ class CircuitBreaker:
     """One provider's breaker. ``acquire`` before a call; then exactly one of ``succeeded``,
     ``failed`` (or ``released`` when the call was abandoned, e.g. cancelled)."""
 
-    def __init__(
-        self, policy: BreakerPolicy, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, policy: BreakerPolicy, clock: Callable[[], float] = time.monotonic) -> None:
         self.policy = policy
         self._clock = clock
         self._state = BreakerState.CLOSED
@@ -115,9 +113,7 @@ class CircuitBreaker:
 class BreakerBoard:
     """The breakers of one process, one per provider name, made on first use."""
 
-    def __init__(
-        self, policy: BreakerPolicy, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, policy: BreakerPolicy, clock: Callable[[], float] = time.monotonic) -> None:
         self.policy = policy
         self._clock = clock
         self._breakers: dict[str, CircuitBreaker] = {}

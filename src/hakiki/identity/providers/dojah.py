@@ -148,7 +148,9 @@ class DojahProvider:
             return self._result(
                 LookupOutcome.UNAVAILABLE, f"unreadable answer from Dojah ({type(exc).__name__})"
             )
-        logger.info("dojah %s look-up: HTTP %s -> %s", channel, response.status_code, result.outcome)
+        logger.info(
+            "dojah %s look-up: HTTP %s -> %s", channel, response.status_code, result.outcome
+        )
         return result
 
     def _interpret(self, channel: str, number: str, response: UpstreamAnswer) -> LookupResult:
