@@ -81,7 +81,7 @@ async def first_answer(
             breaker.failed()
             attempts.append(Attempt(name, "failed"))
             last = result
-            logger.info("provider %s failed; %s", name, "trying the next one")
+            logger.info("provider %s failed; trying the next one", name)
             continue
         breaker.succeeded()
         attempts.append(Attempt(name, "answered"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hakiki.core.providers.breaker import BreakerBoard
+from hakiki.core.providers.breaker import BreakerBoard, BreakerState
 from hakiki.core.providers.chain import first_answer
 from hakiki.identity.providers.base import IdentityProvider, LookupOutcome, LookupResult
 
@@ -43,7 +43,7 @@ class IdentityChain:
     def name(self) -> str:
         """The provider expected to answer: the first whose breaker is not open."""
         for provider in self.providers:
-            if self._breakers.breaker(provider.name).state.value != "open":
+            if self._breakers.breaker(provider.name).state is not BreakerState.OPEN:
                 return provider.name
         return self.providers[0].name
 
