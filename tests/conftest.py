@@ -216,6 +216,9 @@ def settings(
         smile_id_base_url=fake_smile_id_server.base_url,
         smile_id_id_types=SMILE_ID_TYPES,
         provider_timeout_seconds=1.0,
+        # The session app tests one provider per channel, each call reaching it; the breakers
+        # and fallback have their own tests (tests/identity/providers/test_fallback.py).
+        provider_breaker_failures=1_000_000,
         key_cache_seconds=0.0,
         webhooks_allow_private=True,  # the test receivers listen on 127.0.0.1
         # The session's app looks for new list versions at its start only: the list tests

@@ -21,6 +21,7 @@ from hakiki.core.middleware import RequestContextMiddleware
 from hakiki.core.openapi import customise_openapi, install_docs
 from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings, get_settings
+from hakiki.identity.providers.registry import Providers
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401  (registers the job's task)
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.runtime import started
@@ -68,7 +69,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(RequestContextMiddleware)
-    app.include_router(health_router(__version__, {"screening_lists": _screening_lists}))
+    app.include_router(
+        health_router(
+            __version__, {"screening_lists": _screening_lists}, {"providers": _provider_states}
+        )
+    )
     for router in ROUTERS:
         app.include_router(router)
     customise_openapi(app, _captured_examples())
@@ -94,3 +99,8 @@ def _screening_lists(runtime: Runtime) -> str | None:
     if engines.live.lists:
         return None
     return "no screening list is loaded (run `hakiki lists update`)"
+
+
+def _provider_states(runtime: Runtime) -> dict[str, Any]:
+    """Each configured upstream provider's circuit breaker in this process (docs/providers.md)."""
+    return {"identity": runtime.part(Providers).states()}

@@ -40,7 +40,7 @@ from hakiki.evaluation.sources import EvaluationSources
 from hakiki.evaluation.statement_analyses import StatementCashFlows
 from hakiki.fraud.face_bank import FaceBank
 from hakiki.fraud.observations import purge_expired as purge_sightings
-from hakiki.identity.providers.registry import Providers, build_providers
+from hakiki.identity.providers.registry import Providers
 from hakiki.kyb.providers.registry import Registries
 from hakiki.lists import watch as list_watch
 from hakiki.lists.engines import ScreeningEngines
@@ -75,7 +75,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         request_log=RequestLogWriter(db),
         settlements=SettlementWriter(db, vault),
     )
-    runtime.add_part(Providers(build_providers(settings)))
+    runtime.add_part(Providers.from_settings(settings))
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
     runtime.add_part(TaxProviders(build_tax_providers(settings)))

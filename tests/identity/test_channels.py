@@ -50,6 +50,11 @@ def test_examples_fit_their_formats(channel: object) -> None:
         ("nin", "UG", "CX90012345670A", False),
         ("nida", "TZ", "19850515123450000100", True),
         ("nida", "TZ", "19851315123450000100", False),
+        ("phone", "NG", "0803 123 4567", True),
+        ("phone", "NG", "+234 803 123 4567", True),
+        ("phone", "NG", "2348031234567", True),
+        ("phone", "NG", "0603 123 4567", False),
+        ("phone", "NG", "080312345", False),
     ],
 )
 def test_format_rules(code: str, country: str, number: str, ok: bool) -> None:
@@ -90,3 +95,11 @@ def test_each_kyc_document_has_a_channel_in_every_country() -> None:
         "NG": "nin", "KE": "national_id", "UG": "nin", "TZ": "nida",
     }  # fmt: skip
     assert document_channel("passport", "GH") is None
+
+
+def test_a_nigerian_phone_number_has_one_form() -> None:
+    phone = find_channel("phone")
+    assert phone is not None and phone.country == "NG"
+    assert {phone.normalise(n) for n in ("+2348031234567", "234 803 123 4567", "08031234567")} == {
+        "08031234567"
+    }

@@ -5,7 +5,9 @@ endpoint catalogue, and out of the OpenAPI document.
 - ``GET /healthz``: 200 while the process answers;
 - ``GET /readyz``: 200 when the database answers and every readiness check passes (the
   composition root adds the domains' checks, e.g. screening lists loaded), else 503
-  ``service_unavailable`` naming each failing check;
+  ``service_unavailable`` naming each failing check; both carry the reports the composition
+  root adds (e.g. ``providers``: each upstream provider's circuit breaker), which never make
+  the service unready: a provider outage is what fallback is for;
 - ``GET /``: the name, version and where the docs are.
 """
 
@@ -30,6 +32,8 @@ READY_TIMEOUT_SECONDS = 2.0
 
 # A readiness check: what is wrong (shown to anyone who asks: no secrets), or None when ready.
 ReadinessCheck = Callable[[Runtime], str | None]
+# A report: state shown on /readyz for operators (no secrets, no personal data).
+ReadinessReport = Callable[[Runtime], Any]
 
 
 def _json(body: dict[str, Any], status_code: int = 200, **headers: str) -> Response:
@@ -48,7 +52,11 @@ async def _database_problem(runtime: Runtime) -> str | None:
     return None
 
 
-def health_router(version: str, checks: Mapping[str, ReadinessCheck]) -> APIRouter:
+def health_router(
+    version: str,
+    checks: Mapping[str, ReadinessCheck],
+    reports: Mapping[str, ReadinessReport] | None = None,
+) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     @router.get("/")
@@ -72,18 +80,21 @@ def health_router(version: str, checks: Mapping[str, ReadinessCheck]) -> APIRout
     async def readyz(request: Request) -> Response:
         runtime: Runtime | None = getattr(request.app.state, "runtime", None)
         found: dict[str, str | None] = {"runtime": "the service is still starting"}
+        extra: dict[str, Any] = {}
         if runtime is not None:
             found = {"database": await _database_problem(runtime)}
             found.update((name, check(runtime)) for name, check in checks.items())
+            extra = {name: report(runtime) for name, report in (reports or {}).items()}
         problems = {name: problem for name, problem in found.items() if problem}
         if not problems:
-            return _json({"status": "ready", "checks": {name: "ok" for name in found}})
+            return _json({"status": "ready", "checks": {name: "ok" for name in found}, **extra})
         summary = "; ".join(f"{name}: {problem}" for name, problem in problems.items())
         return _json(
             {
                 "error": "service_unavailable",
                 "message": f"Not ready: {summary}.",
                 "details": [{"field": name, "problem": p} for name, p in problems.items()],
+                **extra,
             },
             503,
             **{"Retry-After": "5"},

@@ -267,6 +267,35 @@ class Settings(BaseSettings):
         'value ("KE:kra_pin": "") turns a default off.',
     )
     provider_timeout_seconds: float = 15.0
+    dojah_app_id: str | None = Field(
+        default=None, description="Dojah app id (AppId header): a second provider for NG bvn/nin."
+    )
+    dojah_secret_key: str | None = Field(
+        default=None, description="Dojah secret key (sent as the Authorization header)."
+    )
+    dojah_base_url: str = Field(
+        default="https://api.dojah.io",
+        description="Dojah API base: production https://api.dojah.io, sandbox "
+        "https://sandbox.dojah.io.",
+    )
+    identity_provider_order: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Identity providers tried per channel, in order, as JSON: keys COUNTRY:channel "
+        'or COUNTRY, e.g. {"NG": ["dojah", "prembly"], "NG:cac": ["prembly"]}. Unset: every '
+        "configured provider that covers the channel, Prembly, then Dojah, then Smile ID "
+        "(docs/providers.md).",
+    )
+    provider_breaker_failures: int = Field(
+        default=5,
+        ge=1,
+        description="Provider failures in a row (outage, timeout, garbage, refused credentials) "
+        "that open its circuit breaker: calls skip it until the cool-down ends.",
+    )
+    provider_breaker_cooldown_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="How long an open circuit breaker skips its provider before one trial call.",
+    )
     gleif_base_url: str = Field(
         default="https://api.gleif.org/api/v1",
         description="GLEIF's LEI API (open, no key): the KYB global fallback; empty turns it off.",
@@ -517,6 +546,21 @@ class Settings(BaseSettings):
         if any(weight < 0 or weight > 100 for weight in value.values()):
             raise ValueError("fraud signal weights are 0 to 100")
         return value
+
+    @field_validator("identity_provider_order")
+    @classmethod
+    def _provider_order_shape(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        """Only the shape here; which providers exist is the identity registry's to check."""
+        shaped: dict[str, list[str]] = {}
+        for key, names in value.items():
+            country, colon, code = key.strip().partition(":")
+            if len(country) != 2 or not country.isalpha() or (colon and not code.strip()):
+                raise ValueError(f"{key!r}: keys are COUNTRY or COUNTRY:channel, e.g. NG:bvn")
+            cleaned = [name.strip().lower() for name in names]
+            if not cleaned or not all(cleaned) or len(set(cleaned)) != len(cleaned):
+                raise ValueError(f'{key!r}: list each provider once, e.g. ["dojah", "prembly"]')
+            shaped[country.upper() + (f":{code.strip().lower()}" if colon else "")] = cleaned
+        return shaped
 
     @field_validator("smile_id_id_types")
     @classmethod

@@ -97,18 +97,39 @@ class UpstreamClient:
     ) -> UpstreamAnswer:
         """POST ``body`` as JSON and read the whole answer (any status); ``within`` seconds
         replaces the client's timeout for this call."""
+        return await self._send("POST", url, headers, within, json=body)
+
+    async def get(
+        self,
+        url: str,
+        params: dict[str, str],
+        headers: dict[str, str],
+        *,
+        within: float | None = None,
+    ) -> UpstreamAnswer:
+        """GET ``url`` with the query ``params`` and read the whole answer (any status)."""
+        return await self._send("GET", url, headers, within, params=params)
+
+    async def _send(
+        self,
+        method: str,
+        url: str,
+        headers: dict[str, str],
+        within: float | None,
+        **request: Any,
+    ) -> UpstreamAnswer:
         session = self._open()
         import aiohttp  # loaded by _open: a look-up in sys.modules
 
         seconds = self.timeout if within is None else within
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = dict(request)
         if seconds != self.timeout:
             options["timeout"] = aiohttp.ClientTimeout(total=seconds)
         proxy = self._proxy(url)
         if proxy is not None:
             options["proxy"] = proxy
         try:
-            async with session.post(url, json=body, headers=headers, **options) as response:
+            async with session.request(method, url, headers=headers, **options) as response:
                 return UpstreamAnswer(response.status, await _bounded_body(response))
         except TimeoutError:
             raise UpstreamTimeout("timeout", f"no answer within {seconds:g}s") from None

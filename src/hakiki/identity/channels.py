@@ -24,8 +24,12 @@ class Channel:
     requires: tuple[str, ...] = ()  # request fields the registry needs besides the number
 
     def normalise(self, number: str) -> str:
-        """Registries ignore spaces, dashes and case; so do we."""
-        return _SEPARATORS.sub("", number).upper()
+        """Registries ignore spaces, dashes and case; so do we. A Nigerian phone number in the
+        international form (+234 or 234 then 10 digits) becomes its local form (0 then 10)."""
+        compact = _SEPARATORS.sub("", number).upper()
+        if (self.country, self.code) == ("NG", "phone"):
+            compact = _NG_INTERNATIONAL.sub("0", compact)
+        return compact
 
     def check(self, number: str) -> str | None:
         """None when the (normalised) number fits the format, else what was expected."""
@@ -37,6 +41,7 @@ class Channel:
 
 
 _SEPARATORS = re.compile(r"[\s\-/]")
+_NG_INTERNATIONAL = re.compile(r"^\+?234(?=\d{10}$)")
 
 
 def _valid_date_prefix(number: str) -> bool:
@@ -65,6 +70,15 @@ CHANNELS: tuple[Channel, ...] = (
         "11 digits",
         "70123456780",
         re.compile(r"\d{11}"),
+    ),
+    Channel(
+        "phone",
+        "NG",
+        "person",
+        "Nigerian mobile number (NIN-linked)",
+        "11 digits starting 070, 080, 081, 090 or 091 (or +234 and the last 10)",
+        "08031234560",
+        re.compile(r"0[789][01]\d{8}"),
     ),
     Channel(
         "cac",

@@ -230,6 +230,7 @@ _GOLDEN_ENDINGS = (
 _GOLDEN_STEMS: dict[tuple[str, str], str] = {
     ("NG", "bvn"): "222222222",
     ("NG", "nin"): "700000000",
+    ("NG", "phone"): "080300000",
     ("NG", "cac"): "RC10000",
     ("NG", "passport"): "A000000",
     ("KE", "national_id"): "200000",

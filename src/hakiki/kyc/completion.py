@@ -137,6 +137,7 @@ async def finalise(
             provider_reference=provider_reference,
             data_encrypted=runtime.vault.encrypt(data.model_dump_json()),
             completed_at=utcnow(),
+            provider=verified.provider,  # the one that answered, after any fallback
         )
         if not changed:
             return False

@@ -47,6 +47,7 @@ async def finalise(
     provider_reference: str | None,
     data_encrypted: str,
     completed_at: datetime,
+    provider: str | None = None,
 ) -> bool:
     """Move a pending verification to its final state; False when it is no longer pending
     (so a final state never changes, whoever finalises twice)."""
@@ -59,6 +60,7 @@ async def finalise(
             provider_reference=provider_reference,
             data_encrypted=data_encrypted,
             completed_at=completed_at,
+            **({"provider": provider} if provider else {}),
         )
     )
     return result.rowcount == 1

@@ -31,6 +31,7 @@ from hakiki.fraud.keys import identifier_key
 from hakiki.fraud.observations import person_values
 from hakiki.identity.channels import Channel, document_channel
 from hakiki.identity.providers.base import LookupResult
+from hakiki.identity.providers.registry import Providers
 from hakiki.identity.verify import NumberQuery, Verified, check_number, live_provider
 from hakiki.kyc import repository, sandbox
 from hakiki.kyc.completion import (
@@ -110,8 +111,8 @@ def _job_delay(runtime: Runtime, live: bool) -> float:
     """When the job looks at a pending verification: live, once the look-up under way has had
     its whole timeout to finish it; sandbox, after the documented short delay."""
     settings = runtime.settings
-    if live:
-        return settings.provider_timeout_seconds + 5
+    if live:  # a chain may try each of its providers, each within the timeout
+        return settings.provider_timeout_seconds * runtime.part(Providers).longest_chain() + 5
     return settings.kyc_sandbox_pending_seconds
 
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from hakiki.core.pagination import PageRequest
 from hakiki.identity import sandbox
 from hakiki.identity.channels import CHANNELS
-from hakiki.identity.providers.base import IdentityProvider
-from hakiki.identity.providers.registry import find_provider
-from hakiki.screening.schemas import ChannelInfo, ChannelList, TestValue
+from hakiki.identity.providers.registry import Providers
+from hakiki.screening.schemas import ChannelInfo, ChannelList, ChannelProvider, TestValue
 
 SANDBOX_RULES = {
     "accepted": "Any number that fits the channel's format is accepted.",
@@ -24,10 +21,12 @@ SANDBOX_RULES = {
 }
 
 
-def list_channels(providers: Sequence[IdentityProvider], page: PageRequest) -> ChannelList:
+def list_channels(providers: Providers, page: PageRequest) -> ChannelList:
     items = []
+    states = providers.states()
     for channel in CHANNELS:
-        provider = find_provider(providers, channel.country, channel.code)
+        chain = providers.chain_of(channel.country, channel.code)
+        provider = chain[0] if chain else None
         items.append(
             ChannelInfo(
                 code=channel.code,
@@ -39,6 +38,10 @@ def list_channels(providers: Sequence[IdentityProvider], page: PageRequest) -> C
                 sandbox=True,
                 live=provider is not None,
                 live_provider=provider.name if provider else None,
+                live_providers=[
+                    ChannelProvider(name=p.name, position=i, state=states[p.name]["state"])
+                    for i, p in enumerate(chain, start=1)
+                ],
                 requires=list(channel.requires),
                 test_values=[
                     TestValue(

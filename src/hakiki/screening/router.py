@@ -50,10 +50,11 @@ async def channels(call: Call, page: PageRequest = Depends(page_params)) -> Chan
     """Every identity channel (the combined screening, KYC and the fraud scans take these
     codes): its `code`, `country`, `subject`, `name`, `format` rule and an `example` number,
     the fields it `requires` besides the number, and whether live keys can use it here (`live`:
-    a provider is configured, `live_provider`). Free. Sandbox: every channel works, and each
+    a provider is configured, `live_provider`; `live_providers` lists every provider in the
+    order tried, with its circuit breaker's state). Free. Sandbox: every channel works, and each
     lists its golden `test_values`; `sandbox_rules` says how any valid number drives the
     outcome. Paginated like every list (`page`, `page_size`: 20 by default, 100 at most)."""
-    return channels_service.list_channels(call.runtime.part(Providers).items, page)
+    return channels_service.list_channels(call.runtime.part(Providers), page)
 
 
 @router.endpoint(AML, response_model=ScreeningResult)

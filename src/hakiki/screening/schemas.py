@@ -312,6 +312,15 @@ class TestValue(BaseModel):
     description: str
 
 
+class ChannelProvider(BaseModel):
+    name: str = Field(description="The upstream provider, e.g. prembly, dojah, smile_id.")
+    position: int = Field(description="Its place in the channel's order: 1 is tried first.")
+    state: Literal["closed", "open", "half_open"] = Field(
+        description="Its circuit breaker in this process: closed (in use), open (skipped after "
+        "repeated failures until a cool-down ends), half_open (the next call is a trial)."
+    )
+
+
 class ChannelInfo(BaseModel):
     code: str
     country: str
@@ -321,7 +330,14 @@ class ChannelInfo(BaseModel):
     example: str
     sandbox: bool = Field(description="Usable with sandbox keys (always).")
     live: bool = Field(description="Usable with live keys: a provider is configured.")
-    live_provider: str | None
+    live_provider: str | None = Field(
+        description="The provider tried first for live calls (the answer's `provider` names the "
+        "one that answered)."
+    )
+    live_providers: list[ChannelProvider] = Field(
+        description="Every provider of the channel here, in the order tried, with its breaker "
+        "state: a call falls back to the next on an outage (docs/providers.md)."
+    )
     requires: list[str] = Field(description="Request fields needed besides the number.")
     test_values: list[TestValue] = Field(description="Golden sandbox numbers for this channel.")
 

@@ -6,13 +6,15 @@ from tests/conftest.py, which also points the app's live settings at it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from hakiki.identity.providers.dojah import DojahProvider
 from hakiki.identity.providers.prembly import PremblyProvider
 from hakiki.identity.providers.smile_id import SmileIdProvider, id_types
 from tests.conftest import SMILE_ID_TYPES
+from tests.identity.providers.fake_dojah import FakeDojah, run_fake_dojah
 from tests.identity.providers.fake_prembly import FakePrembly
 from tests.identity.providers.fake_smile_id import FakeSmileId
 
@@ -47,6 +49,32 @@ async def smile_provider(fake_smile_id: FakeSmileId) -> AsyncIterator[SmileIdPro
         base_url=fake_smile_id.base_url,
         timeout=TEST_TIMEOUT_SECONDS,
         id_type_map=id_types(SMILE_ID_TYPES),
+    )
+    yield provider
+    await provider.aclose()
+
+
+@pytest.fixture(scope="session")
+def fake_dojah_server() -> Iterator[FakeDojah]:
+    with run_fake_dojah() as fake:
+        yield fake
+
+
+@pytest.fixture
+def fake_dojah(fake_dojah_server: FakeDojah) -> Iterator[FakeDojah]:
+    fake_dojah_server.reset()
+    yield fake_dojah_server
+    fake_dojah_server.reset()
+
+
+@pytest.fixture
+async def dojah_provider(fake_dojah: FakeDojah) -> AsyncIterator[DojahProvider]:
+    """A `DojahProvider` pointed at the fake, with valid credentials."""
+    provider = DojahProvider(
+        app_id=fake_dojah.app_id,
+        secret_key=fake_dojah.secret_key,
+        base_url=fake_dojah.base_url,
+        timeout=TEST_TIMEOUT_SECONDS,
     )
     yield provider
     await provider.aclose()

@@ -591,6 +591,7 @@ class ChannelInfo(TypedDict):
     sandbox: bool
     live: bool
     live_provider: str | None
+    live_providers: list[ChannelProvider]
     requires: list[str]
     test_values: list[TestValue]
 
@@ -600,6 +601,13 @@ class ChannelList(TypedDict):
     data: list[ChannelInfo]
     pagination: Pagination
     sandbox_rules: dict[str, str]
+
+
+class ChannelProvider(TypedDict):
+    """ChannelProvider"""
+    name: str
+    position: int
+    state: Literal["closed", "open", "half_open"]
 
 
 class ChannelRef(TypedDict):

@@ -16,7 +16,7 @@ class LookupOutcome(StrEnum):
     FOUND = "found"
     NOT_FOUND = "not_found"
     UNAVAILABLE = "unavailable"  # upstream down, slow or answering garbage: retryable, not billed
-    FAILED = "failed"  # the provider refused the request (credentials, quota): not billed
+    FAILED = "failed"  # the provider refused the request (credentials, quota, number): not billed
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,16 @@ class LookupResult:
     record: IdentityRecord | None = None
     provider_reference: str | None = None
     message: str = ""
+    #: FAILED because of our account at the provider (credentials refused, balance, endpoint
+    #: not set up), not because of the number: another provider may answer (docs/providers.md).
+    provider_fault: bool = False
 
 
 class IdentityProvider(Protocol):
     """A configured upstream that verifies identity numbers for some channels."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def supports(self, country: str, channel: str) -> bool: ...
 

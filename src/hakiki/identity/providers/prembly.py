@@ -213,7 +213,7 @@ class PremblyProvider:
                 )
             if upstream:
                 why += f" [Prembly: {upstream}]"
-            return self._result(LookupOutcome.FAILED, why, reference)
+            return self._result(LookupOutcome.FAILED, why, reference, provider_fault=True)
         if status == 429:
             return self._result(LookupOutcome.UNAVAILABLE, "Prembly rate-limited the look-up")
         if status >= 500:
@@ -262,10 +262,19 @@ class PremblyProvider:
         )
 
     def _result(
-        self, outcome: LookupOutcome, message: str, reference: str | None = None
+        self,
+        outcome: LookupOutcome,
+        message: str,
+        reference: str | None = None,
+        *,
+        provider_fault: bool = False,
     ) -> LookupResult:
         return LookupResult(
-            outcome=outcome, provider=self.name, provider_reference=reference, message=message
+            outcome=outcome,
+            provider=self.name,
+            provider_reference=reference,
+            message=message,
+            provider_fault=provider_fault,
         )
 
 

@@ -275,6 +275,7 @@ class SmileIdProvider:
                 f"Smile ID has not activated {self._id_types[(country, channel)]} for this account "
                 "(1016): ask Smile ID, or map the channel otherwise in HAKIKI_SMILE_ID_ID_TYPES",
                 reference,
+                provider_fault=True,
             )
         if code == CODE_BAD_FORMAT:
             return self._result(
@@ -314,6 +315,7 @@ class SmileIdProvider:
                 f"Smile ID refused the request's credentials (HTTP {status}): check "
                 "HAKIKI_SMILE_ID_PARTNER_ID / HAKIKI_SMILE_ID_API_KEY and that the key belongs to "
                 f"the environment of HAKIKI_SMILE_ID_BASE_URL{said}",
+                provider_fault=True,
             )
         if status == 429:
             return self._result(LookupOutcome.UNAVAILABLE, "Smile ID rate-limited the look-up")
@@ -324,6 +326,7 @@ class SmileIdProvider:
                 LookupOutcome.FAILED,
                 f"Smile ID has no id_verification at the configured address (HTTP {status}): "
                 "check HAKIKI_SMILE_ID_BASE_URL (it ends in /v1)",
+                provider_fault=True,
             )
         if code:  # a documented request error: retrying the same request cannot help
             return self._result(LookupOutcome.FAILED, f"Smile ID rejected the request{said}")
@@ -344,10 +347,19 @@ class SmileIdProvider:
         return None
 
     def _result(
-        self, outcome: LookupOutcome, message: str, reference: str | None = None
+        self,
+        outcome: LookupOutcome,
+        message: str,
+        reference: str | None = None,
+        *,
+        provider_fault: bool = False,
     ) -> LookupResult:
         return LookupResult(
-            outcome=outcome, provider=self.name, provider_reference=reference, message=message
+            outcome=outcome,
+            provider=self.name,
+            provider_reference=reference,
+            message=message,
+            provider_fault=provider_fault,
         )
 
 
