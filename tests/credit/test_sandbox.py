@@ -152,7 +152,7 @@ BAD_BUREAU = [
     ({"id_number": "1234\u0000567"}, "id_number"),
     ({"id_number": "9" * 40}, "id_number"),
     ({"id_number": "ABCDEFGH"}, "id_number"),
-    ({"country_code": "UG"}, "country_code"),
+    ({"country_code": "RW"}, "country_code"),
     ({"report_reason": "curiosity"}, "report_reason"),
     ({"loan_amount": -5}, "loan_amount"),
     ({"loan_amount": True}, "loan_amount"),

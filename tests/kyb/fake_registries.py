@@ -1,5 +1,6 @@
 """Fake business registries that speak the documented APIs over real HTTP, for tests: Prembly's
-Kenya BRS search, GLEIF's LEI API and OpenCorporates' API v0.4, on one local server.
+Kenya BRS search and Nigeria "Advance CAC", GLEIF's LEI API and OpenCorporates' API v0.4, on one
+local server.
 
     with run_fake_registries() as fake:
         fake.base_url + "/prembly"           # Prembly base URL
@@ -34,6 +35,91 @@ PARENT_LEI = "HAKIKIPARENT00000134"
 ULTIMATE_LEI = "HAKIKIULTIMATE000175"
 GB_NUMBER = "01234567"
 SANCTIONED = "ABUBAKAR MOHAMMED SHEKAU"  # on the bundled UN and OFAC lists
+NG_FOUND = "RC 1234567"
+NG_BUSINESS_NAME = "BN 2345678"
+# Advance CAC answers a list of records (docs.prembly.com "Advance CAC"); the people follow
+# CAC's own field names (firstname, otherName, surname, affiliateTypeFk, numSharesAlloted).
+_NG_RECORDS: dict[tuple[str, str], list[dict[str, Any]]] = {
+    ("1234567", "RC"): [
+        {
+            "company_id": 616155,
+            "rc_number": "1234567",
+            "company_name": "ZARIA AGRO-ALLIED NIGERIA LIMITED",
+            "state": "KADUNA",
+            "company_address": "12 Example Road, Zaria",
+            "company_status": "ACTIVE",
+            "city": "ZARIA",
+            "branchAddress": None,
+            "lga": "ZARIA",
+            "entity_type": "RC",
+            "registrationDate": "2015-03-02T00:00:00",
+            "share_capital": "10,000,000",
+            "directors": [
+                {
+                    "firstname": "HALIMA",
+                    "otherName": "N/A",
+                    "surname": "BELLO",
+                    "affiliateTypeFk": {"name": "DIRECTOR"},
+                    "nationality": "Nigerian",
+                    "phoneNumber": "08000000000",
+                    "email": "hb@example.com",
+                },
+                {
+                    "firstname": "HALIMA",
+                    "otherName": "N/A",
+                    "surname": "BELLO",
+                    "affiliateTypeFk": {"name": "SHAREHOLDER"},
+                    "nationality": "Nigerian",
+                    "numSharesAlloted": 7_000_000,
+                    "typeOfShares": "ORDINARY",
+                },
+                {
+                    "firstname": "EMEKA",
+                    "otherName": "JOHN",
+                    "surname": "OKAFOR",
+                    "affiliateTypeFk": {"name": "SHAREHOLDER"},
+                    "nationality": "Nigerian",
+                    "numSharesAlloted": 2_700_000,
+                    "typeOfShares": "ORDINARY",
+                },
+                {
+                    "firstname": "TUNDE",
+                    "otherName": "",
+                    "surname": "ADEYEMI",
+                    "affiliateTypeFk": {"name": "SHAREHOLDER"},
+                    "nationality": "Nigerian",
+                    "numSharesAlloted": 300_000,
+                    "typeOfShares": "ORDINARY",
+                },
+                {
+                    "firstname": "TUNDE",
+                    "otherName": "",
+                    "surname": "ADEYEMI",
+                    "affiliateTypeFk": {"name": "PERSON WITH SIGNIFICANT CONTROL"},
+                },
+                {
+                    "firstname": "AISHA",
+                    "otherName": "",
+                    "surname": "MUSA",
+                    "affiliateTypeFk": {"name": "SECRETARY"},
+                    "nationality": "Nigerian",
+                },
+            ],
+        }
+    ],
+    ("2345678", "BN"): [
+        {
+            "rc_number": "2345678",
+            "company_name": "MAMA NKECHI KITCHEN",
+            "company_status": "INACTIVE",
+            "city": "ENUGU",
+            "lga": "ENUGU NORTH",
+            "state": "ENUGU",
+            "entity_type": "BN",
+            "registrationDate": "2019-08-14T00:00:00",
+        }
+    ],
+}
 
 
 class FaultMode(StrEnum):
@@ -201,6 +287,35 @@ def create_app(state: State) -> FastAPI:
                  "verification": {"status": "NOT-VERIFIED", "reference": str(uuid.uuid4())}}
             )  # fmt: skip
         return JSONResponse(_prembly_found(record))
+
+    @app.post("/prembly/verification/cac/advance")
+    async def prembly_cac(request: Request) -> Response:
+        if (fault := await faults(request, "prembly")) is not None:
+            return fault
+        headers = request.headers
+        if (
+            state.mode is FaultMode.UNAUTHORIZED
+            or headers.get("x-api-key") != API_KEY
+            or headers.get("app-id") != APP_ID
+        ):
+            return JSONResponse({"status": False, "detail": "Invalid API key or app id"}, 401)
+        if state.mode is FaultMode.SERVICE_DOWN:
+            return JSONResponse({"status": False, "response_code": "02", "detail": "Retry later"})
+        body = await request.json()
+        kind = body.get("company_type", "RC")
+        if kind not in ("RC", "BN", "IT") or not str(body.get("rc_number") or "").isdigit():
+            return JSONResponse({"status": False, "detail": "rc_number is required"}, 400)
+        records = _NG_RECORDS.get((str(body["rc_number"]), kind))
+        if records is None:
+            return JSONResponse(
+                {"status": False, "response_code": "01", "detail": "Record not found",
+                 "verification": {"status": "NOT-VERIFIED", "reference": str(uuid.uuid4())}}
+            )  # fmt: skip
+        return JSONResponse(
+            {"status": True, "detail": "Verification successful", "response_code": "00",
+             "data": records,
+             "verification": {"status": "VERIFIED", "reference": str(uuid.uuid4())}}
+        )  # fmt: skip
 
     def gleif_json(body: dict[str, Any], status: int = 200) -> JSONResponse:
         return JSONResponse(body, status, media_type="application/vnd.api+json")

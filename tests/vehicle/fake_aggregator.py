@@ -43,6 +43,9 @@ class Mode(StrEnum):
 PLATE_FOUND = "KCB 234C"
 PLATE_FINANCED = "KDA 001B"
 CHASSIS_FOUND = "NZE121-1234567"
+# A Nigerian plate as the hakiki adapter sends it (no separators) and as Prembly's documented
+# "Plate Number Verification" answers it: vehicle_number, vehicle_name (the make), vehicle_color.
+NG_PLATE_FOUND = "KJA123AB"
 OWNER = "JOHN MWANGI KAMAU"
 OWNER_ID = "23456789"
 _RECORDS: dict[str, dict[str, Any]] = {
@@ -77,6 +80,11 @@ _RECORDS: dict[str, dict[str, Any]] = {
             {"name": "GRACE WANJIKU NJOROGE", "id_number": "30123456"},
         ],
         "caveats": [{"type": "FINANCIER", "holder": "MUCHIRI BANK LIMITED", "date": "12/03/2021"}],
+    },
+    NG_PLATE_FOUND: {
+        "vehicle_number": NG_PLATE_FOUND,
+        "vehicle_name": "TOYOTA CAMRY",
+        "vehicle_color": "BLACK",
     },
     CHASSIS_FOUND: {
         "vehicle_number": "KBZ 123A",

@@ -230,3 +230,40 @@ async def test_the_request_log_keeps_no_identifier_or_owner(
     text = str(dict(row._mapping))
     for secret in ("John", "Kamau", "KCB", "234C", fake_aggregator.OWNER):
         assert secret not in text
+
+
+async def test_a_nigerian_plate_is_looked_up_without_separators_and_decoded(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database,
+    fake_vehicle: FakeAggregator,
+) -> None:  # fmt: skip
+    account = await make_account("live", balance=10_000)
+    body = (
+        await verify(client, account.headers, country_code="NG", registration_number="kja 123 ab")
+    ).json()
+    assert (body["status"], body["provider"]) == ("VERIFIED", "prembly")
+    assert fake_vehicle.requests[-1]["json"] == {"vehicle_number": fake_aggregator.NG_PLATE_FOUND}
+    plate = body["data"]["decoded"]["plate"]
+    assert (plate["registration_number"], plate["lga"], plate["state"]) == (
+        "KJA-123AB", "Ikeja", "Lagos",
+    )  # fmt: skip
+    vehicle = body["data"]["vehicle"]
+    assert (vehicle["make"], vehicle["colour"], vehicle["owners"]) == ("TOYOTA CAMRY", "BLACK", [])
+    assert await debit_count(db, account.org_id) == 1
+    unknown = (
+        await verify(client, account.headers, country_code="NG", registration_number="KJA-999ZZ")
+    ).json()
+    assert unknown["status"] == "NOT_FOUND"
+    assert await debit_count(db, account.org_id) == 2
+
+
+async def test_a_nigerian_check_outage_is_free(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database,
+    fake_vehicle: FakeAggregator,
+) -> None:  # fmt: skip
+    account = await make_account("live", balance=10_000)
+    fake_vehicle.set_mode(Mode.SERVICE_DOWN)
+    body = (
+        await verify(client, account.headers, country_code="NG", registration_number="KJA-123AB")
+    ).json()
+    assert body["status"] == "SOURCE_UNAVAILABLE"
+    assert await debit_count(db, account.org_id) == 0

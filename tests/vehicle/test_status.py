@@ -159,3 +159,28 @@ async def test_the_scope_is_vehicle_read(
     account = await make_account("sandbox", scopes=["business:read"])
     response = await get_status(client, "vehicle", account.headers, "ref_x")
     assert response.status_code == 403 and response.json()["error"] == "insufficient_scope"
+
+
+async def test_a_nigerian_check_the_job_finishes_is_decoded_and_asked_as_nigerian(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    fake_vehicle: FakeAggregator,
+    runtime: Runtime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runtime.settings, "vehicle_sync_seconds", 0.1)
+    fake_vehicle.set_mode(Mode.SLOW, slow_seconds=1.5)  # past the 1 s provider timeout
+    account = await make_account("live", balance=10_000)
+    sent = {"country_code": "NG", "registration_number": "KJA 123 AB"}
+    first = (await verify(client, account.headers, **sent)).json()
+    assert first["status"] == "PENDING"
+    await asyncio.sleep(1.2)  # the look-up under way gives up: left to the job
+    fake_vehicle.set_mode(Mode.NORMAL)
+    row = await check_row(db, account.org_id, first["reference"])
+    assert row is not None
+    await run_job_now(db, (await completion_job(db, row["id"]))["id"])
+    final = await wait_final(client, "vehicle", account.headers, first["reference"])
+    assert final["status"] == "VERIFIED" and final["data"]["vehicle"]["make"] == "TOYOTA CAMRY"
+    assert final["data"]["decoded"]["plate"]["lga"] == "Ikeja"
+    assert fake_vehicle.requests[-1]["json"] == {"vehicle_number": fake_aggregator.NG_PLATE_FOUND}

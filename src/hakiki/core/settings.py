@@ -387,6 +387,12 @@ class Settings(BaseSettings):
         "publishes none; set it if your agreement with KRA gives you one), e.g. "
         "/checker/v1/whtcertificate. Unset: withholding checks are not offered live.",
     )
+    tax_prembly_tin_path: str = Field(
+        default="/verification/tin",
+        description="Path of Prembly's Nigerian TIN verification, appended to "
+        "HAKIKI_PREMBLY_BASE_URL; NG TIN checks use the Prembly credentials of the identity "
+        "channels.",
+    )
     tax_sync_seconds: float = Field(
         default=5.0,
         gt=0,

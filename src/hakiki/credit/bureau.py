@@ -25,6 +25,14 @@ from hakiki.credit.providers.registry import CreditBureaus
 from hakiki.credit.schemas import BureauData, BureauRequest, BureauResult
 
 BUREAU_OF = {"KE": "Metropol", "NG": "FirstCentral"}
+# Countries whose licensed bureaus document no API for third parties (docs/decisions.md, "Uganda
+# and Tanzania: credit bureaus and tax"): asked, they answer 503 in both modes, never a guess.
+NO_PUBLIC_API = {
+    "UG": "none of Uganda's licensed credit reference bureaus (Metropol Uganda, Compuscan/CRB "
+    "Africa) documents an API for third parties publicly",
+    "TZ": "none of Tanzania's licensed credit reference bureaus (Creditinfo Tanzania, Dun & "
+    "Bradstreet Credit Bureau Tanzania) documents an API for third parties publicly",
+}
 _OUTCOMES = {
     PullOutcome.FOUND: Outcome.VERIFIED,
     PullOutcome.NOT_FOUND: Outcome.NOT_FOUND,
@@ -54,7 +62,20 @@ async def _live(call: Call, query: BureauQuery) -> BureauPull:
     return await provider.pull(query)
 
 
+def refuse_undocumented(country: str) -> None:
+    """503 for a country whose bureaus document no API, before anything is held or charged."""
+    reason = NO_PUBLIC_API.get(country)
+    if reason is not None:
+        raise ApiError(
+            503,
+            "channel_unavailable",
+            f"Credit bureau reports in {country} are not available, in sandbox or live mode: "
+            f"{reason}. Nothing was charged.",
+        )
+
+
 async def pull(call: Call, body: BureauRequest) -> bytes:
+    refuse_undocumented(body.country_code)
     query = validation.bureau_query(body)
     if call.principal.live:
         answer = await _live(call, query)

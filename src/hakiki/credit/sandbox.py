@@ -188,6 +188,16 @@ class BureauSandbox:
                 {**invalid, "details.0.field": "id_number"},
                 body("KE", "national_id", "1234"),
             ),
+            TestValue(
+                "Uganda: 503, no licensed bureau documents a public API (not charged)",
+                {"http_status": 503, "error": "channel_unavailable"},
+                body("UG", "national_id", "CM12345678ABCD"),
+            ),
+            TestValue(
+                "Tanzania: 503, no licensed bureau documents a public API (not charged)",
+                {"http_status": 503, "error": "channel_unavailable"},
+                body("TZ", "national_id", "19850101000000000000"),
+            ),
         ]
 
 

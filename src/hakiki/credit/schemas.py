@@ -22,6 +22,8 @@ from hakiki.core.envelope import Envelope, Verdict
 from hakiki.credit import examples
 
 CreditCountry = Literal["KE", "NG"]
+# Asked about: KE and NG are served; UG and TZ are taken so that the answer can say why not (503).
+PullCountry = Literal["KE", "NG", "UG", "TZ"]
 LenderType = Literal["bank", "microfinance", "sacco", "digital_lender", "retail", "other"]
 IdType = Literal["national_id", "passport", "alien_id", "company_registration", "bvn", "nin"]
 ReportReason = Literal["new_application", "account_review", "collection", "guarantor"]
@@ -51,8 +53,12 @@ class BureauRequest(BaseModel):
     )
 
     country_code: Annotated[
-        CreditCountry, BeforeValidator(served_country(("KE", "NG"), "credit bureau pulls"))
-    ] = Field(description="KE (Metropol) or NG (FirstCentral).")
+        PullCountry,
+        BeforeValidator(served_country(("KE", "NG", "UG", "TZ"), "credit bureau pulls")),
+    ] = Field(
+        description="KE (Metropol) or NG (FirstCentral). UG and TZ answer 503: their licensed "
+        "bureaus document no API for third parties."
+    )
     id_type: IdType = Field(
         description="KE: national_id, passport, alien_id, company_registration. NG: bvn, nin."
     )

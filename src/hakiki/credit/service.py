@@ -7,7 +7,7 @@ from __future__ import annotations
 from hakiki.core.clock import utcnow
 from hakiki.core.runtime import Runtime
 from hakiki.credit import sandbox, validation
-from hakiki.credit.bureau import BUREAU_OF
+from hakiki.credit.bureau import BUREAU_OF, NO_PUBLIC_API
 from hakiki.credit.providers.base import BureauPull, BureauQuery, PullOutcome
 from hakiki.credit.providers.registry import CreditBureaus
 
@@ -22,6 +22,8 @@ def _probe(country: str) -> BureauQuery:
 def national_id_unavailable(runtime: Runtime, *, live: bool, country: str) -> str | None:
     """Why no bureau report on ``country``'s national identity numbers can be had with a
     live (or sandbox) key; None when one can."""
+    if country in NO_PUBLIC_API:
+        return f"Hakiki has no credit bureau channel in {country}: {NO_PUBLIC_API[country]}."
     if country not in NATIONAL_ID_TYPE:
         served = ", ".join(f"{c} ({b})" for c, b in BUREAU_OF.items())
         return f"Hakiki has no credit bureau channel in {country}; it reports in {served}."

@@ -67,6 +67,20 @@ def _common(kind: str) -> list[TestValue]:
             expect={**found, "data.company.name": "Kilimanjaro Coffee Growers Limited"},
         ),
         TestValue(
+            description="NG CAC number (RC and digits): found, a company",
+            body={"country_code": "NG", "registration_number": "RC 1234500"},
+            expect={
+                **found,
+                "data.company.registration_number": "RC1234500",
+                "data.company.entity_type": "company",
+            },
+        ),
+        TestValue(
+            description="a Nigerian number that fits no CAC format: 400 naming registration_number",
+            body={"country_code": "NG", "registration_number": "XY 12345"},
+            expect={**INVALID, "details.0.field": "registration_number"},
+        ),
+        TestValue(
             description="another country goes to the global fallback: an LEI",
             body={"country_code": "GB", "lei": GOLDEN_LEI},
             expect={**found, "data.company.identifiers.0.id": GOLDEN_LEI},

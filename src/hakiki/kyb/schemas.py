@@ -39,7 +39,7 @@ def _country(value: Any) -> Any:
         # issue 35: "XX" was looked up and answered 200 NOT_FOUND.
         raise PydanticCustomError(
             "unsupported_country",
-            "{given} is not an ISO 3166-1 country code; use KE, UG or TZ for their registries, "
+            "{given} is not an ISO 3166-1 country code; use KE, NG, UG or TZ for their registries, "
             "or another country's two-letter code (NG, GB, US...) for the global registries",
             {"given": repr(value[:10])},
         )
@@ -53,7 +53,8 @@ class KybRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     country_code: AnyCountry = Field(
-        description="Where the business is registered: KE, UG or TZ for their registries; "
+        description="Where the business is registered: KE (BRS) and NG (CAC) through Prembly, "
+        "UG or TZ for their registries; "
         "any other ISO 3166-1 code goes to the global fallback (OpenCorporates, GLEIF)."
     )
     registration_number: StrictStr | None = Field(

@@ -34,7 +34,7 @@ from hakiki.tax.schemas import (
     WithholdingDetails,
 )
 
-CURRENCIES = {"KE": "KES", "UG": "UGX", "TZ": "TZS"}
+CURRENCIES = {"KE": "KES", "UG": "UGX", "TZ": "TZS", "NG": "NGN"}
 _OUTCOMES = {
     LookupOutcome.NOT_FOUND: Outcome.NOT_FOUND,
     LookupOutcome.UNAVAILABLE: Outcome.SOURCE_UNAVAILABLE,
@@ -108,11 +108,13 @@ def _pin(query: TaxQuery, outcome: Outcome, record: TaxpayerRecord | None) -> Co
             message = "The PIN registered to this national ID is not the PIN sent."
         elif status in (None, "active"):
             verdict = "valid"
-            message = (
-                "A PIN is registered to this national ID."
-                if query.by_id
-                else "The PIN is registered and active."
-            )
+            if query.by_id:
+                message = "A PIN is registered to this national ID."
+            elif status is None:  # FIRS through Prembly: registered, no status given
+                authority = AUTHORITIES[query.country].name
+                message = f"The number is registered with {authority}, which gives no status."
+            else:
+                message = "The PIN is registered and active."
         elif status == "unknown":
             verdict = "unknown"
             message = "The PIN is registered; its status is not one Hakiki knows."

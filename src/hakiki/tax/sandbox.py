@@ -21,6 +21,7 @@ from hakiki.identity.sandbox_values import INVALID, envelope_expect
 from hakiki.tax.providers.base import Check, LookupOutcome, Record, TaxLookup, TaxQuery
 from hakiki.tax.sandbox_records import (
     GOLDEN_COMPANY,
+    GOLDEN_NG_COMPANY,
     GOLDEN_PERSON,
     another_pin,
     compliance_certificate,
@@ -56,7 +57,8 @@ def _found(query: TaxQuery, digit: int) -> Record:
     if query.check == "pin":
         if query.national_id is not None:
             return taxpayer_by_id(query.national_id, mismatch)
-        return taxpayer(query.country, query.pin or "", "Suspended" if digit == 4 else "Active")
+        status = "Suspended" if digit == 4 else "Active"
+        return taxpayer(query.country, query.pin or "", None if query.country == "NG" else status)
     if query.check == "tcc":
         pin = query.pin or ""
         owner = another_pin(query.country, pin) if mismatch else pin
@@ -193,6 +195,32 @@ def _pin_values() -> list[TestValue]:
             ),
         ),
         TestValue(
+            description="NG FIRS TIN written NNNNNNNN-NNNN: Adeyemi Okafor Foods Limited, "
+            "registered (FIRS gives no status)",
+            body={"country_code": "NG", "pin": "20000000-0000"},
+            expect=_expect(
+                Outcome.VERIFIED,
+                verdict="valid",
+                authority="FIRS",
+                **{
+                    "pin_format.display": "20000000-0000",
+                    "taxpayer.name": GOLDEN_NG_COMPANY,
+                    "taxpayer.type": "non_individual",
+                    "taxpayer.pin_status": None,
+                },
+            ),
+        ),
+        TestValue(
+            description="NG TIN ending in 5: not found",
+            body={"country_code": "NG", "pin": "20000000-0005"},
+            expect=_expect(Outcome.NOT_FOUND, verdict="not_found", authority="FIRS"),
+        ),
+        TestValue(
+            description="a FIRS TIN with too few digits: 400 naming pin",
+            body={"country_code": "NG", "pin": "2030475"},
+            expect={**INVALID, "details.0.field": "pin"},
+        ),
+        TestValue(
             description="a malformed KRA PIN: 400 naming pin",
             body={"country_code": "KE", "pin": "B123456789Z"},
             expect={**INVALID, "details.0.field": "pin"},
@@ -209,7 +237,7 @@ def _pin_values() -> list[TestValue]:
         ),
         TestValue(
             description="a country the tax checks do not serve: 400 naming country_code",
-            body={"country_code": "NG", "pin": "A000000000W"},
+            body={"country_code": "GH", "pin": "A000000000W"},
             expect={**INVALID, "details.0.field": "country_code"},
         ),
     ]

@@ -5,7 +5,9 @@ nothing depends on the clock or the database.
 Golden numbers (two digits of outcome before a fixed letter, as in the identity sandbox):
 KE PIN ``A0000000``+DD+``W`` and national ID ``200000``+DD are Wanjiru Akinyi Kamau; KE PIN
 ``P0000000``+DD+``K`` is Kilima Agro Traders Limited; UG TIN ``10000000``+DD is Moses Kato
-Ssempijja; TZ TIN ``1000000``+DD is Baraka Juma Mwakyembe.
+Ssempijja; TZ TIN ``1000000``+DD is Baraka Juma Mwakyembe; NG TIN ``20000000-00``+DD is
+Adeyemi Okafor Foods Limited (FIRS, through Prembly, gives no PIN status: neither does the
+sandbox for NG).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ _LETTERS = "ABCDEFGHJKLMNPQRTUVWXYZ"
 
 GOLDEN_PERSON = "WANJIRU AKINYI KAMAU"
 GOLDEN_COMPANY = "KILIMA AGRO TRADERS LIMITED"
+GOLDEN_NG_COMPANY = "ADEYEMI OKAFOR FOODS LIMITED"
 _GOLDEN = {
     "KE": (
         (re.compile(r"A0000000\d\dW"), GOLDEN_PERSON),
@@ -37,6 +40,7 @@ _GOLDEN = {
     ),
     "UG": ((re.compile(r"10000000\d\d"), "MOSES KATO SSEMPIJJA"),),
     "TZ": ((re.compile(r"1000000\d\d"), "BARAKA JUMA MWAKYEMBE"),),
+    "NG": ((re.compile(r"2000000000\d\d"), GOLDEN_NG_COMPANY),),
 }
 GOLDEN_ID_STEM = "200000"
 
@@ -120,7 +124,7 @@ def taxpayer_by_id(national_id: str, mismatch: bool) -> TaxpayerRecord:
     return TaxpayerRecord(pin, taxpayer_name("KE", pin), None, None)
 
 
-def taxpayer(country: str, pin: str, status: str) -> TaxpayerRecord:
+def taxpayer(country: str, pin: str, status: str | None) -> TaxpayerRecord:
     return TaxpayerRecord(pin, taxpayer_name(country, pin), taxpayer_kind(country, pin), status)
 
 

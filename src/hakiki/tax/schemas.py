@@ -11,7 +11,7 @@ from hakiki.core.envelope import Envelope
 from hakiki.core.registry_checks.schemas import CheckBilling, State
 from hakiki.engines.tax.readings import PinStatus
 
-TAX_COUNTRIES = ("KE", "TZ", "UG")
+TAX_COUNTRIES = ("KE", "TZ", "UG", "NG")
 FoundStatus = Literal["FOUND", "NOT_FOUND", "PENDING"]
 TaxpayerKind = Literal["individual", "non_individual"]
 
@@ -34,7 +34,7 @@ def _tax_country(value: Any) -> Any:
     return code
 
 
-TaxCountry = Annotated[Literal["KE", "TZ", "UG"], BeforeValidator(_tax_country)]
+TaxCountry = Annotated[Literal["KE", "TZ", "UG", "NG"], BeforeValidator(_tax_country)]
 
 Number = Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
 
@@ -43,7 +43,7 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     country_code: TaxCountry = Field(
-        description="The revenue authority's country: KE (KRA), UG (URA) or TZ (TRA)."
+        description="The revenue authority's country: KE (KRA), UG (URA), TZ (TRA) or NG (FIRS)."
     )
 
 
@@ -55,6 +55,7 @@ class PinRequest(_Request):
                 {"country_code": "KE", "pin": "A000000000W"},
                 {"country_code": "KE", "national_id": "20000000"},
                 {"country_code": "TZ", "pin": "100-000-000"},
+                {"country_code": "NG", "pin": "20000000-0000"},
             ]
         },
     )
@@ -62,7 +63,8 @@ class PinRequest(_Request):
     pin: Number | None = Field(
         default=None,
         description="The taxpayer number: a KRA PIN (A or P, 9 digits, a letter), a URA TIN "
-        "(10 digits) or a TRA TIN (9 digits, NNN-NNN-NNN). Spaces, dashes and case are ignored.",
+        "(10 digits), a TRA TIN (9 digits, NNN-NNN-NNN) or a FIRS TIN (10 to 14 digits, "
+        "e.g. 20304753-0001). Spaces, dashes and case are ignored.",
     )
     national_id: Number | None = Field(
         default=None,
@@ -116,8 +118,11 @@ class NumberReading(BaseModel):
     """What the number's format says, read locally (the same in sandbox and live)."""
 
     number: str = Field(description="Normalised: no spaces or dashes, upper case.")
-    display: str = Field(description="As the authority writes it (TRA TINs as NNN-NNN-NNN).")
-    authority: str = Field(description="KRA, URA or TRA.")
+    display: str = Field(
+        description="As the authority writes it (TRA TINs as NNN-NNN-NNN, 12-digit FIRS TINs "
+        "as NNNNNNNN-NNNN)."
+    )
+    authority: str = Field(description="KRA, URA, TRA or FIRS.")
     taxpayer_type: TaxpayerKind | None = Field(
         description="A KRA PIN's first letter: A individual, P non-individual; null for TINs."
     )
@@ -140,7 +145,7 @@ class _Data(BaseModel):
         "not); a final state never changes."
     )
     country: str
-    authority: str = Field(description="KRA, URA or TRA.")
+    authority: str = Field(description="KRA, URA, TRA or FIRS.")
 
 
 class PinData(_Data):
@@ -192,7 +197,7 @@ class WithholdingDetails(BaseModel):
     tax_type: str | None = Field(description="As the authority wrote it.")
     gross_amount: int | None = Field(description="The payment, in minor units of currency.")
     tax_amount: int | None = Field(description="The tax withheld, in minor units of currency.")
-    currency: str = Field(description="KES, UGX or TZS.")
+    currency: str = Field(description="KES, UGX, TZS or NGN.")
     payment_date: str | None = Field(description="YYYY-MM-DD.")
 
 

@@ -71,8 +71,11 @@ def live_provider(runtime: Runtime, query: TaxQuery) -> TaxProvider:
     provider = runtime.part(TaxProviders).find(query)
     if provider is None:
         authority = AUTHORITIES[query.country].name
-        if query.country != "KE":
+        if query.country == "NG":
+            why = _nigeria_unavailable(query)
+        elif query.country != "KE":
             why = f"{authority} publishes no API for third parties to check taxpayers"
+            why += _EAST_AFRICA_WHY.get(query.country, "")
         elif query.check == "withholding":
             why = "KRA publishes no withholding certificate checker; an operator with one sets "
             why += "HAKIKI_GAVACONNECT_WITHHOLDING_PATH"
@@ -85,6 +88,25 @@ def live_provider(runtime: Runtime, query: TaxQuery) -> TaxProvider:
             f"available in live mode: {why}. Nothing was charged; sandbox keys can test them.",
         )
     return provider
+
+
+# What the search for one found (docs/decisions.md, "Uganda and Tanzania: credit bureaus and tax").
+_EAST_AFRICA_WHY = {
+    "UG": " (its EFRIS API serves a taxpayer's own invoices), and no aggregator documents one",
+    "TZ": " (its EFDMS API serves a taxpayer's own receipts), and the one aggregator that lists "
+    "a Tanzanian TIN check (Prembly) documents no answer for it",
+}
+
+
+def _nigeria_unavailable(query: TaxQuery) -> str:
+    if query.check == "pin":
+        return "no Prembly credentials are configured on this server (HAKIKI_PREMBLY_APP_ID)"
+    if query.check == "tcc":
+        return (
+            "Prembly lists a tax clearance certificate check but documents neither its request "
+            "nor its answer, and FIRS publishes no checker for third parties"
+        )
+    return "FIRS publishes no withholding certificate checker for third parties"
 
 
 async def _live(call: Call, query: TaxQuery) -> Answer:

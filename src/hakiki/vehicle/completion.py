@@ -22,7 +22,8 @@ from hakiki.webhooks.service import emit
 def stored_request(runtime: Runtime, row: Row) -> tuple[Decoded, str | None]:
     """The identifier (decoded again: the engine is deterministic) and the owner name."""
     request = json.loads(runtime.vault.decrypt(row["request_encrypted"]))
-    return decode(request["field"], request["value"]), request["owner_name"]
+    country = request.get("country", "KE")  # checks stored before NG plates were KE
+    return decode(request["field"], request["value"], country), request["owner_name"]
 
 
 async def _ask_again(runtime: Runtime, row: Row) -> Looked:
@@ -32,7 +33,7 @@ async def _ask_again(runtime: Runtime, row: Row) -> Looked:
     registry = runtime.part(VehicleRegistries).registry
     if registry is None:  # the operator removed it since
         return Looked(Outcome.SOURCE_UNAVAILABLE, row["provider"], row["reference"], None)
-    result = await registry.lookup(search_by(decoded), decoded.value)
+    result = await registry.lookup(search_by(decoded), decoded.query_value)
     return looked_from(result, row["reference"])
 
 

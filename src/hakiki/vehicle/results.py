@@ -80,6 +80,9 @@ def decoded_info(decoded: Decoded) -> DecodedInfo:
             county=p.county,
             mission_code=p.mission_code,
             service=p.service,
+            lga_code=p.lga_code,
+            lga=p.lga,
+            state=p.state,
         )
     return DecodedInfo(vin=vin, chassis=chassis, plate=plate)
 

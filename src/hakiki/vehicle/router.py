@@ -14,9 +14,11 @@ router = EndpointRouter(tags=["Vehicle"])
 @router.endpoint(VERIFY, response_model=VehicleResult)
 async def verify(body: VehicleRequest, call: Call) -> bytes:
     """Checks a vehicle by exactly one of `vin`, `chassis_number` (a Japanese frame number
-    such as `NZE121-1234567`, or a VIN) or `registration_number` (a Kenyan plate). The
+    such as `NZE121-1234567`, or a VIN) or `registration_number` (a Kenyan plate; with
+    `country_code` NG, a Nigerian plate such as `KJA-123AB`, the only Nigerian identifier). The
     identifier is decoded locally in both modes (`data.decoded`: VIN maker, region, model
-    years and check digit; chassis model code, maker and family; plate category) and the
+    years and check digit; chassis model code, maker and family; plate category, and a
+    Nigerian plate's issuing LGA and state) and the
     registry's copy of records is returned in `data.vehicle` (owner, logbook number, caveats,
     engine number, make, model, body, colour, year of manufacture, registration date). With
     `owner_name`, the registered owners are compared with it (`data.owner_comparison`; a

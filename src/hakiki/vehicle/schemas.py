@@ -13,11 +13,11 @@ from hakiki.vehicle import examples
 
 IdentifierField = Literal["vin", "chassis_number", "registration_number"]
 IdentifierKind = Literal["vin", "jdm_chassis_number", "registration_number"]
-# The vehicle register checked: Kenya's (NTSA, through the aggregator). Another country is a
-# 400 listing this one, as in every category that depends on a country.
-VEHICLE_COUNTRIES = ("KE",)
+# The vehicle registers checked: Kenya's (NTSA) and Nigeria's (FRSC plates), through the
+# aggregator. Another country is a 400 listing these, as in every category that depends on one.
+VEHICLE_COUNTRIES = ("KE", "NG")
 VehicleCountry = Annotated[
-    Literal["KE"], BeforeValidator(served_country(VEHICLE_COUNTRIES, "vehicle checks"))
+    Literal["KE", "NG"], BeforeValidator(served_country(VEHICLE_COUNTRIES, "vehicle checks"))
 ]
 
 
@@ -28,8 +28,8 @@ class VehicleRequest(BaseModel):
 
     country_code: VehicleCountry = Field(
         default="KE",
-        description="The register's country: KE (NTSA), the only one served; any other is a "
-        "400 listing it.",
+        description="The register's country: KE (NTSA) or NG (Nigerian plates; search by "
+        "registration_number); any other is a 400 listing them.",
     )
     vin: StrictStr | None = Field(
         default=None,
@@ -49,7 +49,9 @@ class VehicleRequest(BaseModel):
         min_length=1,
         max_length=20,
         description="A Kenyan plate (`KCA 123A`, `KAA 123`, `KMDA 123A`, `GK A123B`, "
-        "`47 CG 123A`, `1 CD 12K`, `KAF 123`, `ZD 1234`...); spaces and case are ignored.",
+        "`47 CG 123A`, `1 CD 12K`, `KAF 123`, `ZD 1234`...) or, with country_code NG, a "
+        "Nigerian one (`KJA-123AB` or `LSR 123 AA`, LGA code first; `AB 123-KJA` of 1992-2011; "
+        "`12 CD 34`); spaces, dashes and case are ignored.",
     )
     owner_name: StrictStr | None = Field(
         default=None,
@@ -120,6 +122,7 @@ class PlateInfo(BaseModel):
         "county_government",
         "governor",
         "diplomatic",
+        "consular",
         "military",
     ]
     description: str
@@ -130,6 +133,16 @@ class PlateInfo(BaseModel):
     county: str | None
     mission_code: int | None = Field(description="Diplomatic plates: the mission's code.")
     service: str | None = Field(description="Military plates: Army, Air Force or Navy.")
+    lga_code: str | None = Field(
+        default=None,
+        description="Nigerian plates: the three letters of the Local Government Area that "
+        "registered the vehicle.",
+    )
+    lga: str | None = Field(
+        default=None,
+        description="Nigerian plates: that LGA, where Hakiki's table knows the code (else null).",
+    )
+    state: str | None = Field(default=None, description="Nigerian plates: the LGA's state.")
 
 
 class Decoded(BaseModel):

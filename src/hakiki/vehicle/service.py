@@ -58,8 +58,14 @@ def check_request(body: VehicleRequest) -> tuple[Decoded, str | None]:
             [(f, problem) for f in named],
         )
     field = given[0]
+    if body.country_code == "NG" and field != "registration_number":
+        problem = (
+            "Nigerian vehicle checks search by plate (the aggregator's documented Nigerian "
+            "look-up); send registration_number"
+        )
+        raise _invalid(f"{field}: {problem}.", [(field, problem)])
     try:
-        decoded = decode(field, getattr(body, field))
+        decoded = decode(field, getattr(body, field), body.country_code)
     except IdentifierError as error:
         raise _invalid(f"{field}: {error.problem}.", [(field, error.problem)]) from None
     owner = " ".join(body.owner_name.split()) if body.owner_name is not None else None
@@ -88,7 +94,7 @@ class Answer:
 
 
 async def _look_up(registry: VehicleRegistry, decoded: Decoded, reference: str) -> Looked:
-    return looked_from(await registry.lookup(search_by(decoded), decoded.value), reference)
+    return looked_from(await registry.lookup(search_by(decoded), decoded.query_value), reference)
 
 
 async def _live(call: Call, decoded: Decoded) -> Answer:
@@ -124,8 +130,15 @@ async def _finish(call: Call, decoded: Decoded, owner_name: str | None, answer: 
         message=MESSAGES[outcome],
         provider=looked.provider,
         provider_reference=looked.provider_reference,
-        subject_hash=runtime.vault.lookup_hash("KE", f"vehicle_{decoded.kind}", decoded.value),
-        request={"field": decoded.field, "value": decoded.value, "owner_name": owner_name},
+        subject_hash=runtime.vault.lookup_hash(
+            decoded.country, f"vehicle_{decoded.kind}", decoded.value
+        ),
+        request={
+            "field": decoded.field,
+            "value": decoded.value,
+            "owner_name": owner_name,
+            "country": decoded.country,
+        },
         data=data,
     )
 

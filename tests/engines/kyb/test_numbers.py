@@ -32,7 +32,8 @@ from hakiki.engines.kyb.numbers import RegistrationNumberError, parse_registrati
         ("TZ", "bn 123456", "BN123456", "business_name", "TZ-BRELA-BN"),
         ("TZ", "BN-123456", "BN123456", "business_name", "TZ-BRELA-BN"),
         ("GB", "01234567", "01234567", None, "GB-REGISTER"),
-        ("ng", "rc 1234567", "RC 1234567", None, "NG-REGISTER"),
+        ("ng", "rc 1234567", "RC1234567", "company", "NG-CAC"),
+        ("gh", "cs 123456789", "CS 123456789", None, "GH-REGISTER"),
     ],
 )
 def test_numbers_that_fit(

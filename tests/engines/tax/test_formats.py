@@ -84,8 +84,9 @@ def test_tanzania_tin_of_another_length() -> None:
 def test_the_country_picks_the_format() -> None:
     assert parse_taxpayer_number("ke", "A123456789Z").country == "KE"
     assert parse_taxpayer_number("UG", "1000012345").taxpayer_type is None
+    assert parse_taxpayer_number("ng", "20304753-0001").authority == "FIRS"
     with pytest.raises(FormatProblem, match="no taxpayer number format"):
-        parse_taxpayer_number("NG", "12345678")
+        parse_taxpayer_number("GH", "12345678")
 
 
 @pytest.mark.parametrize("number", ["1234567", "23456780", "123456789"])

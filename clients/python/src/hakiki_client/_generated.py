@@ -396,7 +396,7 @@ class BureauIn(TypedDict):
 
 class BureauRequest(TypedDict):
     """BureauRequest"""
-    country_code: Literal["KE", "NG"]
+    country_code: Literal["KE", "NG", "UG", "TZ"]
     id_type: Literal["national_id", "passport", "alien_id", "company_registration", "bvn", "nin"]
     id_number: str
     report_reason: Literal["new_application", "account_review", "collection", "guarantor"]
@@ -1873,7 +1873,7 @@ class PinData(TypedDict):
 
 class PinRequest(TypedDict):
     """PinRequest"""
-    country_code: Literal["KE", "TZ", "UG"]
+    country_code: Literal["KE", "TZ", "UG", "NG"]
     pin: NotRequired[str | None]
     national_id: NotRequired[str | None]
 
@@ -1908,7 +1908,7 @@ class PlaceOut(TypedDict):
 class PlateInfo(TypedDict):
     """PlateInfo"""
     registration_number: str
-    category: Literal["civilian", "civilian_old", "motorcycle", "tricycle", "tractor", "heavy_machinery", "trailer", "national_government", "county_government", "governor", "diplomatic", "military"]
+    category: Literal["civilian", "civilian_old", "motorcycle", "tricycle", "tractor", "heavy_machinery", "trailer", "national_government", "county_government", "governor", "diplomatic", "consular", "military"]
     description: str
     series: str | None
     number: str | None
@@ -1917,6 +1917,9 @@ class PlateInfo(TypedDict):
     county: str | None
     mission_code: int | None
     service: str | None
+    lga_code: NotRequired[str | None]
+    lga: NotRequired[str | None]
+    state: NotRequired[str | None]
 
 
 class QueryEcho(TypedDict):
@@ -2366,7 +2369,7 @@ class TccData(TypedDict):
 
 class TccRequest(TypedDict):
     """TccRequest"""
-    country_code: Literal["KE", "TZ", "UG"]
+    country_code: Literal["KE", "TZ", "UG", "NG"]
     pin: str
     certificate_number: str
 
@@ -2446,7 +2449,7 @@ class VehicleRecord(TypedDict):
 
 class VehicleRequest(TypedDict):
     """VehicleRequest"""
-    country_code: NotRequired[Literal["KE"]]
+    country_code: NotRequired[Literal["KE", "NG"]]
     vin: NotRequired[str | None]
     chassis_number: NotRequired[str | None]
     registration_number: NotRequired[str | None]
@@ -2571,7 +2574,7 @@ class WithholdingDetails(TypedDict):
 
 class WithholdingRequest(TypedDict):
     """WithholdingRequest"""
-    country_code: Literal["KE", "TZ", "UG"]
+    country_code: Literal["KE", "TZ", "UG", "NG"]
     certificate_number: str
     withholder_pin: str
     payee_pin: str
@@ -2730,7 +2733,7 @@ class Operations:
         return cast("KybResult", self._send(Request('GET', f'/v3/kyb/status/{_segment(reference)}')))
 
     def post_vehicle_verify(self, body: VehicleRequest, *, idempotency_key: str | None = None) -> VehicleResult:
-        """Check a vehicle by VIN, chassis number or Kenyan registration number (POST /v3/vehicle/verify)."""
+        """Check a vehicle by VIN, chassis number or registration number (KE, NG plates) (POST /v3/vehicle/verify)."""
         return cast("VehicleResult", self._send(Request('POST', '/v3/vehicle/verify', json=body, idempotency_key=idempotency_key)))
 
     def get_vehicle_status_by_reference(self, reference: str) -> VehicleResult:
@@ -3077,7 +3080,7 @@ class AsyncOperations:
         return cast("KybResult", await self._send(Request('GET', f'/v3/kyb/status/{_segment(reference)}')))
 
     async def post_vehicle_verify(self, body: VehicleRequest, *, idempotency_key: str | None = None) -> VehicleResult:
-        """Check a vehicle by VIN, chassis number or Kenyan registration number (POST /v3/vehicle/verify)."""
+        """Check a vehicle by VIN, chassis number or registration number (KE, NG plates) (POST /v3/vehicle/verify)."""
         return cast("VehicleResult", await self._send(Request('POST', '/v3/vehicle/verify', json=body, idempotency_key=idempotency_key)))
 
     async def get_vehicle_status_by_reference(self, reference: str) -> VehicleResult:

@@ -1,5 +1,5 @@
-"""Registration numbers of Kenya's BRS, Uganda's URSB and Tanzania's BRELA: which formats exist,
-the normal form of each, and the entity type a format implies.
+"""Registration numbers of Kenya's BRS, Uganda's URSB, Tanzania's BRELA and Nigeria's CAC:
+which formats exist, the normal form of each, and the entity type a format implies.
 
 Our reading of numbers printed on certificates, CR12 extracts and the registries' search pages
 (docs/decisions.md, "KYB registration numbers"), loose where the registries are:
@@ -12,6 +12,10 @@ Our reading of numbers printed on certificates, CR12 extracts and the registries
   Numbers (``80020001234567``); older certificates carry 1 to 7 digits. Neither says the type.
 * Tanzania (BRELA). Companies: an incorporation number of 1 to 9 digits (``154487563``);
   business names: ``BN`` and 1 to 9 digits (``BN 123456``).
+* Nigeria (CAC). A type prefix and up to 8 digits: ``RC`` companies (``RC 1234567``), ``BN``
+  business names, ``IT`` incorporated trustees, ``LP`` limited partnerships, ``LLP`` limited
+  liability partnerships (the classifications Prembly's CAC look-ups name); bare digits say no
+  type.
 """
 
 from __future__ import annotations
@@ -40,7 +44,16 @@ _TZ_COMPANY = re.compile(r"^\d{1,9}$")
 _TZ_BUSINESS_NAME = re.compile(r"^BN(?P<serial>\d{1,9})$")
 _OTHER = re.compile(r"^[A-Z0-9][A-Z0-9 ./\-]{0,62}[A-Z0-9]$|^[A-Z0-9]$")
 
-REGISTRIES = {"KE": "BRS", "UG": "URSB", "TZ": "BRELA"}
+_NG_CAC = re.compile(r"^(?P<prefix>RC|BN|IT|LLP|LP)?(?P<serial>\d{1,8})$")
+NIGERIA_PREFIXES: dict[str, str] = {
+    "RC": "company",
+    "BN": "business_name",
+    "IT": "incorporated_trustees",
+    "LP": "limited_partnership",
+    "LLP": "limited_liability_partnership",
+}
+
+REGISTRIES = {"KE": "BRS", "UG": "URSB", "TZ": "BRELA", "NG": "CAC"}
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,8 @@ def parse_registration_number(country: str, raw: str) -> RegistrationNumber:
         return _uganda(text)
     if country == "TZ":
         return _tanzania(text)
+    if country == "NG":
+        return _nigeria(text)
     if not _OTHER.match(text):
         raise RegistrationNumberError(
             "must be 1 to 64 letters and digits (spaces, dots, slashes and dashes between them)"
@@ -117,6 +132,20 @@ def _uganda(text: str) -> RegistrationNumber:
         "is not a Ugandan URSB number: expected the 14-digit Business Registration Number "
         "or an older number of 1-7 digits"
     )
+
+
+def _nigeria(text: str) -> RegistrationNumber:
+    compact = re.sub(r"[\s./\-]", "", text)
+    match = _NG_CAC.match(compact)
+    if match is None:
+        raise RegistrationNumberError(
+            "is not a Nigerian CAC number: expected RC, BN, IT, LP or LLP and up to 8 digits "
+            "(RC 1234567, BN 2345678), or the digits alone"
+        )
+    prefix, serial = match["prefix"], match["serial"]  # leading zeros kept: 092932 is a number
+    if prefix is None:
+        return RegistrationNumber("NG", serial, None, "NG-CAC")
+    return RegistrationNumber("NG", f"{prefix}{serial}", NIGERIA_PREFIXES[prefix], "NG-CAC")
 
 
 def _tanzania(text: str) -> RegistrationNumber:

@@ -1,10 +1,14 @@
-"""Taxpayer numbers of East Africa's revenue authorities, and the numbers that go with them.
+"""Taxpayer numbers of KRA, URA, TRA and FIRS, and the numbers that go with them.
 
 - Kenya, KRA PIN: ``A`` (individual) or ``P`` (non-individual), 9 digits, a letter
   (``A123456789Z``). KRA publishes the format, not how the last letter is computed, so only the
   format is checked (python-stdnum does the same).
 - Uganda, URA TIN: 10 digits.
 - Tanzania, TRA TIN: 9 digits, usually written ``NNN-NNN-NNN``.
+- Nigeria, FIRS TIN: FIRS writes it as 8 digits, a dash and 4 digits (``20304753-0001``);
+  the Joint Tax Board's TIN is 10 digits, and the TINs Prembly's look-ups by NIN and phone return
+  run to 13 or 14 digits (docs/decisions.md, "Nigeria: TIN, CAC and plates"), so 10 to 14
+  digits are accepted and a 12-digit one is displayed as FIRS writes it.
 - Kenyan national ID number: 7 to 9 digits (the identity channels' rule).
 
 Every parser normalises (spaces and dashes dropped, letters upper-cased) and raises
@@ -40,6 +44,13 @@ AUTHORITIES: dict[str, Authority] = {
     "KE": Authority("KE", "KRA", "KRA PIN", "A or P, then 9 digits, then a letter", "A123456789Z"),
     "UG": Authority("UG", "URA", "URA TIN", "10 digits", "1000012345"),
     "TZ": Authority("TZ", "TRA", "TRA TIN", "9 digits, often written NNN-NNN-NNN", "123-456-789"),
+    "NG": Authority(
+        "NG",
+        "FIRS",
+        "FIRS TIN",
+        "10 to 14 digits (FIRS writes 8 digits, a dash and 4 digits)",
+        "20304753-0001",
+    ),
 }
 
 
@@ -122,11 +133,28 @@ def parse_tra_tin(raw: str) -> TaxpayerNumber:
     return TaxpayerNumber("TZ", "TRA", tin, f"{tin[:3]}-{tin[3:6]}-{tin[6:]}", None)
 
 
-_PARSERS = {"KE": parse_kra_pin, "UG": parse_ura_tin, "TZ": parse_tra_tin}
+def parse_firs_tin(raw: str) -> TaxpayerNumber:
+    authority = AUTHORITIES["NG"]
+    tin = _compact(raw)
+    what = f"a {authority.number_name}"
+    if not tin:
+        raise FormatProblem(f"is empty: {what} is {authority.number_format}")
+    if not _digits(tin):
+        odd = next(ch for ch in tin if not _digits(ch))
+        raise FormatProblem(f"holds {odd!r}; {what} is {authority.number_format}")
+    if not 10 <= len(tin) <= 14:
+        raise FormatProblem(
+            f"has {len(tin)} digits; {what} has 10 to 14 (e.g. {authority.example})"
+        )
+    display = f"{tin[:8]}-{tin[8:]}" if len(tin) == 12 else tin
+    return TaxpayerNumber("NG", "FIRS", tin, display, None)
+
+
+_PARSERS = {"KE": parse_kra_pin, "UG": parse_ura_tin, "TZ": parse_tra_tin, "NG": parse_firs_tin}
 
 
 def parse_taxpayer_number(country: str, raw: str) -> TaxpayerNumber:
-    """The taxpayer number ``raw`` of ``country`` (KE, UG or TZ), or ``FormatProblem``."""
+    """The taxpayer number ``raw`` of ``country`` (KE, UG, TZ or NG), or ``FormatProblem``."""
     parser = _PARSERS.get(country.upper())
     if parser is None:
         raise FormatProblem(f"no taxpayer number format is known for {country!r}")

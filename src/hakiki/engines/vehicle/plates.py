@@ -25,6 +25,7 @@ Category = Literal[
     "county_government",
     "governor",
     "diplomatic",
+    "consular",
     "military",
 ]
 
@@ -60,6 +61,9 @@ class Plate:
     county: str | None = None
     mission_code: int | None = None
     service: str | None = None  # the military service
+    state: str | None = None  # Nigeria: the state of the issuing LGA
+    lga: str | None = None  # Nigeria: the issuing Local Government Area, when its code is known
+    lga_code: str | None = None  # Nigeria: the three letters naming the LGA
 
 
 def _county(code: str) -> tuple[int, str]:

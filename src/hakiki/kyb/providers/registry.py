@@ -1,9 +1,10 @@
 """Which business registries this deployment can read, and which one answers a query.
 
-Kenya's BRS through Prembly (with the Prembly credentials the identity channels use). Uganda's
-URSB and Tanzania's BRELA have no aggregator with a public API we could find (docs/decisions.md),
-so their numbers, like every other country's, go to the global fallback: OpenCorporates when a
-token is configured, else GLEIF. An LEI always goes to GLEIF.
+Kenya's BRS and Nigeria's CAC through Prembly (with the Prembly credentials the identity
+channels use). Uganda's URSB and Tanzania's BRELA have no aggregator with a public API we could
+find (docs/decisions.md), so their numbers, like every other country's, go to the global
+fallback: OpenCorporates when a token is configured, else GLEIF; so does a Nigerian name, or a
+Nigerian number where Prembly is not configured. An LEI always goes to GLEIF.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from hakiki.kyb.providers.base import RegistryProvider, RegistryQuery
 from hakiki.kyb.providers.gleif import Gleif
 from hakiki.kyb.providers.opencorporates import OpenCorporates
 from hakiki.kyb.providers.prembly_brs import PremblyBrs
+from hakiki.kyb.providers.prembly_cac import PremblyCac
 
-NATIONAL = ("KE",)  # countries whose own registry a provider reads
+NATIONAL = ("KE",)  # countries whose own registry is the only one asked
 
 
 class Registries:
@@ -38,6 +40,7 @@ class Registries:
         api_key = (settings.prembly_api_key or "").strip()
         if app_id and api_key:
             national.append(PremblyBrs(app_id, api_key, settings.prembly_base_url, timeout))
+            national.append(PremblyCac(app_id, api_key, settings.prembly_base_url, timeout))
         token = (settings.opencorporates_api_token or "").strip()
         opencorporates = (
             OpenCorporates(token, settings.opencorporates_base_url, timeout) if token else None
@@ -50,8 +53,9 @@ class Registries:
         """The provider that answers ``query``; None when none is configured for it."""
         if query.lei:
             return self.gleif
-        if query.country in NATIONAL:
-            return next((p for p in self.national if p.covers(query)), None)
+        own = next((p for p in self.national if p.covers(query)), None)
+        if own is not None or query.country in NATIONAL:
+            return own
         for provider in (self.opencorporates, self.gleif):
             if provider is not None and provider.covers(query):
                 return provider

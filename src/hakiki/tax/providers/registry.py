@@ -1,10 +1,12 @@
-"""Which tax registries this deployment has credentials for, and which one answers a check."""
+"""Which tax registries this deployment has credentials for, and which one answers a check:
+KRA through GavaConnect (KE), FIRS through Prembly (NG TINs)."""
 
 from __future__ import annotations
 
 from hakiki.core.settings import Settings
 from hakiki.tax.providers.base import TaxProvider, TaxQuery
 from hakiki.tax.providers.gavaconnect import PRODUCTS, Credentials, GavaConnectProvider
+from hakiki.tax.providers.prembly_tin import PremblyTinProvider
 
 
 def build_tax_providers(settings: Settings) -> list[TaxProvider]:
@@ -19,16 +21,28 @@ def build_tax_providers(settings: Settings) -> list[TaxProvider]:
     secret = (settings.gavaconnect_consumer_secret or "").strip()
     default = Credentials(key, secret) if key and secret else None
     apps = {product: Credentials(*pair) for product, pair in settings.gavaconnect_apps.items()}
-    if default is None and not apps:
-        return []
-    provider = GavaConnectProvider(
-        settings.gavaconnect_base_url,
-        settings.provider_timeout_seconds,
-        credentials=default,
-        apps=apps,
-        withholding_path=settings.gavaconnect_withholding_path,
-    )
-    return [provider]
+    providers: list[TaxProvider] = []
+    if default is not None or apps:
+        gava = GavaConnectProvider(
+            settings.gavaconnect_base_url,
+            settings.provider_timeout_seconds,
+            credentials=default,
+            apps=apps,
+            withholding_path=settings.gavaconnect_withholding_path,
+        )
+        providers.append(gava)
+    app_id = (settings.prembly_app_id or "").strip()
+    api_key = (settings.prembly_api_key or "").strip()
+    if app_id and api_key:
+        prembly = PremblyTinProvider(
+            app_id,
+            api_key,
+            settings.prembly_base_url,
+            settings.provider_timeout_seconds,
+            path=settings.tax_prembly_tin_path,
+        )
+        providers.append(prembly)
+    return providers
 
 
 class TaxProviders:
