@@ -44,3 +44,71 @@ DECISION = declare(
         ),
     )
 )
+
+# A loan book of a million rows is about 200 MB; this limit takes 300,000 rows and more.
+BOOK_MAX_BYTES = 64 * 1024 * 1024
+FORM_FRAMING_BYTES = 1 << 20
+
+MODEL_TRAIN = declare(
+    Endpoint(
+        key="credit.models.train",
+        method="POST",
+        path="/v3/credit/models",
+        scope="credit:write",
+        summary="Train your own scorecard on your loan book (CSV): a job, with a model card",
+        status_code=202,
+        errors=(400,),
+        max_body_bytes=BOOK_MAX_BYTES + FORM_FRAMING_BYTES,
+        logged_fields=("window_days",),
+    )
+)
+MODEL_LIST = declare(
+    Endpoint(
+        key="credit.models",
+        method="GET",
+        path="/v3/credit/models",
+        scope="credit:read",
+        summary="Your credit models of this environment, newest first, and the active version",
+        errors=(400,),
+    )
+)
+MODEL_READ = declare(
+    Endpoint(
+        key="credit.model",
+        method="GET",
+        path="/v3/credit/models/{model_id}",
+        scope="credit:read",
+        summary="One credit model: training progress, then its model card",
+        errors=(400, 404),
+    )
+)
+MODEL_ACTIVATE = declare(
+    Endpoint(
+        key="credit.models.activate",
+        method="POST",
+        path="/v3/credit/models/{model_id}/activate",
+        scope="credit:write",
+        summary="Make a trained model the one this environment's decisions use",
+        errors=(400, 404, 409),
+    )
+)
+MODEL_ROLLBACK = declare(
+    Endpoint(
+        key="credit.models.rollback",
+        method="POST",
+        path="/v3/credit/models/rollback",
+        scope="credit:write",
+        summary="Go back to the model active before the current one (the demo model at the end)",
+        errors=(400, 409),
+    )
+)
+DECISION_REPLAY = declare(
+    Endpoint(
+        key="credit.decision.replay",
+        method="GET",
+        path="/v3/credit/decisions/{reference}/replay",
+        scope="credit:read",
+        summary="Score a stored decision's inputs again with the model that made it",
+        errors=(400, 404),
+    )
+)

@@ -31,7 +31,14 @@ import numpy as np
 from hakiki.engines.credit import lender, loan_book, training
 from hakiki.engines.credit.features import Applicant, BureauFacts
 
-PURPOSES = ("school_fees", "business_stock", "agriculture", "emergency", "asset_finance", "personal")
+PURPOSES = (
+    "school_fees",
+    "business_stock",
+    "agriculture",
+    "emergency",
+    "asset_finance",
+    "personal",
+)
 PURPOSE_SHARE = (0.2, 0.25, 0.15, 0.15, 0.1, 0.15)
 # The true model: log-odds of default = intercept + the sum of these effects.
 TRUE_MODEL: dict[str, object] = {
@@ -121,7 +128,9 @@ def _loan(rng: np.random.Generator, i: int) -> tuple[dict[str, str], Applicant]:
     history = rng.random()
     npl = int(accounts > 0 and history < 0.08)
     dpd = 0 if accounts == 0 or history > 0.2 else int(rng.integers(1, 120))
-    types = sorted(set(rng.choice(("bank", "digital_lender", "sacco", "retail"), size=min(accounts, 3))))
+    types = sorted(
+        set(rng.choice(("bank", "digital_lender", "sacco", "retail"), size=min(accounts, 3)))
+    )
     bureau = BureauFacts(accounts, min(accounts, 2), accounts - npl, npl, dpd, 0, tuple(types))
     inflow = int(income * rng.uniform(0.8, 1.3))
     regularity = round(float(rng.beta(5, 2)), 3)

@@ -55,9 +55,7 @@ VARIABLES: tuple[VariableSpec, ...] = (
         "Instalment credit with other lenders",
         ("none", "stores", "bank"),
     ),
-    VariableSpec(
-        "income_regularity", "numeric", "L08", "Income on the statement is irregular"
-    ),
+    VariableSpec("income_regularity", "numeric", "L08", "Income on the statement is irregular"),
     VariableSpec(
         "affordability",
         "numeric",
@@ -105,5 +103,7 @@ def variables(applicant: features.Applicant) -> dict[str, Value]:
         "income_regularity": None if regularity is None else float(regularity),
         "affordability": _affordability(applicant),
         "betting_share": None if betting is None else float(betting),
-        "loan_stacking": None if applicant.loan_stacking is None else float(applicant.loan_stacking),
+        "loan_stacking": None
+        if applicant.loan_stacking is None
+        else float(applicant.loan_stacking),
     }

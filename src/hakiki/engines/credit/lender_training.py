@@ -66,7 +66,7 @@ def _woe(binning: training.Binning, values: list[Value]) -> np.ndarray:
     out = np.zeros(len(values))
     known = [i for i, v in enumerate(values) if v is not None]
     if known:
-        out[known] = binning.transform([values[i] for i in known])  # type: ignore[arg-type]
+        out[known] = binning.transform([values[i] for i in known])
     return out
 
 
@@ -105,7 +105,9 @@ def _variable_document(
     }
 
 
-def _bands(scores: np.ndarray, risk: np.ndarray, bad: np.ndarray, s: Settings) -> list[dict[str, Any]]:
+def _bands(
+    scores: np.ndarray, risk: np.ndarray, bad: np.ndarray, s: Settings
+) -> list[dict[str, Any]]:
     cutoffs = policy.Cutoffs(s.approve, s.refer)
     out = []
     upper = policy.SCORE_TOP
@@ -144,7 +146,11 @@ def _groups(values: Sequence[str]) -> list[str]:
 
 
 def fairness(
-    protected: dict[str, list[str]], rows: np.ndarray, scores: np.ndarray, bad: np.ndarray, approve: int
+    protected: dict[str, list[str]],
+    rows: np.ndarray,
+    scores: np.ndarray,
+    bad: np.ndarray,
+    approve: int,
 ) -> dict[str, Any]:
     """Approval rate (score at or above the approve cut-off) per group of each protected column
     on the holdout, and the lowest group's rate over the highest's."""
@@ -184,9 +190,10 @@ def train(book: LoanBook, settings: Settings) -> dict[str, Any]:
     used, unused, binnings = [], [], {}
     for spec in lender.VARIABLES:
         known = [i for i in train_rows if columns[spec.name][i] is not None]
-        if len(known) < MIN_KNOWN_SHARE * len(train_rows) or len(
-            {columns[spec.name][i] for i in known}
-        ) < 2:
+        if (
+            len(known) < MIN_KNOWN_SHARE * len(train_rows)
+            or len({columns[spec.name][i] for i in known}) < 2
+        ):
             unused.append({"name": spec.name, "reason": "not known, or one value, in the book"})
             continue
         binnings[spec.name] = _bin(spec, [columns[spec.name][i] for i in known], bad[known])
@@ -234,17 +241,13 @@ def train(book: LoanBook, settings: Settings) -> dict[str, Any]:
         "approval": {
             "cutoffs": {"approve": settings.approve, "refer": settings.refer},
             "approve_rate": round(float(approved.mean()), 4),
-            "refer_rate": round(
-                float(((test_scores >= settings.refer) & ~approved).mean()), 4
-            ),
+            "refer_rate": round(float(((test_scores >= settings.refer) & ~approved).mean()), 4),
             "decline_rate": round(float((test_scores < settings.refer).mean()), 4),
             "default_rate_approved": round(float(test_bad[approved].mean()), 4)
             if approved.any()
             else None,
         },
-        "fairness": fairness(
-            book.protected, test_rows, test_scores, test_bad, settings.approve
-        ),
+        "fairness": fairness(book.protected, test_rows, test_scores, test_bad, settings.approve),
         "inputs": [s.name for s in used],
         "unused_inputs": unused,
         "protected_columns": sorted(book.protected),

@@ -149,7 +149,9 @@ class _Row:
         except ValueError:
             number = -1.0
         if not 0.0 <= number <= 1.0:
-            self.problems.append(Problem(self.number, name, f"{value!r} is not a share from 0 to 1"))
+            self.problems.append(
+                Problem(self.number, name, f"{value!r} is not a share from 0 to 1")
+            )
             return None
         return number
 
@@ -158,7 +160,9 @@ def _bureau(row: _Row) -> BureauFacts | None:
     accounts = row.integer("bureau_accounts")
     if accounts is None:
         return None
-    types = tuple(sorted({t.strip() for t in (row.text("bureau_lender_types") or "").split(";")} - {""}))
+    types = tuple(
+        sorted({t.strip() for t in (row.text("bureau_lender_types") or "").split(";")} - {""})
+    )
     unknown = set(types) - LENDER_TYPES
     if unknown:
         row.problems.append(
@@ -193,7 +197,9 @@ def _purpose(row: _Row) -> str | None:
     return slug
 
 
-def read_row(number: int, raw: Mapping[str, str], problems: list[Problem]) -> tuple[Applicant, date | None, int | None]:
+def read_row(
+    number: int, raw: Mapping[str, str], problems: list[Problem]
+) -> tuple[Applicant, date | None, int | None]:
     row = _Row(number, raw, problems)
     amount, term = row.integer("loan_amount"), row.integer("loan_term_months")
     for name, value in (("loan_amount", amount), ("loan_term_months", term)):
