@@ -85,20 +85,18 @@ async def get_model(model_id: str, call: Call) -> CreditModel:
 
 
 @router.endpoint(MODEL_ACTIVATE, response_model=ActiveModel)
-async def activate_model(model_id: str, call: Call) -> ActiveModel:
+async def activate_model(model_id: str, call: Call) -> bytes:
     """From the next decision on, this environment's decisions use this model and name its
     version. 409 while it is not trained, or when its data was too little (the reason is the
     card's). 404 for another organisation's or environment's model."""
-    demo = decision.scorecard().version
-    return await service.activate(call.runtime.db, _owner(call), model_id, call.request_id, demo)
+    return await service.change(call, decision.scorecard().version, model_id)
 
 
 @router.endpoint(MODEL_ROLLBACK, response_model=ActiveModel)
-async def rollback_model(call: Call) -> ActiveModel:
+async def rollback_model(call: Call) -> bytes:
     """Decisions go back to the model that was active before the current one; past the first
     activation, to the demo model. 409 when the demo model is already active."""
-    demo = decision.scorecard().version
-    return await service.rollback(call.runtime.db, _owner(call), call.request_id, demo)
+    return await service.change(call, decision.scorecard().version, None)
 
 
 @router.endpoint(DECISION_REPLAY, response_model=DecisionReplay)

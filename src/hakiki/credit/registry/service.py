@@ -11,10 +11,10 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hakiki.core.calls import Call, finish_call
+from hakiki.core.calls import Call, finish_call, finish_write
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
-from hakiki.core.database import Database, read, transaction
+from hakiki.core.database import Database, read
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
@@ -253,71 +253,92 @@ async def _version(conn: AsyncConnection, model_id: str | None, demo_version: st
     return found["version"] if found else demo_version
 
 
-async def activate(
-    db: Database, owner: Owner, model_id: str, request_id: str, demo_version: str
+async def activate_in(
+    conn: AsyncConnection, owner: Owner, model_id: str, request_id: str, demo_version: str
 ) -> ActiveModel:
-    """Make ``model_id`` the environment's active model: 404 if it is not the owner's, 409
-    while it is not trained or when its data was too little (with the card's reason)."""
+    """Make ``model_id`` the environment's active model, in the caller's transaction: 404 if it
+    is not the owner's, 409 while it is not trained or when its data was too little (with the
+    card's reason)."""
     org_id, environment = owner
-    async with transaction(db) as conn:
-        found = await repository.get_owned(conn, org_id, environment, model_id)
-        if found is None:
-            raise _not_found(model_id)
-        if found["status"] != "trained":
-            raise _conflict(
-                f"Model {model_id} is {found['status']}, not trained: it cannot be activated.",
-                f"model {found['status']}",
-            )
-        if not found["activatable"]:
-            raise _conflict(
-                f"Model {model_id} cannot be activated. {found['refusal_reason']}",
-                "too little data",
-            )
-        previous = await active_model_id(conn, owner)
-        await repository.add_activation(
-            conn,
-            {
-                "org_id": org_id,
-                "environment": environment,
-                "model_id": model_id,
-                "action": "activate",
-                "request_id": request_id,
-                "created_at": utcnow(),
-            },
+    found = await repository.get_owned(conn, org_id, environment, model_id)
+    if found is None:
+        raise _not_found(model_id)
+    if found["status"] != "trained":
+        raise _conflict(
+            f"Model {model_id} is {found['status']}, not trained: it cannot be activated.",
+            f"model {found['status']}",
         )
-        before = await _version(conn, previous, demo_version)
+    if not found["activatable"]:
+        raise _conflict(
+            f"Model {model_id} cannot be activated. {found['refusal_reason']}", "too little data"
+        )
+    previous = await active_model_id(conn, owner)
+    await repository.add_activation(
+        conn,
+        {
+            "org_id": org_id,
+            "environment": environment,
+            "model_id": model_id,
+            "action": "activate",
+            "request_id": request_id,
+            "created_at": utcnow(),
+        },
+    )
+    before = await _version(conn, previous, demo_version)
     return ActiveModel(
         model_id=model_id, version=found["version"], demo=False, previous_version=before
     )
 
 
-async def rollback(db: Database, owner: Owner, request_id: str, demo_version: str) -> ActiveModel:
+async def rollback_in(
+    conn: AsyncConnection, owner: Owner, request_id: str, demo_version: str
+) -> ActiveModel:
     """Go back to the model active before the current one (the demo model at the bottom);
     409 when the demo model is already active."""
     org_id, environment = owner
-    async with transaction(db) as conn:
-        stack = active_of(await _history(conn, owner))
-        if not stack:
-            raise ApiError(
-                409,
-                "conflict",
-                "The demo model is active: there is no earlier model to roll back to.",
-            )
-        now_id = stack[-1]
-        back_to = stack[-2] if len(stack) > 1 else None
-        await repository.add_activation(
-            conn,
-            {
-                "org_id": org_id,
-                "environment": environment,
-                "model_id": back_to,
-                "action": "rollback",
-                "request_id": request_id,
-                "created_at": utcnow(),
-            },
+    stack = active_of(await _history(conn, owner))
+    if not stack:
+        raise ApiError(
+            409,
+            "conflict",
+            "The demo model is active: there is no earlier model to roll back to.",
         )
-        before = await _version(conn, now_id, demo_version)
-        version = await _version(conn, back_to, demo_version)
+    back_to = stack[-2] if len(stack) > 1 else None
+    await repository.add_activation(
+        conn,
+        {
+            "org_id": org_id,
+            "environment": environment,
+            "model_id": back_to,
+            "action": "rollback",
+            "request_id": request_id,
+            "created_at": utcnow(),
+        },
+    )
     return ActiveModel(
-        model_id=back_to, version=version, demo=back_to is None, previous_version=before
+        model_id=back_to,
+        version=await _version(conn, back_to, demo_version),
+        demo=back_to is None,
+        previous_version=await _version(conn, stack[-1], demo_version),
+    )
+
+
+async def change(call: Call, demo_version: str, model_id: str | None) -> bytes:
+    """Activate ``model_id``, or roll back when it is None: the change, the request record and
+    the stored idempotent answer in one transaction."""
+    principal = call.principal
+    owner = (principal.org_id, principal.environment)
+    answer: list[ActiveModel] = []
+
+    async def write(conn: AsyncConnection) -> None:
+        if model_id is None:
+            answer.append(await rollback_in(conn, owner, call.request_id, demo_version))
+        else:
+            answer.append(await activate_in(conn, owner, model_id, call.request_id, demo_version))
+
+    return await finish_write(
+        call,
+        write,
+        lambda: answer[0].model_dump_json().encode(),
+        description="Credit model rolled back" if model_id is None else "Credit model activated",
     )
