@@ -79,7 +79,8 @@ def train_command(
     org_name: str, path: Path, environment: str, window_days: int, activate: bool, as_json: bool
 ) -> None:
     """Train a scorecard on a loan book and store it in the organisation's registry."""
-    out = run_with_db(lambda db: _train(db, org_name, environment, path, window_days, activate))
+    book = (path.name, path.read_bytes())
+    out = run_with_db(lambda db: _train(db, org_name, environment, book, window_days, activate))
     if as_json:
         click.echo(json.dumps(out))
     elif out["status"] == "failed":
