@@ -15,6 +15,7 @@ from hakiki.account import service as accounts
 from hakiki.core.cli_support import run_with_db
 from hakiki.core.crypto import Vault, load_master_key
 from hakiki.core.database import Database, read, transaction
+from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.settings import get_settings
 from hakiki.credit.decision import scorecard
@@ -40,7 +41,11 @@ async def _train(
     org = await accounts.get_org(db, org_name)
     owner = (org.id, environment)
     file_name, data = book
-    rows = await service.check_book(data)
+    try:
+        rows = await service.check_book(data)
+    except ApiError as error:  # every problem, one a line (the API lists them in details)
+        lines = [f"row {d['row']}, {d['field']}: {d['problem']}" for d in error.details or []]
+        raise click.ClickException("\n".join(["the loan book has problems:", *lines])) from error
     request_id = new_id("req")
     async with transaction(db) as conn:
         model = await service.new_model(
@@ -52,7 +57,7 @@ async def _train(
         trained = await repository.get_model(conn, model["id"])
     assert trained is not None
     out = service.model_out(trained, None, card=True).model_dump(mode="json")
-    if activate and out["status"] == "trained":
+    if activate and out["activatable"]:
         async with transaction(db) as conn:
             active = await service.activate_in(
                 conn, owner, model["id"], request_id, scorecard().version
