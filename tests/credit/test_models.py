@@ -134,14 +134,15 @@ async def test_decisions_switch_to_the_lenders_model_on_activation_and_back_on_r
     listed = (await client.get(URL, headers=headers)).json()
     assert listed["active_version"] == "lender-1" and listed["data"][0]["active"] is True
 
-    response = await client.post(f"{URL}/rollback", headers=headers)
+    response = await client.post(f"{URL}/{model['model_id']}/rollback", headers=headers)
     assert response.status_code == 200, response.text
     assert response.json()["version"] == "hakiki-german-1.0.0"
     assert response.json()["demo"] is True
     back = await decide(client, headers, with_purpose("electronics"))
     assert back["data"]["model"]["demo"] is True
-    again = await client.post(f"{URL}/rollback", headers=headers)
-    assert again.status_code == 409
+    again = await client.post(f"{URL}/{model['model_id']}/rollback", headers=headers)
+    assert again.status_code == 409  # not the active model any more: the demo model is
+    assert "hakiki-german-1.0.0 is" in again.json()["message"]
 
     # Each decision replays from its stored (encrypted) inputs with the model that made it,
     # though another model is active now.
@@ -228,5 +229,7 @@ async def test_other_organisations_get_404_and_read_only_keys_403(
         URL, files={"file": ("loans.csv", book_csv, "text/csv")}, headers=reader.headers
     )
     assert response.status_code == 403
-    assert (await client.post(f"{URL}/rollback", headers=reader.headers)).status_code == 403
+    rollback = f"{URL}/{model_id}/rollback"
+    assert (await client.post(rollback, headers=reader.headers)).status_code == 403
+    assert (await client.post(rollback, headers=other.headers)).status_code == 404
     assert (await client.get(URL, headers=reader.headers)).status_code == 200

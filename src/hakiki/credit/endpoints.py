@@ -5,6 +5,7 @@ from __future__ import annotations
 from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.envelope import InData
 from hakiki.credit import sandbox
+from hakiki.credit.registry import sandbox as models_sandbox
 
 BUREAU = declare(
     Endpoint(
@@ -58,6 +59,7 @@ MODEL_TRAIN = declare(
         summary="Train your own scorecard on your loan book (CSV): a job, with a model card",
         status_code=202,
         errors=(400,),
+        sandbox=models_sandbox.MODEL_TRAIN,
         max_body_bytes=BOOK_MAX_BYTES + FORM_FRAMING_BYTES,
         logged_fields=("window_days",),
     )
@@ -70,6 +72,7 @@ MODEL_LIST = declare(
         scope="credit:read",
         summary="Your credit models of this environment, newest first, and the active version",
         errors=(400,),
+        sandbox=models_sandbox.MODEL_LIST,
     )
 )
 MODEL_READ = declare(
@@ -96,10 +99,11 @@ MODEL_ROLLBACK = declare(
     Endpoint(
         key="credit.models.rollback",
         method="POST",
-        path="/v3/credit/models/rollback",
+        path="/v3/credit/models/{model_id}/rollback",
         scope="credit:write",
-        summary="Go back to the model active before the current one (the demo model at the end)",
-        errors=(400, 409),
+        summary="Roll the active model back to the one active before it (the demo model at the "
+        "end)",
+        errors=(400, 404, 409),
     )
 )
 DECISION_REPLAY = declare(

@@ -302,6 +302,11 @@ DECISION = Examples(
             },
         ),
         TestValue(
+            "a purpose the demo model was not trained on: 400 naming loan.purpose",
+            {"http_status": 400, "error": "invalid_request", "details.0.field": "loan.purpose"},
+            {**STRONG, "loan": {**STRONG["loan"], "purpose": "school_fees"}},
+        ),
+        TestValue(
             "a loan without a term: 400 naming loan.term_months",
             {"http_status": 400, "error": "invalid_request", "details.0.field": "loan.term_months"},
             {"loan": {"amount": 5_000_000}},

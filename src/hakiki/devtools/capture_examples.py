@@ -69,6 +69,7 @@ RECIPES: dict[str, Recipe] = {
     "fraud.face_scan": Recipe(test_value="first number ends in 7"),
     "fraud.bulk_scan.upload": Recipe(test_value="an ID scan of sandbox BVNs"),
     "screening.watchlist.upload": Recipe(test_value="a watchlist CSV"),
+    "credit.models.train": Recipe(test_value="a loan book of three loans"),
     "kyc.status": Recipe(after="kyc.national_id"),
     "kyb.status": Recipe(after="kyb.business"),
     "tax.status": Recipe(after="tax.pin"),

@@ -2828,9 +2828,9 @@ class Operations:
         """Make a trained model the one this environment's decisions use (POST /v3/credit/models/{model_id}/activate)."""
         return cast("ActiveModel", self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/activate', idempotency_key=idempotency_key)))
 
-    def post_credit_models_rollback(self, *, idempotency_key: str | None = None) -> ActiveModel:
-        """Go back to the model active before the current one (the demo model at the end) (POST /v3/credit/models/rollback)."""
-        return cast("ActiveModel", self._send(Request('POST', '/v3/credit/models/rollback', idempotency_key=idempotency_key)))
+    def post_credit_models_by_model_id_rollback(self, model_id: str, *, idempotency_key: str | None = None) -> ActiveModel:
+        """Roll the active model back to the one active before it (the demo model at the end) (POST /v3/credit/models/{model_id}/rollback)."""
+        return cast("ActiveModel", self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/rollback', idempotency_key=idempotency_key)))
 
     def get_credit_decisions_by_reference_replay(self, reference: str) -> DecisionReplay:
         """Score a stored decision's inputs again with the model that made it (GET /v3/credit/decisions/{reference}/replay)."""
@@ -3199,9 +3199,9 @@ class AsyncOperations:
         """Make a trained model the one this environment's decisions use (POST /v3/credit/models/{model_id}/activate)."""
         return cast("ActiveModel", await self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/activate', idempotency_key=idempotency_key)))
 
-    async def post_credit_models_rollback(self, *, idempotency_key: str | None = None) -> ActiveModel:
-        """Go back to the model active before the current one (the demo model at the end) (POST /v3/credit/models/rollback)."""
-        return cast("ActiveModel", await self._send(Request('POST', '/v3/credit/models/rollback', idempotency_key=idempotency_key)))
+    async def post_credit_models_by_model_id_rollback(self, model_id: str, *, idempotency_key: str | None = None) -> ActiveModel:
+        """Roll the active model back to the one active before it (the demo model at the end) (POST /v3/credit/models/{model_id}/rollback)."""
+        return cast("ActiveModel", await self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/rollback', idempotency_key=idempotency_key)))
 
     async def get_credit_decisions_by_reference_replay(self, reference: str) -> DecisionReplay:
         """Score a stored decision's inputs again with the model that made it (GET /v3/credit/decisions/{reference}/replay)."""

@@ -44,6 +44,7 @@ async def train_model(
     ),
     window_days: int = Form(
         90,
+        examples=[90],
         ge=1,
         le=3650,
         description="A loan counts as defaulted when defaulted_within_days is at most this.",
@@ -89,14 +90,16 @@ async def activate_model(model_id: str, call: Call) -> bytes:
     """From the next decision on, this environment's decisions use this model and name its
     version. 409 while it is not trained, or when its data was too little (the reason is the
     card's). 404 for another organisation's or environment's model."""
-    return await service.change(call, decision.scorecard().version, model_id)
+    return await service.change(call, decision.scorecard().version, model_id, rollback=False)
 
 
 @router.endpoint(MODEL_ROLLBACK, response_model=ActiveModel)
-async def rollback_model(call: Call) -> bytes:
-    """Decisions go back to the model that was active before the current one; past the first
-    activation, to the demo model. 409 when the demo model is already active."""
-    return await service.change(call, decision.scorecard().version, None)
+async def rollback_model(model_id: str, call: Call) -> bytes:
+    """`model_id` must be the active model: decisions go back to the model that was active
+    before it; past the first activation, to the demo model. 409 when it is not the active
+    model (another change came first, or the demo model is active); 404 for another
+    organisation's or environment's model."""
+    return await service.change(call, decision.scorecard().version, model_id, rollback=True)
 
 
 @router.endpoint(DECISION_REPLAY, response_model=DecisionReplay)

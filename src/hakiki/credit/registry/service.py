@@ -291,17 +291,20 @@ async def activate_in(
 
 
 async def rollback_in(
-    conn: AsyncConnection, owner: Owner, request_id: str, demo_version: str
+    conn: AsyncConnection, owner: Owner, model_id: str, request_id: str, demo_version: str
 ) -> ActiveModel:
-    """Go back to the model active before the current one (the demo model at the bottom);
-    409 when the demo model is already active."""
+    """Roll ``model_id``, the active model, back to the model active before it (the demo model
+    at the bottom): 404 when it is not the owner's, 409 when it is not the active one (another
+    change came first, or the demo model is active)."""
     org_id, environment = owner
+    if await repository.get_owned(conn, org_id, environment, model_id) is None:
+        raise _not_found(model_id)
     stack = active_of(await _history(conn, owner))
-    if not stack:
-        raise ApiError(
-            409,
-            "conflict",
-            "The demo model is active: there is no earlier model to roll back to.",
+    if not stack or stack[-1] != model_id:
+        active = await _version(conn, stack[-1] if stack else None, demo_version)
+        raise _conflict(
+            f"Model {model_id} is not the active model ({active} is): nothing to roll back.",
+            "not the active model",
         )
     back_to = stack[-2] if len(stack) > 1 else None
     await repository.add_activation(
@@ -323,16 +326,16 @@ async def rollback_in(
     )
 
 
-async def change(call: Call, demo_version: str, model_id: str | None) -> bytes:
-    """Activate ``model_id``, or roll back when it is None: the change, the request record and
-    the stored idempotent answer in one transaction."""
+async def change(call: Call, demo_version: str, model_id: str, *, rollback: bool) -> bytes:
+    """Activate ``model_id``, or roll it back: the change, the request record and the stored
+    idempotent answer in one transaction."""
     principal = call.principal
     owner = (principal.org_id, principal.environment)
     answer: list[ActiveModel] = []
 
     async def write(conn: AsyncConnection) -> None:
-        if model_id is None:
-            answer.append(await rollback_in(conn, owner, call.request_id, demo_version))
+        if rollback:
+            answer.append(await rollback_in(conn, owner, model_id, call.request_id, demo_version))
         else:
             answer.append(await activate_in(conn, owner, model_id, call.request_id, demo_version))
 
@@ -340,5 +343,5 @@ async def change(call: Call, demo_version: str, model_id: str | None) -> bytes:
         call,
         write,
         lambda: answer[0].model_dump_json().encode(),
-        description="Credit model rolled back" if model_id is None else "Credit model activated",
+        description="Credit model rolled back" if rollback else "Credit model activated",
     )
