@@ -198,7 +198,7 @@ def _decision(expect: dict[str, Any], description: str, **body: Any) -> TestValu
     return TestValue(description, {"http_status": 200, **expect}, body)
 
 
-STRONG = {
+STRONG: dict[str, Any] = {
     "loan": {"amount": 5_000_000, "term_months": 6, "purpose": "electronics"},
     "applicant": {
         "monthly_income": 15_000_000,
