@@ -21,23 +21,23 @@ from tests.conftest import AccountFactory
 
 URL = "/v3/credit/models"
 DECISION = "/v3/credit/decision"
-APPLICANT = {
-    "loan": {"amount": 5_000_000, "term_months": 6, "purpose": "school_fees"},
+APPLICANT = {  # a middling applicant: scores in the middle of the lender model's range
+    "loan": {"amount": 8_000_000, "term_months": 12, "purpose": "school_fees"},
     "applicant": {
-        "monthly_income": 9_000_000,
-        "monthly_obligations": 1_000_000,
-        "employment_months": 48,
+        "monthly_income": 5_000_000,
+        "monthly_obligations": 1_500_000,
+        "employment_months": 18,
     },
     "bureau": {"accounts": 2, "open_accounts": 1, "performing_accounts": 2, "lender_types": []},
     "statement": {
         "months": 6,
-        "average_monthly_inflow": 9_500_000,
-        "average_monthly_outflow": 7_000_000,
-        "average_balance": 2_500_000,
-        "income_regularity": 0.9,
-        "disposable_income": 2_000_000,
-        "betting_share": 0.0,
-        "loan_stacking": 0,
+        "average_monthly_inflow": 5_500_000,
+        "average_monthly_outflow": 4_500_000,
+        "average_balance": 1_000_000,
+        "income_regularity": 0.6,
+        "disposable_income": 1_000_000,
+        "betting_share": 0.02,
+        "loan_stacking": 1,
     },
 }
 
@@ -163,7 +163,7 @@ async def test_decisions_switch_to_the_lenders_model_on_activation_and_back_on_r
             .mappings()
             .one()
         )
-    assert row["model_version"] == "lender-1" and "9000000" not in row["inputs_encrypted"]
+    assert row["model_version"] == "lender-1" and "5000000" not in row["inputs_encrypted"]
     demo_replayed = await client.get(
         f"/v3/credit/decisions/{demo['reference']}/replay", headers=headers
     )

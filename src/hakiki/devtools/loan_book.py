@@ -116,28 +116,57 @@ def true_log_odds(truth: Applicant) -> float:
     return z
 
 
-def _loan(rng: np.random.Generator, i: int) -> tuple[dict[str, str], Applicant]:
-    female = rng.random() < 0.45
-    employment = int(rng.gamma(2.0, 14.0 if female else 26.0))
-    income = int(rng.lognormal(math.log(45_000 if female else 60_000), 0.5)) * 100
-    obligations = int(income * rng.beta(2, 8))
-    purpose = str(rng.choice(PURPOSES, p=PURPOSE_SHARE))
-    term = int(rng.choice((1, 3, 6, 12, 18, 24, 36), p=(0.1, 0.2, 0.2, 0.25, 0.1, 0.1, 0.05)))
-    amount = max(100_000, int(income * rng.uniform(0.3, 3.0) * min(term, 12) / 6) // 100 * 100)
-    accounts = int(rng.poisson(2.5))
-    history = rng.random()
+class _Draws:
+    """Every random draw of ``rows`` loans at once (numpy is fast in bulk, slow per call)."""
+
+    def __init__(self, rng: np.random.Generator, rows: int) -> None:
+        self.female = rng.random(rows) < 0.45
+        self.employment = rng.gamma(2.0, np.where(self.female, 14.0, 26.0)).astype(int)
+        median = np.where(self.female, math.log(45_000), math.log(60_000))
+        self.income = rng.lognormal(median, 0.5).astype(int) * 100
+        self.obligations = (self.income * rng.beta(2, 8, rows)).astype(int)
+        self.purpose = rng.choice(len(PURPOSES), size=rows, p=PURPOSE_SHARE)
+        terms = np.array((1, 3, 6, 12, 18, 24, 36))
+        shares = (0.1, 0.2, 0.2, 0.25, 0.1, 0.1, 0.05)
+        self.term = terms[rng.choice(len(terms), size=rows, p=shares)]
+        multiple = rng.uniform(0.3, 3.0, rows) * np.minimum(self.term, 12) / 6
+        self.amount = np.maximum(100_000, (self.income * multiple).astype(int) // 100 * 100)
+        self.accounts = rng.poisson(2.5, rows)
+        self.history = rng.random(rows)
+        self.dpd = rng.integers(1, 120, rows)
+        self.types = rng.integers(0, 4, (rows, 3))
+        self.inflow = (self.income * rng.uniform(0.8, 1.3, rows)).astype(int)
+        self.regularity = np.round(rng.beta(5, 2, rows), 3)
+        self.betting = np.round(np.minimum(0.6, rng.exponential(0.03, rows)), 4)
+        self.stacking = rng.poisson(0.6, rows)
+        self.disposable = (self.inflow * rng.uniform(-0.15, 0.45, rows)).astype(int)
+        self.balance = (self.inflow * rng.uniform(-0.2, 0.8, rows)).astype(int)
+        self.no_statement = rng.random(rows) < 0.08
+        self.no_bureau = rng.random(rows) < 0.05
+        self.day = rng.integers(0, PERIOD_DAYS, rows)
+        self.outcome = rng.random(rows)  # compared with the true probability
+        self.default_day = rng.integers(5, 91, rows)
+
+
+LENDERS = ("bank", "digital_lender", "sacco", "retail")
+
+
+def _loan(d: _Draws, i: int) -> tuple[dict[str, str], Applicant]:
+    female = bool(d.female[i])
+    employment, income = int(d.employment[i]), int(d.income[i])
+    obligations = int(d.obligations[i])
+    purpose = PURPOSES[int(d.purpose[i])]
+    term, amount = int(d.term[i]), int(d.amount[i])
+    accounts, history = int(d.accounts[i]), float(d.history[i])
     npl = int(accounts > 0 and history < 0.08)
-    dpd = 0 if accounts == 0 or history > 0.2 else int(rng.integers(1, 120))
-    types = sorted(
-        set(rng.choice(("bank", "digital_lender", "sacco", "retail"), size=min(accounts, 3)))
-    )
+    dpd = 0 if accounts == 0 or history > 0.2 else int(d.dpd[i])
+    types = sorted({LENDERS[int(t)] for t in d.types[i][: min(accounts, 3)]})
     bureau = BureauFacts(accounts, min(accounts, 2), accounts - npl, npl, dpd, 0, tuple(types))
-    inflow = int(income * rng.uniform(0.8, 1.3))
-    regularity = round(float(rng.beta(5, 2)), 3)
-    betting = round(float(min(0.6, rng.exponential(0.03))), 4)
-    stacking = int(rng.poisson(0.6))
-    disposable = int(inflow * rng.uniform(-0.15, 0.45)) - obligations // 2
-    balance = int(inflow * rng.uniform(-0.2, 0.8))
+    inflow = int(d.inflow[i])
+    regularity, betting = float(d.regularity[i]), float(d.betting[i])
+    stacking = int(d.stacking[i])
+    disposable = int(d.disposable[i]) - obligations // 2
+    balance = int(d.balance[i])
     truth = Applicant(
         monthly_income=income,
         monthly_obligations=obligations,
@@ -153,10 +182,10 @@ def _loan(rng: np.random.Generator, i: int) -> tuple[dict[str, str], Applicant]:
         betting_share=betting,
         loan_stacking=stacking,
     )
-    no_statement, no_bureau = rng.random() < 0.08, rng.random() < 0.05
+    no_statement, no_bureau = bool(d.no_statement[i]), bool(d.no_bureau[i])
     row = {
         "loan_id": f"L{i:06d}",
-        "disbursed_on": (START + timedelta(days=int(rng.integers(0, PERIOD_DAYS)))).isoformat(),
+        "disbursed_on": (START + timedelta(days=int(d.day[i]))).isoformat(),
         "loan_amount": str(amount),
         "loan_term_months": str(term),
         "loan_purpose": purpose,
@@ -188,13 +217,13 @@ def _loan(rng: np.random.Generator, i: int) -> tuple[dict[str, str], Applicant]:
 
 
 def generate(rows: int = 20_000, seed: int = 38) -> Book:
-    rng = np.random.default_rng(seed)
+    draws = _Draws(np.random.default_rng(seed), rows)
     out, probabilities, outcomes = [], [], []
     for i in range(rows):
-        row, truth = _loan(rng, i)
+        row, truth = _loan(draws, i)
         p = 1.0 / (1.0 + math.exp(-true_log_odds(truth)))
-        defaulted = rng.random() < p
-        row["defaulted_within_days"] = str(int(rng.integers(5, 91))) if defaulted else ""
+        defaulted = bool(draws.outcome[i] < p)
+        row["defaulted_within_days"] = str(int(draws.default_day[i])) if defaulted else ""
         out.append({k: row.get(k, "") for k in HEADER})
         probabilities.append(p)
         outcomes.append(float(defaulted))

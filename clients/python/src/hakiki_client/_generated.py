@@ -2816,9 +2816,9 @@ class Operations:
         """Train your own scorecard on your loan book (CSV): a job, with a model card (POST /v3/credit/models)."""
         return cast("CreditModel", self._send(Request('POST', '/v3/credit/models', data=data, files=files, idempotency_key=idempotency_key)))
 
-    def get_credit_models(self, *, page: int | None = None, page_size: int | None = None) -> CreditModelList:
+    def get_credit_models(self, *, status: Literal["pending", "training", "trained", "failed"] | None | None = None, page: int | None = None, page_size: int | None = None) -> CreditModelList:
         """Your credit models of this environment, newest first, and the active version (GET /v3/credit/models)."""
-        return cast("CreditModelList", self._send(Request('GET', '/v3/credit/models', params={"page": page, "page_size": page_size})))
+        return cast("CreditModelList", self._send(Request('GET', '/v3/credit/models', params={"status": status, "page": page, "page_size": page_size})))
 
     def get_credit_models_by_model_id(self, model_id: str) -> CreditModel:
         """One credit model: training progress, then its model card (GET /v3/credit/models/{model_id})."""
@@ -3187,9 +3187,9 @@ class AsyncOperations:
         """Train your own scorecard on your loan book (CSV): a job, with a model card (POST /v3/credit/models)."""
         return cast("CreditModel", await self._send(Request('POST', '/v3/credit/models', data=data, files=files, idempotency_key=idempotency_key)))
 
-    async def get_credit_models(self, *, page: int | None = None, page_size: int | None = None) -> CreditModelList:
+    async def get_credit_models(self, *, status: Literal["pending", "training", "trained", "failed"] | None | None = None, page: int | None = None, page_size: int | None = None) -> CreditModelList:
         """Your credit models of this environment, newest first, and the active version (GET /v3/credit/models)."""
-        return cast("CreditModelList", await self._send(Request('GET', '/v3/credit/models', params={"page": page, "page_size": page_size})))
+        return cast("CreditModelList", await self._send(Request('GET', '/v3/credit/models', params={"status": status, "page": page, "page_size": page_size})))
 
     async def get_credit_models_by_model_id(self, model_id: str) -> CreditModel:
         """One credit model: training progress, then its model card (GET /v3/credit/models/{model_id})."""

@@ -16,10 +16,17 @@ async def insert_model(conn: AsyncConnection, row: dict[str, Any]) -> None:
     await conn.execute(insert(credit_models).values(**row))
 
 
-async def count_models(conn: AsyncConnection, org_id: str, environment: str) -> int:
-    query = select(func.count()).where(
-        credit_models.c.org_id == org_id, credit_models.c.environment == environment
-    )
+def _owned(org_id: str, environment: str, status: str | None) -> list[Any]:
+    where = [credit_models.c.org_id == org_id, credit_models.c.environment == environment]
+    if status is not None:
+        where.append(credit_models.c.status == status)
+    return where
+
+
+async def count_models(
+    conn: AsyncConnection, org_id: str, environment: str, status: str | None = None
+) -> int:
+    query = select(func.count()).where(*_owned(org_id, environment, status))
     return int((await conn.execute(query)).scalar_one())
 
 
@@ -39,11 +46,17 @@ async def get_owned(
 
 
 async def list_owned(
-    conn: AsyncConnection, org_id: str, environment: str, *, offset: int, limit: int
+    conn: AsyncConnection,
+    org_id: str,
+    environment: str,
+    status: str | None,
+    *,
+    offset: int,
+    limit: int,
 ) -> list[dict[str, Any]]:
     query = (
         select(*SUMMARY, credit_models.c.document)
-        .where(credit_models.c.org_id == org_id, credit_models.c.environment == environment)
+        .where(*_owned(org_id, environment, status))
         .order_by(credit_models.c.created_at.desc(), credit_models.c.id.desc())
         .offset(offset)
         .limit(limit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import Depends, File, Form, UploadFile
+from fastapi import Depends, File, Form, Query, UploadFile
 
 from hakiki.core.calls import Call
 from hakiki.core.errors import ApiError
@@ -24,6 +24,7 @@ from hakiki.credit.registry.schemas import (
     CreditModel,
     CreditModelList,
     DecisionReplay,
+    ModelStatus,
 )
 
 router = EndpointRouter(tags=["Credit"])
@@ -56,7 +57,8 @@ async def train_model(
     `lender-N`); a job trains it (`training`, with `stage` and `progress`), then `trained`
     with its model card, or `failed` with the reason. A model trained on fewer than 500 loans
     or 50 defaults is `activatable: false` with the reason. The file is kept encrypted until
-    the model is trained, then deleted. Free. Sandbox and live keys keep separate registries."""
+    the model is trained, then deleted. Free. Sandbox: the same checks and job; sandbox and
+    live keys keep separate registries."""
     data = await file.read(BOOK_MAX_BYTES + 1)
     if len(data) > BOOK_MAX_BYTES:
         raise ApiError(
@@ -69,19 +71,25 @@ async def train_model(
 
 
 @router.endpoint(MODEL_LIST, response_model=CreditModelList)
-async def list_models(call: Call, page: PageRequest = Depends(page_params)) -> CreditModelList:
+async def list_models(
+    call: Call,
+    page: PageRequest = Depends(page_params),
+    status: ModelStatus | None = Query(None, description="Only the models in this state."),
+) -> CreditModelList:
     """Your organisation's models of this environment, newest first, paginated, each with its
     status, progress and card, and `active_version`: the version decisions use now
-    (`hakiki-german-1.0.0`, the demo model, when none of yours is active). Free."""
+    (`hakiki-german-1.0.0`, the demo model, when none of yours is active); filter `status`.
+    Free. Sandbox: the models trained with sandbox keys (live keys see the live ones)."""
     demo = decision.scorecard().version
-    return await service.list_models(call.runtime.db, _owner(call), page, demo)
+    return await service.list_models(call.runtime.db, _owner(call), page, demo, status)
 
 
 @router.endpoint(MODEL_READ, response_model=CreditModel)
 async def get_model(model_id: str, call: Call) -> CreditModel:
     """One model: training progress, then the model card (data period and counts, holdout AUC
     and KS, calibration and approval by band, fairness ratios per protected column, inputs,
-    and whether it may be activated). Another organisation's or environment's model is 404."""
+    and whether it may be activated). Another organisation's or environment's model is 404.
+    Free. Sandbox: the models trained with sandbox keys."""
     return await service.get_model(call.runtime.db, _owner(call), model_id)
 
 
@@ -89,7 +97,8 @@ async def get_model(model_id: str, call: Call) -> CreditModel:
 async def activate_model(model_id: str, call: Call) -> bytes:
     """From the next decision on, this environment's decisions use this model and name its
     version. 409 while it is not trained, or when its data was too little (the reason is the
-    card's). 404 for another organisation's or environment's model."""
+    card's). 404 for another organisation's or environment's model. Free. Sandbox: activates
+    a sandbox model for the sandbox keys' decisions only."""
     return await service.change(call, decision.scorecard().version, model_id, rollback=False)
 
 
@@ -98,7 +107,7 @@ async def rollback_model(model_id: str, call: Call) -> bytes:
     """`model_id` must be the active model: decisions go back to the model that was active
     before it; past the first activation, to the demo model. 409 when it is not the active
     model (another change came first, or the demo model is active); 404 for another
-    organisation's or environment's model."""
+    organisation's or environment's model. Free. Sandbox: the sandbox keys' decisions only."""
     return await service.change(call, decision.scorecard().version, model_id, rollback=True)
 
 
@@ -106,7 +115,8 @@ async def rollback_model(model_id: str, call: Call) -> bytes:
 async def replay_decision(reference: str, call: Call) -> DecisionReplay:
     """The stored inputs of decision `reference` (the `reference` of its answer) scored again
     by the model that made it, even when another model is active now: `reproduced` says the
-    score is the same. 404 for another organisation's or environment's decision. Free."""
+    score is the same. 404 for another organisation's or environment's decision. Free.
+    Sandbox: the decisions made with sandbox keys."""
     runtime = call.runtime
     found = await decision.replay(runtime.db, runtime.vault, _owner(call), reference)
     return DecisionReplay(

@@ -64,6 +64,21 @@ MODEL_LIST = Examples(
             },
         ),
         TestValue(
+            description="only the trained models: none yet",
+            query={"status": "trained"},
+            expect={
+                "http_status": 200,
+                "data": [],
+                "active_version": "hakiki-german-1.0.0",
+                "pagination.total_items": 0,
+            },
+        ),
+        TestValue(
+            description="an unknown status: 400 naming status",
+            query={"status": "done"},
+            expect={**INVALID, "details.0.field": "status"},
+        ),
+        TestValue(
             description="page 0: 400 naming page (pages count from 1)",
             query={"page": 0},
             expect={**INVALID, "details.0.field": "page"},

@@ -222,13 +222,13 @@ async def get_model(db: Database, owner: Owner, model_id: str) -> CreditModel:
 
 
 async def list_models(
-    db: Database, owner: Owner, page: PageRequest, demo_version: str
+    db: Database, owner: Owner, page: PageRequest, demo_version: str, status: str | None = None
 ) -> CreditModelList:
     org_id, environment = owner
     async with read(db) as conn:
-        total = await repository.count_models(conn, org_id, environment)
+        total = await repository.count_models(conn, org_id, environment, status)
         rows = await repository.list_owned(
-            conn, org_id, environment, offset=page.offset, limit=page.page_size
+            conn, org_id, environment, status, offset=page.offset, limit=page.page_size
         )
         active = await active_model_id(conn, owner)
         version = demo_version
