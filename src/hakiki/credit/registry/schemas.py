@@ -37,7 +37,8 @@ EXAMPLE_MODEL: dict[str, Any] = {
             "outcome": "defaulted within 90 days of disbursement",
             "window_days": 90,
             "period": {"from": "2024-01-01", "to": "2025-12-30"},
-            "split": {"seed": 20261128, "holdout_share": 0.3, "train_rows": 700, "holdout_rows": 300},
+            "split": {"seed": 20261128, "holdout_share": 0.3, "train_rows": 700,
+                      "holdout_rows": 300},
         },
         "metrics": {"holdout_auc": 0.7377, "holdout_ks": 0.4864, "train_auc": 0.7916},
         "approval": {
