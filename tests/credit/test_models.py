@@ -8,6 +8,8 @@ and keys without credit:write 403."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import time
 from typing import Any
 
@@ -15,9 +17,11 @@ import httpx
 import pytest
 
 from hakiki.core.database import Database
+from hakiki.credit.registry.loan_file import FIGURES, analysis_figures
 from hakiki.credit.tables import credit_decisions, credit_models
 from hakiki.devtools import loan_book as generator
 from tests.conftest import AccountFactory
+from tests.statements.conftest import sandbox_analysis
 
 URL = "/v3/credit/models"
 DECISION = "/v3/credit/decision"
@@ -233,3 +237,46 @@ async def test_other_organisations_get_404_and_read_only_keys_403(
     assert (await client.post(rollback, headers=reader.headers)).status_code == 403
     assert (await client.post(rollback, headers=other.headers)).status_code == 404
     assert (await client.get(URL, headers=reader.headers)).status_code == 200
+
+
+async def test_rows_naming_a_statement_analysis_train_on_its_figures(
+    client: httpx.AsyncClient, make_account: AccountFactory, db: Database
+) -> None:
+    account = await make_account("sandbox")
+    done = await sandbox_analysis(
+        client, account.headers, "mpesa-genuine.pdf",
+        declared_name="JANE WANJIKU MWANGI", declared_phone="0722000111",
+    )  # fmt: skip
+    book = generator.generate(600, 9)
+    header = [*generator.HEADER, "statement_analysis_id"]
+    rows = [{**row, "statement_analysis_id": ""} for row in book.rows]
+    for row in rows[:3]:  # their statement columns come from the analysis
+        row.update({k: "" for k in FIGURES}, statement_analysis_id=done["analysis_id"])
+    model = await trained(
+        client,
+        account.headers,
+        (await upload(client, account.headers, as_csv(header, rows)))["model_id"],
+    )
+    assert model["status"] == "trained", model
+    metrics = done["metrics"]
+    assert analysis_figures(done)["income_regularity"] == str(metrics["income"]["regularity"])
+
+    rows[5]["statement_analysis_id"] = "sta_00000000000000000000"
+    failed = await trained(
+        client,
+        account.headers,
+        (await upload(client, account.headers, as_csv(header, rows)))["model_id"],
+    )
+    assert failed["status"] == "failed" and failed["card"] is None
+    assert failed["failure_reason"] == (
+        "The loan book has problems: row 7, statement_analysis_id: sta_00000000000000000000 is "
+        "not a completed statement analysis of this environment."
+    )
+
+
+def as_csv(header: list[str], rows: list[dict[str, str]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=header, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue().encode()
