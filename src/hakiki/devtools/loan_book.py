@@ -63,23 +63,9 @@ START = date(2024, 1, 1)
 PERIOD_DAYS = 730
 HEADER = [
     *loan_book.REQUIRED,
-    "loan_purpose",
-    "monthly_income",
-    "monthly_obligations",
-    "employment_months",
-    "bureau_accounts",
-    "bureau_open_accounts",
-    "bureau_performing_accounts",
-    "bureau_non_performing_accounts",
-    "bureau_max_days_past_due",
-    "bureau_arrears",
-    "bureau_lender_types",
-    "average_balance",
-    "average_monthly_inflow",
-    "income_regularity",
-    "disposable_income",
-    "betting_share",
-    "loan_stacking",
+    *loan_book.APPLICATION,
+    *loan_book.BUREAU,
+    *(c for c in loan_book.STATEMENT if c != "statement_analysis_id"),  # the figures, inline
     "protected_gender",
 ]
 

@@ -9,17 +9,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from hakiki.core.errors import ApiError
-from hakiki.engines.credit.loan_book import LoanBook, LoanBookError, Problem, read_book
+from hakiki.engines.credit.loan_book import (
+    STATEMENT,
+    LoanBook,
+    LoanBookError,
+    Problem,
+    read_book,
+)
 
 MAX_ROWS = 1_000_000
-FIGURES = (  # the statement columns an analysis fills
-    "average_balance",
-    "average_monthly_inflow",
-    "income_regularity",
-    "disposable_income",
-    "betting_share",
-    "loan_stacking",
-)
+# The statement columns an analysis fills.
+FIGURES = tuple(c for c in STATEMENT if c != "statement_analysis_id")
 # A statement analysis by id: {"metrics", "score", ...} of a completed analysis, or None.
 AnalysisLookup = Callable[[str], Awaitable[dict[str, Any] | None]]
 
