@@ -74,7 +74,7 @@ HEADER = [
 class Book:
     rows: list[dict[str, str]]
     true_probability: list[float]
-    truth_auc: float  # AUC of the true probabilities against the drawn outcomes
+    truth_auc: float  # AUC of the true probabilities against the drawn outcomes (nan: one class)
 
     def csv_text(self) -> str:
         out = io.StringIO()
@@ -213,7 +213,9 @@ def generate(rows: int = 20_000, seed: int = 38) -> Book:
         out.append({k: row.get(k, "") for k in HEADER})
         probabilities.append(p)
         outcomes.append(float(defaulted))
-    truth_auc = training.auc(np.array(outcomes), np.array(probabilities))
+    y = np.array(outcomes)
+    both = 0 < y.sum() < len(y)  # an AUC needs a default and a repaid loan
+    truth_auc = training.auc(y, np.array(probabilities)) if both else math.nan
     return Book(out, probabilities, round(truth_auc, 4))
 
 
