@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from hakiki.credit.registry.loan_file import read
 from hakiki.devtools import loan_book as generator
 from hakiki.engines.credit import lender
 from hakiki.engines.credit.features import Applicant
@@ -167,3 +168,14 @@ def test_the_generator_writes_the_documented_csv() -> None:
     assert reader.fieldnames == generator.HEADER
     assert list(reader) == made.rows
     assert len(made.true_probability) == 50
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\xff\xfe not text", b"loan_id,disbursed_on\x00\n", b"", b"loan_id\nL1,2,3\n"],
+    ids=["not-utf8", "nul", "empty", "too-many-values"],
+)
+def test_a_file_that_is_not_a_loan_book_is_a_loan_book_error(data: bytes) -> None:
+    with pytest.raises(LoanBookError) as error:
+        read(data)
+    assert error.value.problems and error.value.problems[0].text()

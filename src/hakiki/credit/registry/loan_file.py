@@ -36,19 +36,27 @@ def parse_csv(data: bytes) -> tuple[list[str], list[dict[str, str]]]:
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
-    header = [name.strip() for name in reader.fieldnames or []]
+    try:
+        names = reader.fieldnames or []
+    except csv.Error as error:
+        raise LoanBookError([Problem(1, "file", f"the header is not CSV: {error}")]) from error
+    header = [name.strip() for name in names]
     if not header:
         raise LoanBookError([Problem(None, "file", "empty: the first row must be the header")])
     reader.fieldnames = header
     rows: list[dict[str, str]] = []
-    for row in reader:
-        if len(rows) >= MAX_ROWS:
-            raise LoanBookError([Problem(None, "file", f"more than {MAX_ROWS:,} loans")])
-        if None in row:
-            raise LoanBookError(
-                [Problem(reader.line_num, None, "more values than the header has columns")]
-            )
-        rows.append(row)
+    try:
+        for row in reader:
+            if len(rows) >= MAX_ROWS:
+                raise LoanBookError([Problem(None, "file", f"more than {MAX_ROWS:,} loans")])
+            if None in row:
+                raise LoanBookError(
+                    [Problem(reader.line_num, None, "more values than the header has columns")]
+                )
+            rows.append(row)
+    except csv.Error as error:  # a NUL byte, an unclosed quote at the end, a huge field
+        problem = f"not a CSV file the reader can take: {error}"
+        raise LoanBookError([Problem(reader.line_num, "file", problem)]) from error
     return header, rows
 
 
