@@ -81,6 +81,9 @@ class LazyGroup(click.Group):
 
 
 LAZY_SUBCOMMANDS = {
+    "credit": LazyCommand(
+        "hakiki.credit.cli:credit_group", "Your own credit scorecards: train on your loan book."
+    ),
     "jobs": LazyCommand("hakiki.core.jobs.cli:jobs_group", "Inspect and retry durable jobs."),
     "media": LazyCommand(
         "hakiki.media.cli:media_group", "News feeds searched for adverse media (live keys)."

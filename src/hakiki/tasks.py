@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hakiki.background import tasks as _background_tasks  # noqa: F401
 from hakiki.core.registry_checks import tasks as _registry_check_tasks  # noqa: F401
+from hakiki.credit.registry import tasks as _credit_model_tasks  # noqa: F401
 from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyb import completion as _kyb_checks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401

@@ -89,6 +89,12 @@ RESOURCES = frozenset(
         "webhooks.get",
         "webhooks.rotate_secret",
         "verification.sessions.list",
+        "credit.models.train",
+        "credit.models",
+        "credit.model",
+        "credit.models.activate",
+        "credit.models.rollback",
+        "credit.decision.replay",
     }
 )
 

@@ -16,6 +16,7 @@ ALL_SCOPES: tuple[str, ...] = (
     "vehicle:read",
     "documents:read",
     "credit:read",
+    "credit:write",  # training, activating and rolling back the organisation's models (issue 38)
     "statements:write",
     "evaluation:read",
     "verification:read",  # hosted verification sessions (issue 37)

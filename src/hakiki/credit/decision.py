@@ -1,17 +1,27 @@
-"""Credit decisions: the trained scorecard (model/scorecard.json, trained by
-scripts/train_credit_model.py) applied to what the lender knows, the cut-offs, and the rules
-that override a score. Sandbox keys get the same engine, never charged."""
+"""Credit decisions: the organisation's active scorecard (its own, trained on its loan book:
+credit/registry), else the demo scorecard (model/scorecard.json, trained on the German Credit
+data by scripts/train_credit_model.py, labelled demo in every answer), applied to what the lender
+knows, the cut-offs, and the rules that override a score. Every decision is stored with the model
+that made it and its inputs (encrypted), so it can be replayed. Sandbox keys get the same
+engine, never charged."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call, hold_price
+from hakiki.core.crypto import Vault
+from hakiki.core.database import Database, read
 from hakiki.core.envelope import payload_answer
 from hakiki.core.errors import ApiError
+from hakiki.credit.registry import repository as registry_repository
+from hakiki.credit.registry.service import InUse, model_in_use, stored_scorecard
+from hakiki.credit.replay import applicant_inputs, save_decision, stored_inputs
 from hakiki.credit.reports import stored_report
 from hakiki.credit.schemas import (
     DECISION_VERDICTS,
@@ -29,8 +39,8 @@ from hakiki.credit.statement_inputs import (
     statement_facts,
     statement_overrides,
 )
-from hakiki.engines.credit import features, policy
-from hakiki.engines.credit.scorecard import Scorecard
+from hakiki.engines.credit import features, lender, policy
+from hakiki.engines.credit.scorecard import Scorecard, Value
 
 MODEL_FILE = Path(__file__).parent / "model" / "scorecard.json"
 NOTICE = (
@@ -38,17 +48,17 @@ NOTICE = (
     "decides on the applicant's whole circumstances, tells a declined applicant the reasons, "
     "and the applicant may dispute the bureau's data with the bureau."
 )
-Band = Literal["A", "B", "C", "D", "E"]
-BANDS: tuple[tuple[int, Band], ...] = ((720, "A"), (660, "B"), (620, "C"), (560, "D"), (300, "E"))
+DEMO_LABEL = (
+    "Demo model: trained on the German Credit data (1,000 loans, 1970s), not on your loan "
+    "book. Train and activate your own: POST /v3/credit/models (docs/credit-model.md)."
+)
+BANDS = policy.BANDS
+band = policy.band
 
 
 @cache
 def scorecard() -> Scorecard:
     return Scorecard.load(MODEL_FILE)
-
-
-def band(score: int) -> Band:
-    return next(letter for floor, letter in BANDS if score >= floor)
 
 
 def _invalid(field: str, problem: str) -> ApiError:
@@ -140,6 +150,68 @@ def _applicant(
         bureau=bureau,
         average_balance=statement.average_balance if statement else None,
         statement_inflow=statement.average_monthly_inflow if statement else None,
+        income_regularity=statement.income_regularity if statement else None,
+        disposable_income=statement.disposable_income if statement else None,
+        betting_share=statement.betting_share if statement else None,
+        loan_stacking=statement.loan_stacking if statement else None,
+    )
+
+
+def model_variables(in_use: InUse, applicant: features.Applicant) -> dict[str, Value]:
+    """The scorecard's inputs: the demo's German variables, or a lender model's (only those
+    the model was trained with)."""
+    if in_use.model_id is None:
+        return features.variables(applicant)
+    names = {v.name for v in in_use.scorecard.variables}
+    return {k: v for k, v in lender.variables(applicant).items() if k in names}
+
+
+def check_purpose(in_use: InUse, purpose: str | None) -> None:
+    """400 for a purpose the model in use was not trained on, listing the ones it was."""
+    if purpose is None:
+        return
+    if in_use.model_id is None:
+        known = sorted(features.PURPOSES)
+        if purpose in features.PURPOSES:
+            return
+        problem = (
+            f"the demo model knows {', '.join(known)}; train and activate your own model for "
+            "your loan purposes (docs/credit-model.md)"
+        )
+    else:
+        known = in_use.scorecard.document["card"]["loan_purposes"]
+        if purpose in known:
+            return
+        problem = (
+            f"model {in_use.scorecard.version} was trained on {', '.join(known)}; train a new "
+            "model on a loan book with this purpose"
+        )
+    raise _invalid("loan.purpose", f"{purpose!r} is not a purpose of the model in use: {problem}")
+
+
+def model_info(in_use: InUse) -> ModelInfo:
+    model = in_use.scorecard
+    metrics, scaling = model.metrics, model.document["scaling"]
+    demo = in_use.model_id is None
+    card = model.document.get("card", {})
+    label = (
+        DEMO_LABEL
+        if demo
+        else f"Your own model {model.version}, trained on your loan book "
+        f"({card['data']['rows']:,} loans, {card['data']['period']['from']} to "
+        f"{card['data']['period']['to']})."
+    )
+    return ModelInfo(
+        version=model.version,
+        model_id=in_use.model_id,
+        demo=demo,
+        label=label,
+        holdout_auc=metrics["holdout_auc"],
+        holdout_ks=metrics["holdout_ks"],
+        plain_logistic_holdout_auc=metrics.get("plain_logistic_holdout_auc"),
+        base_score=scaling["base_score"],
+        base_odds=scaling["base_odds"],
+        points_to_double_odds=scaling["pdo"],
     )
 
 
@@ -147,11 +219,15 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
     cutoffs = _cutoffs(call, body)
     bureau, used = await _bureau(call, body)
     statement, statement_used = await statement_facts(call, body)
-    if call.principal.live:
+    principal = call.principal
+    in_use = await model_in_use(
+        call.runtime.db, (principal.org_id, principal.environment), scorecard()
+    )
+    check_purpose(in_use, body.loan.purpose)
+    if principal.live:
         await hold_price(call)
-    model = scorecard()
     applicant = _applicant(body, bureau, statement)
-    scored = model.score(features.variables(applicant))
+    scored = in_use.scorecard.score(model_variables(in_use, applicant))
     score_decision = policy.by_score(scored.score, policy.Cutoffs(cutoffs.approve, cutoffs.refer))
     signals = body.signals
     found = policy.overrides(
@@ -162,16 +238,8 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
         call.runtime.settings.credit_max_debt_to_income,
     ) + statement_overrides(statement)
     decision = policy.decide(score_decision, found)
-    metrics, scaling = model.metrics, model.document["scaling"]
-    info = ModelInfo(
-        version=model.version,
-        holdout_auc=metrics["holdout_auc"],
-        holdout_ks=metrics["holdout_ks"],
-        plain_logistic_holdout_auc=metrics["plain_logistic_holdout_auc"],
-        base_score=scaling["base_score"],
-        base_odds=scaling["base_odds"],
-        points_to_double_odds=scaling["pdo"],
-    )
+    info = model_info(in_use)
+    reference = "dec_" + call.request_id.removeprefix("req_")
     reasons = [
         Reason(
             code=c.reason_code,
@@ -182,13 +250,25 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
         for c in scored.reasons()
     ]
 
+    async def store(conn: AsyncConnection) -> None:
+        await save_decision(
+            conn,
+            call.runtime.vault,
+            principal,
+            request_id=call.request_id,
+            reference=reference,
+            model=(in_use.model_id, in_use.scorecard.version),
+            inputs=applicant_inputs(applicant),
+            outcome=(scored.score, decision),
+        )
+
     def render(charge: Charge | None) -> bytes:
         return payload_answer(
             DecisionResult,
             call,
             charge,
             verdict=DECISION_VERDICTS[decision],
-            reference="dec_" + call.request_id.removeprefix("req_"),
+            reference=reference,
             decision=decision,
             score=scored.score,
             band=band(scored.score),
@@ -212,4 +292,37 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
         subject=None,
         render=render,
         description=f"Credit decision ({decision})",
+        write=store,
+    )
+
+
+@dataclass(frozen=True)
+class Replayed:
+    reference: str
+    model_version: str
+    model_id: str | None
+    stored_score: int
+    stored_decision: str
+    score: int  # the same model on the stored inputs, now
+
+
+async def replay(db: Database, vault: Vault, owner: tuple[str, str], reference: str) -> Replayed:
+    """Score a stored decision's inputs again with the model that made it (404 when the
+    organisation's environment has no such decision)."""
+    async with read(db) as conn:
+        row = await registry_repository.get_decision(conn, owner[0], owner[1], reference)
+    if row is None:
+        raise ApiError(404, "not_found", f"No credit decision {reference} in this environment.")
+    model_id = row["model_id"]
+    model = scorecard() if model_id is None else await stored_scorecard(db, model_id)
+    assert model is not None, "a decision's model is never deleted"
+    in_use = InUse(model_id, model)
+    scored = model.score(model_variables(in_use, stored_inputs(vault, row)))
+    return Replayed(
+        reference=reference,
+        model_version=row["model_version"],
+        model_id=model_id,
+        stored_score=row["score"],
+        stored_decision=row["decision"],
+        score=scored.score,
     )

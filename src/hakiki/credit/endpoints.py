@@ -5,6 +5,7 @@ from __future__ import annotations
 from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.envelope import InData
 from hakiki.credit import sandbox
+from hakiki.credit.registry import sandbox as models_sandbox
 
 BUREAU = declare(
     Endpoint(
@@ -42,5 +43,76 @@ DECISION = declare(
             "cutoffs.approve",
             "cutoffs.refer",
         ),
+    )
+)
+
+# A loan book of a million rows is about 200 MB; this limit takes 300,000 rows and more.
+BOOK_MAX_BYTES = 64 * 1024 * 1024
+FORM_FRAMING_BYTES = 1 << 20
+
+MODEL_TRAIN = declare(
+    Endpoint(
+        key="credit.models.train",
+        method="POST",
+        path="/v3/credit/models",
+        scope="credit:write",
+        summary="Train your own scorecard on your loan book (CSV): a job, with a model card",
+        status_code=202,
+        errors=(400,),
+        sandbox=models_sandbox.MODEL_TRAIN,
+        max_body_bytes=BOOK_MAX_BYTES + FORM_FRAMING_BYTES,
+        logged_fields=("window_days",),
+    )
+)
+MODEL_LIST = declare(
+    Endpoint(
+        key="credit.models",
+        method="GET",
+        path="/v3/credit/models",
+        scope="credit:read",
+        summary="Your credit models of this environment, newest first, and the active version",
+        errors=(400,),
+        sandbox=models_sandbox.MODEL_LIST,
+    )
+)
+MODEL_READ = declare(
+    Endpoint(
+        key="credit.model",
+        method="GET",
+        path="/v3/credit/models/{model_id}",
+        scope="credit:read",
+        summary="One credit model: training progress, then its model card",
+        errors=(400, 404),
+    )
+)
+MODEL_ACTIVATE = declare(
+    Endpoint(
+        key="credit.models.activate",
+        method="POST",
+        path="/v3/credit/models/{model_id}/activate",
+        scope="credit:write",
+        summary="Make a trained model the one this environment's decisions use",
+        errors=(400, 404, 409),
+    )
+)
+MODEL_ROLLBACK = declare(
+    Endpoint(
+        key="credit.models.rollback",
+        method="POST",
+        path="/v3/credit/models/{model_id}/rollback",
+        scope="credit:write",
+        summary="Roll the active model back to the one active before it (the demo model at the "
+        "end)",
+        errors=(400, 404, 409),
+    )
+)
+DECISION_REPLAY = declare(
+    Endpoint(
+        key="credit.decision.replay",
+        method="GET",
+        path="/v3/credit/decisions/{reference}/replay",
+        scope="credit:read",
+        summary="Score a stored decision's inputs again with the model that made it",
+        errors=(400, 404),
     )
 )

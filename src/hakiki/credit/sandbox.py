@@ -208,7 +208,7 @@ def _decision(expect: dict[str, Any], description: str, **body: Any) -> TestValu
     return TestValue(description, {"http_status": 200, **expect}, body)
 
 
-STRONG = {
+STRONG: dict[str, Any] = {
     "loan": {"amount": 5_000_000, "term_months": 6, "purpose": "electronics"},
     "applicant": {
         "monthly_income": 15_000_000,
@@ -310,6 +310,11 @@ DECISION = Examples(
                 "statement_analysis_id": "sta_00000000000000000000",
                 "statement": STRONG["statement"],
             },
+        ),
+        TestValue(
+            "a purpose the demo model was not trained on: 400 naming loan.purpose",
+            {"http_status": 400, "error": "invalid_request", "details.0.field": "loan.purpose"},
+            {**STRONG, "loan": {**STRONG["loan"], "purpose": "school_fees"}},
         ),
         TestValue(
             "a loan without a term: 400 naming loan.term_months",

@@ -27,17 +27,17 @@ PullCountry = Literal["KE", "NG", "UG", "TZ"]
 LenderType = Literal["bank", "microfinance", "sacco", "digital_lender", "retail", "other"]
 IdType = Literal["national_id", "passport", "alien_id", "company_registration", "bvn", "nin"]
 ReportReason = Literal["new_application", "account_review", "collection", "guarantor"]
-Purpose = Literal[
-    "new_car",
-    "used_car",
-    "furniture",
-    "electronics",
-    "appliances",
-    "repairs",
-    "education",
-    "training",
-    "business",
-    "other",
+# The demo model's purposes (the German Credit set); a lender's own model takes the purposes of
+# its loan book (docs/credit-model.md).
+Purpose = Annotated[
+    StrictStr,
+    StringConstraints(pattern=r"^[a-z0-9_]{1,40}$"),
+    Field(
+        description="With the demo model one of new_car, used_car, furniture, electronics, "
+        "appliances, repairs, education, training, business, other; with your own model one of "
+        "the purposes of the loan book it was trained on (its card's loan_purposes).",
+        examples=["business"],
+    ),
 ]
 Amount = Annotated[StrictInt, Field(ge=0, le=10**15)]
 Count = Annotated[StrictInt, Field(ge=0, le=100_000)]
@@ -196,6 +196,18 @@ class Statement(BaseModel):
     cash_flow_score: Annotated[StrictInt, Field(ge=0, le=100)] | None = Field(
         None, description="0-100, higher is healthier; under 40 refers the application."
     )
+    income_regularity: Annotated[float, Field(ge=0, le=1)] | None = Field(
+        None, description="Share of the statement's months with a regular, salary-like income."
+    )
+    disposable_income: Annotated[StrictInt, Field(ge=-(10**15), le=10**15)] | None = Field(
+        None, description="Monthly income after spending, loan repayments and obligations."
+    )
+    betting_share: Annotated[float, Field(ge=0, le=1)] | None = Field(
+        None, description="Share of inflows spent on betting."
+    )
+    loan_stacking: Count | None = Field(
+        None, description="The most distinct mobile lenders disbursing within 30 days."
+    )
 
 
 class Signals(BaseModel):
@@ -250,10 +262,21 @@ class OverrideOut(BaseModel):
 
 
 class ModelInfo(BaseModel):
-    version: str
+    version: str = Field(description="The model that made this decision.")
+    model_id: str | None = Field(
+        None, description="Your own model's id (GET /v3/credit/models/{model_id}); null: demo."
+    )
+    demo: bool = Field(
+        True,
+        description="true: the demo model, trained on the German Credit data (1970s), not on "
+        "your loan book; train and activate your own (docs/credit-model.md).",
+    )
+    label: str = Field("", description="What the model is, in words.")
     holdout_auc: float
     holdout_ks: float
-    plain_logistic_holdout_auc: float
+    plain_logistic_holdout_auc: float | None = Field(
+        None, description="The demo model's plain logistic baseline; null for your own."
+    )
     base_score: float
     base_odds: float
     points_to_double_odds: float

@@ -24,6 +24,11 @@ class StatementFacts:
     average_balance: int | None
     cash_flow_score: int | None  # 0-100
     verdict: str | None = None  # genuine | suspicious | tampered, for an analysis
+    # The cash-flow features a lender's own scorecard takes (docs/credit-model.md).
+    income_regularity: float | None = None
+    disposable_income: int | None = None
+    betting_share: float | None = None
+    loan_stacking: int | None = None
 
 
 def cash_flow_score(analysis_score: int | None) -> int | None:
@@ -42,6 +47,10 @@ def facts_of_analysis(found: dict[str, Any]) -> StatementFacts:
         average_balance=metrics["balances"]["average"],
         cash_flow_score=cash_flow_score(found["score"]["score"]),
         verdict=found["verdict"],
+        income_regularity=metrics["income"]["regularity"],
+        disposable_income=metrics["affordability"]["disposable_income"],
+        betting_share=metrics["betting"]["share_of_inflow"],
+        loan_stacking=metrics["loans"]["max_lenders_in_30_days"],
     )
 
 
@@ -61,6 +70,10 @@ async def statement_facts(
             given.average_monthly_outflow,
             given.average_balance,
             given.cash_flow_score,
+            income_regularity=given.income_regularity,
+            disposable_income=given.disposable_income,
+            betting_share=given.betting_share,
+            loan_stacking=given.loan_stacking,
         )
         used = StatementUsed(
             source="given",

@@ -43,6 +43,7 @@ VOLATILE = frozenset(
         "id",
         "bulk_id",
         "analysis_id",
+        "model_id",
         "url",  # a verification session's one-time link: a new token each time
         "subject_key",
         "results_file",
@@ -69,6 +70,9 @@ RECIPES: dict[str, Recipe] = {
     "fraud.face_scan": Recipe(test_value="first number ends in 7"),
     "fraud.bulk_scan.upload": Recipe(test_value="an ID scan of sandbox BVNs"),
     "screening.watchlist.upload": Recipe(test_value="a watchlist CSV"),
+    "credit.models.train": Recipe(test_value="a loan book of three loans"),
+    # Only the trained ones: the three-loan book's job may or may not have failed it by then.
+    "credit.models": Recipe(test_value="only the trained models"),
     "kyc.status": Recipe(after="kyc.national_id"),
     "kyb.status": Recipe(after="kyb.business"),
     "tax.status": Recipe(after="tax.pin"),

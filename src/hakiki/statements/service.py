@@ -260,11 +260,18 @@ async def metrics_for(
     """For the credit decision: a completed analysis of this organisation's (in this
     environment) as ``{"analysis_id", "verdict", "metrics", "score", "signals"}``; None when
     there is no such analysis or it has not completed."""
-    async with read(runtime.db) as conn:
+    return await metrics_in(runtime.db, runtime.vault, org_id, environment, analysis_id)
+
+
+async def metrics_in(
+    db: Database, vault: Vault, org_id: str, environment: str, analysis_id: str
+) -> dict[str, Any] | None:
+    """``metrics_for`` with the database and vault alone (the command line has no runtime)."""
+    async with read(db) as conn:
         row = await repository.get_owned(conn, org_id, environment, analysis_id)
     if row is None or row["status"] != "completed" or row["result_sealed"] is None:
         return None
-    result = await asyncio.to_thread(open_result, runtime.vault, row["result_sealed"])
+    result = await asyncio.to_thread(open_result, vault, row["result_sealed"])
     return {
         "analysis_id": analysis_id,
         "verdict": row["verdict"],

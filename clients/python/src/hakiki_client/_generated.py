@@ -28,6 +28,14 @@ class AccountsIn(TypedDict):
     revenue_growth_percent: NotRequired[float | None]
 
 
+class ActiveModel(TypedDict):
+    """ActiveModel"""
+    model_id: str | None
+    version: str
+    demo: bool
+    previous_version: NotRequired[str | None]
+
+
 class AddressOut(TypedDict):
     """AddressOut"""
     text: str
@@ -289,6 +297,12 @@ class Body_scan_face_v3_fraud_face_scan_post(TypedDict):
     """Body_scan_face_v3_fraud_face_scan_post"""
     image: str
     identity_numbers: NotRequired[list[str]]
+
+
+class Body_train_model_v3_credit_models_post(TypedDict):
+    """Body_train_model_v3_credit_models_post"""
+    file: str
+    window_days: NotRequired[int]
 
 
 class Body_upload_v3_fraud_bulk_scan_upload_post(TypedDict):
@@ -732,6 +746,33 @@ class CountryOut(TypedDict):
     manual: int
 
 
+class CreditModel(TypedDict):
+    """CreditModel"""
+    model_id: str
+    version: str
+    live: bool
+    status: Literal["pending", "training", "trained", "failed"]
+    stage: str
+    progress: int
+    active: bool
+    activatable: bool | None
+    refusal_reason: str | None
+    failure_reason: str | None
+    file_name: str
+    rows: int
+    window_days: int
+    created_at: str
+    trained_at: str | None
+    card: NotRequired[dict[str, Any] | None]
+
+
+class CreditModelList(TypedDict):
+    """CreditModelList"""
+    data: list[CreditModel]
+    active_version: str
+    pagination: Pagination
+
+
 class CreditReport(TypedDict):
     """One bureau's report, in the same shape whichever bureau answered."""
     bureau: str
@@ -792,6 +833,17 @@ class Cutoffs(TypedDict):
     """Cutoffs"""
     approve: int
     refer: int
+
+
+class DecisionReplay(TypedDict):
+    """DecisionReplay"""
+    reference: str
+    model_id: str | None
+    model_version: str
+    stored_score: int
+    stored_decision: Literal["approve", "refer", "decline"]
+    score: int
+    reproduced: bool
 
 
 class DecisionRequest(TypedDict):
@@ -1483,7 +1535,7 @@ class Loan(TypedDict):
     """Loan"""
     amount: int
     term_months: int
-    purpose: NotRequired[Literal["new_car", "used_car", "furniture", "electronics", "appliances", "repairs", "education", "training", "business", "other"] | None]
+    purpose: NotRequired[str | None]
 
 
 class Location(TypedDict):
@@ -1520,9 +1572,12 @@ class ModelCodeInfo(TypedDict):
 class ModelInfo(TypedDict):
     """ModelInfo"""
     version: str
+    model_id: NotRequired[str | None]
+    demo: NotRequired[bool]
+    label: NotRequired[str]
     holdout_auc: float
     holdout_ks: float
-    plain_logistic_holdout_auc: float
+    plain_logistic_holdout_auc: NotRequired[float | None]
     base_score: float
     base_odds: float
     points_to_double_odds: float
@@ -2206,6 +2261,10 @@ class Statement(TypedDict):
     average_monthly_outflow: int
     average_balance: int
     cash_flow_score: NotRequired[int | None]
+    income_regularity: NotRequired[float | None]
+    disposable_income: NotRequired[int | None]
+    betting_share: NotRequired[float | None]
+    loan_stacking: NotRequired[int | None]
 
 
 class StatementAnalysis(TypedDict):
@@ -2764,6 +2823,30 @@ class Operations:
         """A credit decision from a trained scorecard: 300-850 score, band, approve, refer or decline, reason codes (POST /v3/credit/decision)."""
         return cast("DecisionResult", self._send(Request('POST', '/v3/credit/decision', json=body, idempotency_key=idempotency_key)))
 
+    def post_credit_models(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> CreditModel:
+        """Train your own scorecard on your loan book (CSV): a job, with a model card (POST /v3/credit/models)."""
+        return cast("CreditModel", self._send(Request('POST', '/v3/credit/models', data=data, files=files, idempotency_key=idempotency_key)))
+
+    def get_credit_models(self, *, status: Literal["pending", "training", "trained", "failed"] | None | None = None, page: int | None = None, page_size: int | None = None) -> CreditModelList:
+        """Your credit models of this environment, newest first, and the active version (GET /v3/credit/models)."""
+        return cast("CreditModelList", self._send(Request('GET', '/v3/credit/models', params={"status": status, "page": page, "page_size": page_size})))
+
+    def get_credit_models_by_model_id(self, model_id: str) -> CreditModel:
+        """One credit model: training progress, then its model card (GET /v3/credit/models/{model_id})."""
+        return cast("CreditModel", self._send(Request('GET', f'/v3/credit/models/{_segment(model_id)}')))
+
+    def post_credit_models_by_model_id_activate(self, model_id: str, *, idempotency_key: str | None = None) -> ActiveModel:
+        """Make a trained model the one this environment's decisions use (POST /v3/credit/models/{model_id}/activate)."""
+        return cast("ActiveModel", self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/activate', idempotency_key=idempotency_key)))
+
+    def post_credit_models_by_model_id_rollback(self, model_id: str, *, idempotency_key: str | None = None) -> ActiveModel:
+        """Roll the active model back to the one active before it (the demo model at the end) (POST /v3/credit/models/{model_id}/rollback)."""
+        return cast("ActiveModel", self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/rollback', idempotency_key=idempotency_key)))
+
+    def get_credit_decisions_by_reference_replay(self, reference: str) -> DecisionReplay:
+        """Score a stored decision's inputs again with the model that made it (GET /v3/credit/decisions/{reference}/replay)."""
+        return cast("DecisionReplay", self._send(Request('GET', f'/v3/credit/decisions/{_segment(reference)}/replay')))
+
     def get_background_check_types(self, *, country_code: str | None | None = None, page: int | None = None, page_size: int | None = None) -> CheckTypeList:
         """List check types, all or one country's (country_code) (GET /v3/background/check-types)."""
         return cast("CheckTypeList", self._send(Request('GET', '/v3/background/check-types', params={"country_code": country_code, "page": page, "page_size": page_size})))
@@ -3110,6 +3193,30 @@ class AsyncOperations:
     async def post_credit_decision(self, body: DecisionRequest, *, idempotency_key: str | None = None) -> DecisionResult:
         """A credit decision from a trained scorecard: 300-850 score, band, approve, refer or decline, reason codes (POST /v3/credit/decision)."""
         return cast("DecisionResult", await self._send(Request('POST', '/v3/credit/decision', json=body, idempotency_key=idempotency_key)))
+
+    async def post_credit_models(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> CreditModel:
+        """Train your own scorecard on your loan book (CSV): a job, with a model card (POST /v3/credit/models)."""
+        return cast("CreditModel", await self._send(Request('POST', '/v3/credit/models', data=data, files=files, idempotency_key=idempotency_key)))
+
+    async def get_credit_models(self, *, status: Literal["pending", "training", "trained", "failed"] | None | None = None, page: int | None = None, page_size: int | None = None) -> CreditModelList:
+        """Your credit models of this environment, newest first, and the active version (GET /v3/credit/models)."""
+        return cast("CreditModelList", await self._send(Request('GET', '/v3/credit/models', params={"status": status, "page": page, "page_size": page_size})))
+
+    async def get_credit_models_by_model_id(self, model_id: str) -> CreditModel:
+        """One credit model: training progress, then its model card (GET /v3/credit/models/{model_id})."""
+        return cast("CreditModel", await self._send(Request('GET', f'/v3/credit/models/{_segment(model_id)}')))
+
+    async def post_credit_models_by_model_id_activate(self, model_id: str, *, idempotency_key: str | None = None) -> ActiveModel:
+        """Make a trained model the one this environment's decisions use (POST /v3/credit/models/{model_id}/activate)."""
+        return cast("ActiveModel", await self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/activate', idempotency_key=idempotency_key)))
+
+    async def post_credit_models_by_model_id_rollback(self, model_id: str, *, idempotency_key: str | None = None) -> ActiveModel:
+        """Roll the active model back to the one active before it (the demo model at the end) (POST /v3/credit/models/{model_id}/rollback)."""
+        return cast("ActiveModel", await self._send(Request('POST', f'/v3/credit/models/{_segment(model_id)}/rollback', idempotency_key=idempotency_key)))
+
+    async def get_credit_decisions_by_reference_replay(self, reference: str) -> DecisionReplay:
+        """Score a stored decision's inputs again with the model that made it (GET /v3/credit/decisions/{reference}/replay)."""
+        return cast("DecisionReplay", await self._send(Request('GET', f'/v3/credit/decisions/{_segment(reference)}/replay')))
 
     async def get_background_check_types(self, *, country_code: str | None | None = None, page: int | None = None, page_size: int | None = None) -> CheckTypeList:
         """List check types, all or one country's (country_code) (GET /v3/background/check-types)."""

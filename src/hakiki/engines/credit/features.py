@@ -52,6 +52,11 @@ class Applicant:
     bureau: BureauFacts | None
     average_balance: int | None  # from the statement
     statement_inflow: int | None  # average monthly inflow on the statement
+    # Cash-flow features of a statement analysis (or given): lender models score them.
+    income_regularity: float | None = None  # share of months with a regular income, 0-1
+    disposable_income: int | None = None  # monthly, after spending, repayments, obligations
+    betting_share: float | None = None  # share of inflows spent on betting, 0-1
+    loan_stacking: int | None = None  # most distinct mobile lenders disbursing in 30 days
 
     @property
     def income(self) -> int | None:

@@ -12,6 +12,10 @@ Decision = Literal["approve", "refer", "decline"]
 APPROVE: Decision = "approve"
 REFER: Decision = "refer"
 DECLINE: Decision = "decline"
+SCORE_TOP = 851  # one above the highest score
+Band = Literal["A", "B", "C", "D", "E"]
+# The lowest score of each band, best first.
+BANDS: tuple[tuple[int, Band], ...] = ((720, "A"), (660, "B"), (620, "C"), (560, "D"), (300, "E"))
 _RANK: dict[Decision, int] = {APPROVE: 0, REFER: 1, DECLINE: 2}
 
 
@@ -77,3 +81,7 @@ def overrides(
 def decide(score_decision: Decision, found: list[Override]) -> Decision:
     """The strictest of the score's decision and the overrides'."""
     return max([score_decision, *(o.decision for o in found)], key=_RANK.__getitem__)
+
+
+def band(score: int) -> Band:
+    return next(letter for floor, letter in BANDS if score >= floor)

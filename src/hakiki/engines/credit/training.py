@@ -184,13 +184,14 @@ def auc(y: Floats, risk: Floats) -> float:
 
 
 def ks(y: Floats, risk: Floats) -> float:
-    """Kolmogorov-Smirnov: the largest gap between the cumulative shares of bads and goods."""
-    best = 0.0
-    for cut in np.unique(risk):
-        bads = (risk[y == 1] <= cut).mean()
-        goods = (risk[y == 0] <= cut).mean()
-        best = max(best, abs(float(bads - goods)))
-    return best
+    """Kolmogorov-Smirnov: the largest gap between the cumulative shares of bads and goods
+    (at every distinct risk, in one sort: O(n log n))."""
+    order = np.argsort(risk, kind="mergesort")
+    sorted_risk, sorted_bad = risk[order], y[order]
+    cuts = np.searchsorted(sorted_risk, np.unique(risk), side="right") - 1
+    bads = np.cumsum(sorted_bad)[cuts] / max(1.0, float(y.sum()))
+    goods = np.cumsum(1 - sorted_bad)[cuts] / max(1.0, float(len(y) - y.sum()))
+    return float(np.abs(bads - goods).max()) if len(cuts) else 0.0
 
 
 def stratified_split(y: Floats, holdout: float, seed: int) -> tuple[NDArray[np.int64], ...]:
