@@ -73,7 +73,7 @@ def test_other_lists_or_code_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def _corrupt(path: Path, how: str) -> None:
     data = path.read_bytes()
-    header, _, payload = data.partition(b"\n")
+    header = data.partition(b"\n")[0]
     if how == "truncated":
         path.write_bytes(data[: len(data) // 2])
     elif how == "flipped byte":  # in the middle of the pickled payload (not the padding)

@@ -46,10 +46,11 @@ def _typo(name: str, rnd: random.Random) -> str:
 
 @pytest.fixture
 def small_thresholds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The thresholds of the early pass scaled to a list of a few thousand names (they are set
-    for lists of hundreds of thousands)."""
+    """The early pass on (off by default), its thresholds scaled to a list of a few thousand
+    names (they are set for lists of hundreds of thousands)."""
     monkeypatch.setattr(index_module, "EARLY_MIN", 200)
     monkeypatch.setattr(index_module, "EARLY_SKIP", 20)
+    monkeypatch.setattr(CandidateIndex, "early", True)
 
 
 def _count_early(monkeypatch: pytest.MonkeyPatch) -> list[bool]:

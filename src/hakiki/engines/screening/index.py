@@ -355,6 +355,10 @@ def _bound(
 
 
 class CandidateIndex:
+    # the early pass (:meth:`_early`) is off by default: at a million names it stops early on a
+    # third of the queries but its failed tries cost as much as it saves (docs/benchmarks.md)
+    early = False
+
     def __init__(self, table: NameTable) -> None:
         if not table.frozen:
             table.freeze()
@@ -549,7 +553,7 @@ class CandidateIndex:
         limit: int = CANDIDATES,
         groups: Collection[int] | None = None,
         *,
-        early: bool = True,
+        early: bool | None = None,
     ) -> list[int]:
         """Ids (rows of the name table) of the list names most like ``query``: the best
         ``limit``, then those nearly tied with the last of them (:data:`NEAR_TIE`), at most
@@ -557,10 +561,12 @@ class CandidateIndex:
 
         ``groups`` restricts the result to names of those groups (lists and schemas).
 
-        ``early`` (the default) stops short of the postings of common tokens when it can prove
-        that no name reached only through them can be taken (:meth:`_early`); the result is the
-        same as the plain pass over every posting (``early=False``).
+        ``early`` (default :attr:`early`) stops short of the postings of common tokens when it
+        can prove that no name reached only through them can be proposed (:meth:`_early`); the
+        result is the same as the plain pass over every posting.
         """
+        if early is None:
+            early = self.early
         terms, keys, query_weight = self._sources(query)
         if not terms:
             return []
