@@ -73,13 +73,13 @@ def test_other_lists_or_code_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def _corrupt(path: Path, how: str) -> None:
     data = path.read_bytes()
-    header, _, payload = data.partition(b"\n")
+    header = data.partition(b"\n")[0]
     if how == "truncated":
         path.write_bytes(data[: len(data) // 2])
-    elif how == "flipped byte":
-        middle = len(payload) // 2
-        changed = payload[:middle] + bytes([payload[middle] ^ 0xFF]) + payload[middle + 1 :]
-        path.write_bytes(header + b"\n" + changed)
+    elif how == "flipped byte":  # in the middle of the pickled payload (not the padding)
+        start = index_cache._aligned(len(header) + 1)
+        middle = start + int(header.split(b" ")[4]) // 2
+        path.write_bytes(data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1 :])
     elif how == "garbage":
         path.write_bytes(os.urandom(4096))
     elif how == "empty":
@@ -254,3 +254,24 @@ def test_the_arrays_of_a_cached_engine_are_views_of_the_mapped_file(tmp_path: Pa
     postings = engine.index._post_ids
     assert not postings.flags.writeable and not postings.flags.owndata
     assert _hit_ids(engine)
+
+
+def test_the_mapped_arrays_are_aligned(tmp_path: Path) -> None:
+    """Every array of an engine loaded from the cache starts at an aligned address: numpy
+    copies a misaligned array before each binary search (the typo and spacing look-ups), a
+    millisecond per look-up at 200k names (issue 33)."""
+    build = Builds()
+    index_cache.load_or_build(tmp_path, KEY, MASTER_KEY, build)
+    (engine, _), built = index_cache.load_or_build(tmp_path, KEY, MASTER_KEY, build)
+    assert not built
+    index = engine.index
+    arrays = [
+        index._post_ids,
+        index._post_starts,
+        index.table.ids,
+        index.table.starts,
+        *(p._keys for p in (index._joined, index._deletes, index._phonetic, index._y_spelled)),
+        *(p._values for p in (index._joined, index._deletes, index._phonetic)),
+    ]
+    assert all(not a.flags.owndata for a in arrays)
+    assert all(a.flags.aligned and a.ctypes.data % 8 == 0 for a in arrays)

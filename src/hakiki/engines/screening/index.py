@@ -31,13 +31,14 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import threading
 import weakref
 import zlib
 from array import array
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,16 @@ CANDIDATES = 40
 NEAR_TIE = 0.999
 # ... up to this many in all.
 MAX_CANDIDATES = 320
+# Early termination (CandidateIndex._early): tried when a query reaches at least this many
+# postings in all; its first walk takes the shortest sources up to this share of them; only
+# sources at least this long are left unwalked.
+EARLY_MIN = 8192
+EARLY_SHARE = 8
+EARLY_SKIP = 256
+# The union of a query token's sources is kept when it holds this many names, up to this many
+# bytes in all (CandidateIndex._merged).
+MERGED_MIN = 2048
+MERGED_BYTES = 64 << 20
 
 IntArray = npt.NDArray[np.int32]
 _A = TypeVar("_A")
@@ -286,7 +297,68 @@ def _unique(ids: IntArray, owner: IntArray) -> IntArray:
     return ids[owner[ids] == positions]
 
 
+class _BytesCache:
+    """A least-recently-used map holding at most ``limit`` bytes of values (their sizes are
+    given). Safe between threads: one lock, held for dictionary work only."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._size = 0
+        self._items: OrderedDict[str, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
+
+    def put(self, key: str, value: object, size: int) -> None:
+        if size > self._limit:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._size -= old[1]
+            self._items[key] = (value, size)
+            self._size += size
+            while self._size > self._limit:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._size -= dropped
+
+
+def _kth(values: npt.NDArray[np.float64], k: int) -> float:
+    """The ``k``-th largest of ``values`` (at least ``k`` of them)."""
+    return float(np.partition(values, len(values) - k)[len(values) - k])
+
+
+def _bound(
+    terms: list[list[tuple[float, IntArray, float]]],
+    left: Collection[tuple[int, int]],
+    query_weight: float,
+) -> float:
+    """An upper bound of the ratio of a name reached by the ``left`` sources only: from each
+    term, at most the best weight among its left sources; its weight at least the smallest
+    floor among them."""
+    ceiling = 0.0
+    floor = math.inf
+    for t, sources in enumerate(terms):
+        rest = [(w, f) for s, (w, _, f) in enumerate(sources) if (t, s) in left]
+        if rest:
+            ceiling += max(w for w, _ in rest)
+            floor = min(floor, *(f for _, f in rest))
+    if not left:
+        return 0.0
+    return ceiling / (query_weight + floor)
+
+
 class CandidateIndex:
+    # the early pass (:meth:`_early`) is off by default: at a million names it stops early on a
+    # third of the queries but its failed tries cost as much as it saves (docs/benchmarks.md)
+    early = False
+
     def __init__(self, table: NameTable) -> None:
         if not table.frozen:
             table.freeze()
@@ -348,6 +420,7 @@ class CandidateIndex:
         self._group_count = int(table.group.max()) + 1 if count else 0
         self._free: list[_Scratch] = []
         self.expand = self._expand_cache()
+        self._merged_cache = _BytesCache(MERGED_BYTES)
 
     @classmethod
     def of(cls, names: Iterable[NormalizedName]) -> CandidateIndex:
@@ -365,12 +438,14 @@ class CandidateIndex:
         state = dict(self.__dict__)
         del state["expand"]
         del state["_free"]
+        del state["_merged_cache"]
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
         self._free = []
         self.expand = self._expand_cache()
+        self._merged_cache = _BytesCache(MERGED_BYTES)
 
     @property
     def vocabulary_size(self) -> int:
@@ -427,96 +502,299 @@ class CandidateIndex:
     def _postings(self, tid: int) -> IntArray:
         return self._post_ids[self._post_starts[tid] : self._post_starts[tid + 1]]
 
+    def _sources(
+        self, query: NormalizedName
+    ) -> tuple[list[list[tuple[float, IntArray, float]]], list[str | None], float]:
+        """The query's terms, in the order their weights are summed, the token of each (None
+        for the pairs) and the query's weight.
+
+        A term is a substantive query token (its sources: the postings of each list token it
+        reaches, with ``similarity * idf``, and the names where it is two list tokens written
+        together) or two adjacent query tokens found written together in the list. A name
+        gets from a term the best weight of the sources it is in; each source also carries a
+        floor of the ``_name_weight`` of any name in it (``idf`` of its token; 0 for the split
+        names)."""
+        q_tokens = [t for t, w in zip(query.tokens, query.weights, strict=True) if w >= SUBSTANTIVE]
+        q_tokens = [t for t in dict.fromkeys(q_tokens) if len(t) > 1]
+        terms: list[list[tuple[float, IntArray, float]]] = []
+        keys: list[str | None] = []
+        if not q_tokens:
+            return terms, keys, 0.0
+        idf = self._idf
+        query_weight = 0.0
+        for token in q_tokens:
+            sources = [
+                (similarity * idf[tid], self._postings(tid), idf[tid])
+                for tid, similarity in self.expand(token)
+            ]
+            split = self._joined.get(token)
+            if len(split):
+                sources.append((self._unknown_idf, split, 0.0))
+            if not sources:
+                query_weight += self._unknown_idf
+                continue
+            # lowest weight first, so a name reached through several similar tokens keeps
+            # the best weight (the last write wins)
+            sources.sort(key=lambda source: source[0])
+            query_weight += sources[-1][0]
+            terms.append(sources)
+            keys.append(token)
+        for a, b in itertools.pairwise(query.tokens):
+            for listed in (a + b, *variants_of(a + b)):
+                tid = self._tid(listed)
+                if tid is not None:
+                    terms.append([(idf[tid], self._postings(tid), idf[tid])])
+                    keys.append(None)
+        return terms, keys, query_weight
+
     def candidates(
         self,
         query: NormalizedName,
         limit: int = CANDIDATES,
         groups: Collection[int] | None = None,
+        *,
+        early: bool | None = None,
     ) -> list[int]:
         """Ids (rows of the name table) of the list names most like ``query``: the best
         ``limit``, then those nearly tied with the last of them (:data:`NEAR_TIE`), at most
-        :data:`MAX_CANDIDATES` in all.
+        :data:`MAX_CANDIDATES` in all, best first (equal overlaps by row).
 
         ``groups`` restricts the result to names of those groups (lists and schemas).
+
+        ``early`` (default :attr:`early`) stops short of the postings of common tokens when it
+        can prove that no name reached only through them can be proposed (:meth:`_early`); the
+        result is the same as the plain pass over every posting.
         """
-        q_tokens = [t for t, w in zip(query.tokens, query.weights, strict=True) if w >= SUBSTANTIVE]
-        q_tokens = [t for t in dict.fromkeys(q_tokens) if len(t) > 1]
-        if not q_tokens:
+        if early is None:
+            early = self.early
+        terms, keys, query_weight = self._sources(query)
+        if not terms:
             return []
         scratch: _Scratch | None
         try:
             scratch = self._free.pop()  # atomic under the GIL: no two queries share one
         except IndexError:
             scratch = _Scratch(self.table.count)
-        best, acc, owner = scratch.best, scratch.acc, scratch.owner
-        idf = self._idf
-        touched: list[IntArray] = []
-        query_weight = 0.0
         try:
-            for token in q_tokens:
-                sources = [
-                    (similarity * idf[tid], self._postings(tid))
-                    for tid, similarity in self.expand(token)
-                ]
-                split = self._joined.get(token)
-                if len(split):
-                    sources.append((self._unknown_idf, split))
-                if not sources:
-                    query_weight += self._unknown_idf
+            found = self._early(terms, query_weight, limit, groups, scratch) if early else None
+            if found is None:
+                reached, overlap = self._walk(terms, scratch, keys=keys)
+                reached, overlap = self._allowed(reached, overlap, groups)
+                if not len(reached):
+                    return []
+                ratio = overlap / (query_weight + self._name_weight[reached])
+                found = self._take(reached, ratio, limit)
+        except BaseException:
+            scratch = None  # an exception may have left the work arrays dirty: not reused
+            raise
+        finally:
+            if scratch is not None:
+                self._free.append(scratch)
+        return found
+
+    def _merged(
+        self, key: str, sources: list[tuple[float, IntArray, float]], scratch: _Scratch
+    ) -> tuple[IntArray, npt.NDArray[np.float64]]:
+        """The names a token's sources reach, each with the best weight among them: what the
+        token gives each name, the same values as scattering the sources one by one. Kept
+        (:data:`MERGED_BYTES` in all, the latest first) when the token reaches many names:
+        the common tokens are the ones queried again and again."""
+        found = self._merged_cache.get(key)
+        if found is not None:
+            return found
+        best, owner = scratch.best, scratch.owner
+        for weight, ids, _ in sources:
+            best[ids] = weight
+        names = _unique(np.concatenate([ids for _, ids, _ in sources]), owner)
+        weights = best[names]
+        best[names] = 0.0
+        if len(names) >= MERGED_MIN:
+            self._merged_cache.put(key, (names, weights), names.nbytes + weights.nbytes)
+        return names, weights
+
+    def _allowed(
+        self,
+        reached: IntArray,
+        overlap: npt.NDArray[np.float64],
+        groups: Collection[int] | None,
+    ) -> tuple[IntArray, npt.NDArray[np.float64]]:
+        if groups is None:
+            return reached, overlap
+        allowed = np.zeros(self._group_count, dtype=bool)
+        allowed[[g for g in groups if 0 <= g < self._group_count]] = True
+        keep = allowed[self.table.group[reached]]
+        return reached[keep], overlap[keep]
+
+    def _walk(
+        self,
+        terms: list[list[tuple[float, IntArray, float]]],
+        scratch: _Scratch,
+        only: Collection[tuple[int, int]] | None = None,
+        keys: Sequence[str | None] | None = None,
+    ) -> tuple[IntArray, npt.NDArray[np.float64]]:
+        """Every name any source reaches, with its overlap (the plain pass); with ``only``
+        (term, source) pairs, the names those reach, with what those give them (a lower
+        bound of their overlap: a term gives the best weight of its sources, every weight is
+        positive). ``keys`` name the terms whose union :meth:`_merged` may keep."""
+        best, acc, owner = scratch.best, scratch.acc, scratch.owner
+        touched: list[IntArray] = []
+        try:
+            for t, all_sources in enumerate(terms):
+                key = keys[t] if keys is not None and only is None else None
+                if key is not None and len(all_sources) > 1:
+                    names, weights = self._merged(key, all_sources, scratch)
+                    acc[names] += weights
+                    touched.append(names)
                     continue
-                # lowest weight first, so a name reached through several similar tokens keeps
-                # the best weight (the last write wins)
-                sources.sort(key=lambda source: source[0])
-                query_weight += sources[-1][0]
+                sources = (
+                    all_sources
+                    if only is None
+                    else [src for s, src in enumerate(all_sources) if (t, s) in only]
+                )
+                if not sources:
+                    continue
                 if len(sources) == 1:
-                    weight, reached = sources[0]
+                    weight, reached, _ = sources[0]
                     acc[reached] += weight
                     touched.append(reached)
                     continue
-                for weight, reached in sources:
+                for weight, reached, _ in sources:
                     best[reached] = weight
-                reached = _unique(np.concatenate([ids for _, ids in sources]), owner)
+                reached = _unique(np.concatenate([ids for _, ids, _ in sources]), owner)
                 acc[reached] += best[reached]
                 best[reached] = 0.0
                 touched.append(reached)
-            tokens = query.tokens
-            for a, b in itertools.pairwise(tokens):
-                for listed in (a + b, *variants_of(a + b)):
-                    tid = self._tid(listed)
-                    if tid is not None:
-                        together = self._postings(tid)
-                        acc[together] += idf[tid]
-                        touched.append(together)
             if not touched:
-                return []
+                return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
             reached = _unique(np.concatenate(touched), owner) if len(touched) > 1 else touched[0]
-            overlap = acc[reached]
-        except BaseException:
-            scratch = None  # an exception may have left ``best`` dirty: not reused
-            raise
+            return reached, acc[reached]
         finally:
             for ids in touched:
                 acc[ids] = 0.0
-            if scratch is not None:
-                self._free.append(scratch)
-        if groups is not None:
-            allowed = np.zeros(self._group_count, dtype=bool)
-            allowed[[g for g in groups if 0 <= g < self._group_count]] = True
-            keep = allowed[self.table.group[reached]]
-            reached, overlap = reached[keep], overlap[keep]
-        if not len(reached):
-            return []
+
+    def _early(
+        self,
+        terms: list[list[tuple[float, IntArray, float]]],
+        query_weight: float,
+        limit: int,
+        groups: Collection[int] | None,
+        scratch: _Scratch,
+    ) -> list[int] | None:
+        """The plain pass's result without walking the longest postings, or None when that
+        cannot be proven (max-score early termination).
+
+        The sources are split in two: most are walked (every name they reach is a
+        candidate, its overlap computed exactly, the long sources it is in found by binary
+        search), a few long ones are not. A name in those only gets from each term at most
+        the best weight of that term's unwalked sources, and its ``_name_weight`` is at least
+        the smallest floor among them, so its ratio is at most ``bound`` (:func:`_bound`).
+        When that is under :data:`NEAR_TIE` times the ``limit``-th best ratio of the walked
+        names (which the plain pass's ``limit``-th best can only exceed), none of those names
+        can be taken: the plain pass would not take them, and everything it would take was
+        walked.
+
+        Which long sources to leave: a first walk of the shortest sources (an eighth of the
+        postings) gives a lower bound of the ``limit``-th best ratio from what those sources
+        alone give; then the longest sources are left out, longest first, while the bound
+        stays under it.
+        """
+        flat = sorted(
+            (len(ids), t, s)
+            for t, sources in enumerate(terms)
+            for s, (_, ids, _) in enumerate(sources)
+        )
+        total = sum(size for size, _, _ in flat)
+        if total < EARLY_MIN:
+            return None
+        first: set[tuple[int, int]] = set()
+        used = 0
+        for size, t, s in flat:
+            if used + size > total // EARLY_SHARE and first:
+                break
+            first.add((t, s))
+            used += size
+        reached, partial = self._walk(terms, scratch, first)
+        reached, partial = self._allowed(reached, partial, groups)
+        if len(reached) < limit:
+            return None
+        lower = _kth(partial / (query_weight + self._name_weight[reached]), limit)
+        target = lower * NEAR_TIE / (1.0 + 1e-9)
+        left: set[tuple[int, int]] = set()
+        saved = 0
+        ceilings = [0.0] * len(terms)  # _bound, kept as sources are added to ``left``
+        ceiling, floor = 0.0, math.inf
+        for size, t, s in reversed(flat):
+            if size < EARLY_SKIP or (t, s) in first:
+                break
+            weight, _, at_least = terms[t][s]
+            raised = ceiling + max(weight - ceilings[t], 0.0)
+            lowered = min(floor, at_least)
+            if raised / (query_weight + lowered) < target:
+                left.add((t, s))
+                saved += size
+                ceilings[t] = max(ceilings[t], weight)
+                ceiling, floor = raised, lowered
+        if saved < total // 4:
+            return None
+        walked = {(t, s) for _, t, s in flat if (t, s) not in left}
+        reached, overlap = self._walk_some(terms, walked, scratch)
+        reached, overlap = self._allowed(reached, overlap, groups)
+        if len(reached) < limit:
+            return None
         ratio = overlap / (query_weight + self._name_weight[reached])
-        return self._take(reached, ratio, limit)
+        if _bound(terms, left, query_weight) * (1.0 + 1e-9) < _kth(ratio, limit) * NEAR_TIE:
+            return self._take(reached, ratio, limit)
+        return None
+
+    def _walk_some(
+        self,
+        terms: list[list[tuple[float, IntArray, float]]],
+        walked: set[tuple[int, int]],
+        scratch: _Scratch,
+    ) -> tuple[IntArray, npt.NDArray[np.float64]]:
+        """The names the ``walked`` sources reach, with their overlaps over every source:
+        term by term in the plain pass's order, so the sums are the same to the last bit
+        (adding 0.0 for a term that misses a name changes nothing)."""
+        best, acc, owner = scratch.best, scratch.acc, scratch.owner
+        parts = [terms[t][s][1] for t, s in walked]
+        names = np.sort(_unique(np.concatenate(parts), owner) if len(parts) > 1 else parts[0])
+        try:
+            for t, sources in enumerate(terms):
+                hits: list[tuple[float, IntArray]] = []
+                for s, (weight, ids, _) in enumerate(sources):
+                    if (t, s) in walked:
+                        hits.append((weight, ids))
+                    elif len(ids):
+                        at = np.searchsorted(ids, names)
+                        at[at == len(ids)] = 0
+                        found = names[ids[at] == names]
+                        if len(found):
+                            hits.append((weight, found))
+                if len(hits) == 1:
+                    weight, reached = hits[0]
+                    acc[reached] += weight
+                elif hits:
+                    for weight, reached in hits:
+                        best[reached] = weight
+                    reached = _unique(np.concatenate([ids for _, ids in hits]), owner)
+                    acc[reached] += best[reached]
+                    best[reached] = 0.0
+            return names, acc[names]
+        finally:
+            acc[names] = 0.0
 
     @staticmethod
     def _take(reached: IntArray, ratio: npt.NDArray[np.float64], limit: int) -> list[int]:
+        """Best ratio first, equal ratios by row: the first ``limit``, then the near ties,
+        at most ``max(limit, MAX_CANDIDATES)`` (names tied at that edge go by row too, so the
+        result depends on the names and their ratios only)."""
         ceiling = max(limit, MAX_CANDIDATES)
         if len(reached) > ceiling:
-            top = np.argpartition(-ratio, ceiling - 1)[:ceiling]
+            edge = np.partition(ratio, len(ratio) - ceiling)[len(ratio) - ceiling]
+            top = np.flatnonzero(ratio >= edge)
         else:
             top = np.arange(len(reached))
-        order = top[np.lexsort((reached[top], -ratio[top]))]
+        order = top[np.lexsort((reached[top], -ratio[top]))][:ceiling]
         if len(order) > limit:
             floor = ratio[order[limit - 1]] * NEAR_TIE
             extra = int(np.count_nonzero(ratio[order[limit:]] >= floor))
