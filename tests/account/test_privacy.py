@@ -26,8 +26,15 @@ from hakiki.statements.sandbox import sample
 from tests.conftest import AccountFactory
 from tests.support.consent import CONSENT, CONSENT_FORM
 
-ADMIN = ["account:admin", "credit:read", "screening:read", "verification:write",
-         "verification:read", "statements:write", "background:write"]
+ADMIN = [
+    "account:admin",
+    "credit:read",
+    "screening:read",
+    "verification:write",
+    "verification:read",
+    "statements:write",
+    "background:write",
+]
 
 
 def bureau(number: str = "12345670", consent: Any = None) -> dict[str, Any]:
@@ -121,8 +128,10 @@ async def test_bureau_consent_is_stored_encrypted_and_its_id_answered(
     assert record["obtained_at"].startswith("2026-11-20T09:14:00")
     async with read(db) as conn:
         stored = (
-            await conn.execute(select(consent_records).where(consent_records.c.id == consent_id))
-        ).mappings().one()
+            (await conn.execute(select(consent_records).where(consent_records.c.id == consent_id)))
+            .mappings()
+            .one()
+        )
     assert stored["subject_hash"] == runtime.vault.lookup_hash(
         "subject_reference", account.org_id, reference
     )
@@ -195,8 +204,10 @@ async def test_consent_is_required_for_sessions_checks_and_statements(
     )
     assert made.status_code == 201, made.text
     assert made.json()["consent_id"].startswith("cns_")
-    invite = {"package_id": "pkg_none", "candidates": [{"first_name": "A", "last_name": "B",
-                                                        "email": "a@example.com"}]}
+    invite = {
+        "package_id": "pkg_none",
+        "candidates": [{"first_name": "A", "last_name": "B", "email": "a@example.com"}],
+    }
     missing = await client.post("/v3/background/candidates", json=invite, headers=account.headers)
     assert missing.status_code == 400 and "consent" in field_of(missing), missing.text
     pdf = base64.b64decode(sample("mpesa-genuine.pdf")["content_base64"])
@@ -204,7 +215,9 @@ async def test_consent_is_required_for_sessions_checks_and_statements(
     missing = await client.post("/v3/statements/analyze", files=upload, headers=account.headers)
     assert missing.status_code == 400 and "consent" in field_of(missing), missing.text
     broken = await client.post(
-        "/v3/statements/analyze", files=upload, data={"consent": "{not json"},
+        "/v3/statements/analyze",
+        files=upload,
+        data={"consent": "{not json"},
         headers=account.headers,
     )
     assert broken.status_code == 400 and "consent" in field_of(broken), broken.text
@@ -214,7 +227,9 @@ async def test_consent_is_required_for_sessions_checks_and_statements(
     )
     assert late.status_code == 400 and "consent.obtained_at" in field_of(late), late.text
     accepted = await client.post(
-        "/v3/statements/analyze", files=upload, data={"consent": CONSENT_FORM},
+        "/v3/statements/analyze",
+        files=upload,
+        data={"consent": CONSENT_FORM},
         headers=account.headers,
     )
     assert accepted.status_code == 202, accepted.text
@@ -275,8 +290,13 @@ async def test_reads_and_changes_are_audited_and_the_log_is_exported(
     await client.get(f"/v3/privacy/consents/{consent_id}", headers=account.headers)
     session = await client.post(
         "/v3/verification/sessions",
-        json={"steps": ["id_number"], "country_code": "KE", "id_channel": "national_id",
-              "customer_reference": "cust-2", "consent": CONSENT},
+        json={
+            "steps": ["id_number"],
+            "country_code": "KE",
+            "id_channel": "national_id",
+            "customer_reference": "cust-2",
+            "consent": CONSENT,
+        },
         headers=account.headers,
     )
     session_id = session.json()["id"]
@@ -294,9 +314,10 @@ async def test_reads_and_changes_are_audited_and_the_log_is_exported(
         ("read", "verification.sessions.list", None),
     ]
     assert {(r["actor_type"], r["environment"]) for r in rows} == {("api_key", "sandbox")}
-    assert len({r["actor_id"] for r in rows}) == 1 and rows[0]["request_id"] == made.json()[
-        "request_id"
-    ]
+    assert (
+        len({r["actor_id"] for r in rows}) == 1
+        and rows[0]["request_id"] == made.json()["request_id"]
+    )
     assert all(r["resource_type"] for r in rows)
 
     page = await client.get(
@@ -311,18 +332,24 @@ async def test_reads_and_changes_are_audited_and_the_log_is_exported(
     ]
     await flushed(runtime)  # the list's own read is a row too
     exported = await client.get(
-        "/v3/privacy/audit-log/export", params={"format": "csv"}, headers=account.headers
+        "/v3/privacy/audit-log", params={"format": "csv"}, headers=account.headers
     )
     assert exported.status_code == 200 and exported.headers["content-type"].startswith("text/csv")
     table = list(csv.DictReader(io.StringIO(exported.text)))
     assert [r["endpoint"] for r in table][:5] == [e for _, e, _ in seen]
     assert table[5]["endpoint"] == "privacy.audit_log" and table[5]["resource_id"] == ""
+    assert table[5]["action"] == "read"
+    await flushed(runtime)
     lines = await client.get(
-        "/v3/privacy/audit-log/export", params={"format": "jsonl"}, headers=account.headers
+        "/v3/privacy/audit-log", params={"format": "jsonl"}, headers=account.headers
     )
     objects = [orjson.loads(line) for line in lines.text.splitlines()]
-    assert [o["id"] for o in objects] == [r["id"] for r in table]
+    assert [o["id"] for o in objects][: len(table)] == [r["id"] for r in table]
+    assert objects[len(table)]["action"] == "export"  # the CSV export, a row before this one
     assert objects[0]["resource_id"] == reference
+    await flushed(runtime)
+    actions = [r["action"] for r in await audit_rows(db, account.org_id)]
+    assert actions[-2:] == ["export", "export"]
     bad = await client.get(
         "/v3/privacy/audit-log", params={"from": "yesterday"}, headers=account.headers
     )
@@ -332,10 +359,11 @@ async def test_reads_and_changes_are_audited_and_the_log_is_exported(
     theirs = await client.get("/v3/privacy/audit-log", headers=other.headers)
     assert theirs.json()["pagination"]["total_items"] == 0
     plain_key = await make_account("sandbox")
-    refused = await client.get("/v3/privacy/audit-log", headers=plain_key.headers)
-    assert refused.status_code == 403, refused.text
-    refused = await client.get("/v3/privacy/audit-log/export", headers=plain_key.headers)
-    assert refused.status_code == 403, refused.text
+    for format in ("json", "csv", "jsonl"):
+        refused = await client.get(
+            "/v3/privacy/audit-log", params={"format": format}, headers=plain_key.headers
+        )
+        assert refused.status_code == 403, refused.text
 
 
 async def test_the_audit_log_refuses_update_and_delete(
@@ -364,8 +392,13 @@ async def test_the_hosted_page_records_the_customers_consent(
     customer = f"cust-{uuid.uuid4().hex[:12]}"
     made = await client.post(
         "/v3/verification/sessions",
-        json={"steps": ["id_number"], "country_code": "KE", "id_channel": "national_id",
-              "customer_reference": customer, "consent": CONSENT},
+        json={
+            "steps": ["id_number"],
+            "country_code": "KE",
+            "id_channel": "national_id",
+            "customer_reference": customer,
+            "consent": CONSENT,
+        },
         headers=account.headers,
     )
     session = made.json()
@@ -376,13 +409,17 @@ async def test_the_hosted_page_records_the_customers_consent(
     assert started.status_code == 200, started.text
     async with read(db) as conn:
         rows = (
-            await conn.execute(
-                select(consent_records).where(
-                    consent_records.c.reference == session["id"],
-                    consent_records.c.source == "hosted",
+            (
+                await conn.execute(
+                    select(consent_records).where(
+                        consent_records.c.reference == session["id"],
+                        consent_records.c.source == "hosted",
+                    )
                 )
             )
-        ).mappings().all()
+            .mappings()
+            .all()
+        )
     assert len(rows) == 1
     assert rows[0]["subject_hash"] == runtime.vault.lookup_hash(
         "subject_reference", account.org_id, customer

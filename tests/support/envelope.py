@@ -89,6 +89,8 @@ RESOURCES = frozenset(
         "webhooks.get",
         "webhooks.rotate_secret",
         "verification.sessions.list",
+        "privacy.consent",
+        "privacy.audit_log",
     }
 )
 

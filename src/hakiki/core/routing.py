@@ -348,7 +348,10 @@ def _audited(call: Call, spec: Endpoint, resource_id: str | None) -> None:
         return
     writer = call.runtime.parts.get(audit.AuditWriter)
     if writer is not None:
-        writer.add(audit.call_row(call.principal, spec, call.request_id, resource_id))
+        exported = spec.method == "GET" and call.request.query_params.get("format", "json") != "json"
+        writer.add(
+            audit.call_row(call.principal, spec, call.request_id, resource_id, exported=exported)
+        )
 
 
 async def _admitted(request: Request) -> Principal:

@@ -27,14 +27,3 @@ AUDIT_LOG = declare(
         personal_data=True,
     )
 )
-AUDIT_LOG_EXPORT = declare(
-    Endpoint(
-        key="privacy.audit_log_export",
-        method="GET",
-        path="/v3/privacy/audit-log/export",
-        scope="account:admin",
-        summary="The audit log as a CSV or JSON Lines file",
-        errors=(400,),
-        personal_data=True,
-    )
-)

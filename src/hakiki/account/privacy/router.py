@@ -8,7 +8,7 @@ from fastapi import Depends, Path, Query
 from fastapi.responses import StreamingResponse
 
 from hakiki.account.privacy import service
-from hakiki.account.privacy.endpoints import AUDIT_LOG, AUDIT_LOG_EXPORT, CONSENT
+from hakiki.account.privacy.endpoints import AUDIT_LOG, CONSENT
 from hakiki.account.privacy.schemas import AuditLogPage, ConsentRecordOut
 from hakiki.core.calls import Call
 from hakiki.core.pagination import PageRequest, page_params
@@ -27,7 +27,8 @@ async def get_consent(
     """A consent record of this organisation and environment, decrypted: what the call's
     `consent` said (or, `source` `hosted`, what the subject ticked on a hosted page, with the
     notice's text), the request that carried it and the resource it made. 404 for another
-    organisation's. account:admin; free; the read is itself in the audit log."""
+    organisation's. account:admin (owners and admins); free; the read is itself in the audit
+    log. Sandbox: the same, the sandbox environment's records."""
     found: ConsentRecordOut = await service.consent(
         call.runtime.db, call.runtime.vault, call.principal, consent_id
     )
@@ -40,26 +41,20 @@ async def audit_log(
     page: PageRequest = Depends(page_params),
     since: str | None = FROM,
     until: str | None = TO,
-) -> AuditLogPage:
+    format: Literal["json", "csv", "jsonl"] = Query(
+        "json", description="csv or jsonl: every row in the window, oldest first, as a file."
+    ),
+) -> AuditLogPage | StreamingResponse:
     """Who (`actor_type` and `actor_id`: an API key, a console user, a hosted page's
     subject) read, created, changed or deleted which personal data (`resource_type`,
     `resource_id`), when, in which request; newest first, paginated. It holds ids, never the
-    data. Append-only: nothing can change or remove a row. This environment's rows only.
-    account:admin; free."""
+    data. Append-only: nothing can change or remove a row. `?format=csv` (a header row) or
+    `jsonl` (one object a line) exports every row in the window, oldest first, as a file; the
+    export is itself a row (action `export`). account:admin (owners and admins); free. Sandbox:
+    the same, the sandbox environment's rows."""
     window = service.period(since, until)
-    return await service.audit_page(call.runtime.db, call.principal, window, page)
-
-
-@router.endpoint(AUDIT_LOG_EXPORT)
-async def export_audit_log(
-    call: Call,
-    format: Literal["csv", "jsonl"] = Query("csv", description="csv or jsonl."),
-    since: str | None = FROM,
-    until: str | None = TO,
-) -> StreamingResponse:
-    """Every row of the audit log in the window, oldest first, as a file: CSV with a header
-    row, or JSON Lines (one object a line, the list's fields). account:admin; free."""
-    window = service.period(since, until)
+    if format == "json":
+        return await service.audit_page(call.runtime.db, call.principal, window, page)
     if format == "jsonl":
         stream = service.export_jsonl(call.runtime.db, call.principal, window)
         media = "application/x-ndjson"

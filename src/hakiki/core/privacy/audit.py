@@ -63,14 +63,19 @@ def row(
 
 
 def call_row(
-    principal: Principal, spec: Endpoint, request_id: str, resource_id: str | None
+    principal: Principal,
+    spec: Endpoint,
+    request_id: str,
+    resource_id: str | None,
+    *,
+    exported: bool = False,
 ) -> dict[str, Any]:
-    """The row of one successful call of ``spec``."""
+    """The row of one successful call of ``spec`` (``exported``: a read answered as a file)."""
     return row(
         org_id=principal.org_id,
         environment=principal.environment,
         actor=actor_of(principal),
-        action="export" if spec.key.endswith("export") else ACTIONS.get(spec.method, "read"),
+        action="export" if exported else ACTIONS.get(spec.method, "read"),
         resource=resource_type(spec.key),
         resource_id=resource_id,
         endpoint=spec.key,
