@@ -93,6 +93,7 @@ class AuditWriter:
         self._pending: list[dict[str, Any]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._writing = asyncio.Lock()  # a flush returns once what was pending is written
 
     def add(self, entry: dict[str, Any]) -> None:
         self._pending.append(entry)
@@ -110,6 +111,10 @@ class AuditWriter:
             await self.flush()
 
     async def flush(self) -> None:
+        async with self._writing:
+            await self._flush()
+
+    async def _flush(self) -> None:
         while self._pending:
             entries, self._pending = self._pending[: self._batch], self._pending[self._batch :]
             try:
