@@ -49,6 +49,7 @@ class AddressScanRequest(TypedDict):
     country_code: Literal["KE", "NG", "TZ", "UG"]
     latitude: NotRequired[float | None]
     longitude: NotRequired[float | None]
+    consent: NotRequired[Consent | None]
 
 
 class AddressScanResult(TypedDict):
@@ -80,6 +81,7 @@ class AgriSmeRequest(TypedDict):
     business_bureau_reference: NotRequired[str | None]
     principals_bureau: NotRequired[list[BureauIn]]
     audited_accounts: NotRequired[AccountsIn | None]
+    consent: NotRequired[Consent | None]
 
 
 class Alert(TypedDict):
@@ -175,7 +177,7 @@ class AmlResult(TypedDict):
 
 
 class AmlScreeningRequest(TypedDict):
-    """Any subject, checks chosen."""
+    """AmlScreeningRequest"""
     name: NotRequired[str | None]
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -190,6 +192,7 @@ class AmlScreeningRequest(TypedDict):
     gender: NotRequired[Literal["male", "female"] | None]
     subject_type: NotRequired[Literal["person", "business", "vessel", "aircraft"]]
     checks: NotRequired[list[Literal["sanction", "pep", "adverse_media", "watchlist"]]]
+    consent: NotRequired[Consent | None]
 
 
 class AmlWithIdData(TypedDict):
@@ -203,7 +206,7 @@ class AmlWithIdData(TypedDict):
 
 
 class AmlWithIdRequest(TypedDict):
-    """Verify an identity number, then screen the verified identity (one call, one charge)."""
+    """AmlWithIdRequest"""
     channel: str
     number: str
     country_code: NotRequired[Literal["KE", "NG", "TZ", "UG"] | None]
@@ -215,6 +218,7 @@ class AmlWithIdRequest(TypedDict):
     threshold: NotRequired[float | None]
     monitor: NotRequired[bool]
     reference: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class AmlWithIdResult(TypedDict):
@@ -255,6 +259,25 @@ class Attempt(TypedDict):
     error: str | None
 
 
+class AuditEntry(TypedDict):
+    """AuditEntry"""
+    id: str
+    actor_type: Literal["api_key", "user", "subject"]
+    actor_id: str
+    action: Literal["read", "create", "update", "delete", "export"]
+    resource_type: str
+    resource_id: str | None
+    endpoint: str
+    request_id: str
+    created_at: str
+
+
+class AuditLogPage(TypedDict):
+    """AuditLogPage"""
+    data: list[AuditEntry]
+    pagination: Pagination
+
+
 class BeneficialOwnerOut(TypedDict):
     """BeneficialOwnerOut"""
     name: str
@@ -283,12 +306,14 @@ class Body_analyze_v3_statements_analyze_post(TypedDict):
     declared_phone: NotRequired[str | None]
     monthly_obligations: NotRequired[int]
     callback_url: NotRequired[str | None]
+    consent: str | None
 
 
 class Body_scan_face_v3_fraud_face_scan_post(TypedDict):
     """Body_scan_face_v3_fraud_face_scan_post"""
     image: str
     identity_numbers: NotRequired[list[str]]
+    consent: NotRequired[str | None]
 
 
 class Body_upload_v3_fraud_bulk_scan_upload_post(TypedDict):
@@ -297,6 +322,7 @@ class Body_upload_v3_fraud_bulk_scan_upload_post(TypedDict):
     scan_type: Literal["id", "phone", "face"]
     channel: NotRequired[str | None]
     country_code: NotRequired[str | None]
+    consent: NotRequired[str | None]
 
 
 class BulkRowResult(TypedDict):
@@ -400,7 +426,7 @@ class BureauRequest(TypedDict):
     id_type: Literal["national_id", "passport", "alien_id", "company_registration", "bvn", "nin"]
     id_number: str
     report_reason: Literal["new_application", "account_review", "collection", "guarantor"]
-    consent: Literal[True]
+    consent: Consent
     loan_amount: NotRequired[int | None]
 
 
@@ -441,11 +467,12 @@ class BureauUsed(TypedDict):
 
 
 class BusinessRequest(TypedDict):
-    """Give `registration_number` (KE, UG, TZ and elsewhere), or `lei`, or `name` (outside KE)."""
+    """BusinessRequest"""
     country_code: str
     registration_number: NotRequired[str | None]
     lei: NotRequired[str | None]
     name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class BusinessResult(TypedDict):
@@ -467,7 +494,7 @@ class BusinessResult(TypedDict):
 
 
 class BusinessScreeningRequest(TypedDict):
-    """A business: its registered name, plus countries and registration numbers if known."""
+    """BusinessScreeningRequest"""
     name: str
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -476,6 +503,7 @@ class BusinessScreeningRequest(TypedDict):
     monitor: NotRequired[bool]
     reference: NotRequired[str | None]
     adverse_media: NotRequired[bool]
+    consent: NotRequired[Consent | None]
 
 
 class CandidateIn(TypedDict):
@@ -552,6 +580,7 @@ class CandidatesRequest(TypedDict):
     package_id: str
     candidates: list[CandidateIn]
     callback_url: NotRequired[str | None]
+    consent: Consent
 
 
 class CashFlowIn(TypedDict):
@@ -709,6 +738,36 @@ class ComponentOut(TypedDict):
     factors: list[FactorOut]
 
 
+class Consent(TypedDict):
+    """The data subject's consent to this processing (Kenya DPA 2019 s.30, s.32; Nigeria DPA"""
+    obtained_at: str
+    method: Literal["checkbox", "signature", "verbal", "ussd", "sms", "in_app", "paper", "other"]
+    notice_version: NotRequired[str | None]
+    notice_url: NotRequired[str | None]
+    purposes: list[Literal["identity_verification", "aml_screening", "fraud_prevention", "credit_assessment", "credit_report", "background_check", "statement_analysis", "ongoing_monitoring", "other"]]
+    language: str
+    subject_reference: NotRequired[str | None]
+
+
+class ConsentRecordOut(TypedDict):
+    """ConsentRecordOut"""
+    id: str
+    live: bool
+    request_id: str
+    endpoint: str
+    reference: str | None
+    source: Literal["api", "attested", "hosted"]
+    obtained_at: str
+    method: str
+    notice_version: str | None
+    notice_url: str | None
+    notice_text: str | None
+    purposes: list[str]
+    language: str | None
+    subject_reference: str | None
+    recorded_at: str
+
+
 class CountryList(TypedDict):
     """CountryList"""
     data: list[CountryOut]
@@ -772,6 +831,7 @@ class CropRequest(TypedDict):
     bureau: NotRequired[BureauIn | None]
     bureau_reference: NotRequired[str | None]
     farm: CropFarmIn
+    consent: NotRequired[Consent | None]
 
 
 class Customer(TypedDict):
@@ -796,6 +856,7 @@ class DecisionRequest(TypedDict):
     statement_analysis_id: NotRequired[str | None]
     signals: NotRequired[Signals]
     cutoffs: NotRequired[Cutoffs | None]
+    consent: NotRequired[Consent | None]
 
 
 class DecisionResult(TypedDict):
@@ -892,6 +953,7 @@ class DocumentRequest(TypedDict):
     front_image: str
     back_image: NotRequired[str | None]
     selfie_image: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class DocumentResult(TypedDict):
@@ -930,6 +992,7 @@ class DriversLicenseRequest(TypedDict):
     compare: NotRequired[bool]
     first_name: NotRequired[str | None]
     last_name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class Endpoint(TypedDict):
@@ -1135,6 +1198,7 @@ class FraudReportRequest(TypedDict):
     subject: ReportSubject
     incident: Incident
     evidence: NotRequired[list[str]]
+    consent: NotRequired[Consent | None]
 
 
 class FraudReportResult(TypedDict):
@@ -1211,6 +1275,7 @@ class IdScanRequest(TypedDict):
     last_name: NotRequired[str | None]
     date_of_birth: NotRequired[str | None]
     phone: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class IdScanResult(TypedDict):
@@ -1288,6 +1353,7 @@ class IdentityRiskRequest(TypedDict):
     address: NotRequired[str | None]
     country_code: NotRequired[Literal["KE", "NG", "TZ", "UG"] | None]
     ip: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class IdentityRiskResult(TypedDict):
@@ -1334,6 +1400,7 @@ class IndividualScreeningRequest(TypedDict):
     birth_date: NotRequired[str | None]
     gender: NotRequired[Literal["male", "female"] | None]
     adverse_media: NotRequired[bool]
+    consent: NotRequired[Consent | None]
 
 
 class KybData(TypedDict):
@@ -1469,6 +1536,7 @@ class LivestockRequest(TypedDict):
     bureau: NotRequired[BureauIn | None]
     bureau_reference: NotRequired[str | None]
     herd: HerdIn
+    consent: NotRequired[Consent | None]
 
 
 class Loan(TypedDict):
@@ -1549,7 +1617,7 @@ class MonitoredSubjectList(TypedDict):
 
 
 class MonitoredSubjectRequest(TypedDict):
-    """A customer to keep screening: a person by `name` (or `first_name`/`last_name`), a"""
+    """MonitoredSubjectRequest"""
     subject_type: NotRequired[Literal["person", "business", "vessel", "aircraft"]]
     name: NotRequired[str | None]
     first_name: NotRequired[str | None]
@@ -1562,6 +1630,7 @@ class MonitoredSubjectRequest(TypedDict):
     reference: NotRequired[str | None]
     checks: NotRequired[list[Literal["sanction", "pep"]]]
     threshold: NotRequired[float | None]
+    consent: NotRequired[Consent | None]
 
 
 class MrzSummary(TypedDict):
@@ -1600,6 +1669,7 @@ class NationalIdRequest(TypedDict):
     compare: NotRequired[bool]
     first_name: NotRequired[str | None]
     last_name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class NumberReading(TypedDict):
@@ -1653,7 +1723,7 @@ class OwnershipOut(TypedDict):
 
 
 class OwnershipRequest(TypedDict):
-    """As for the business, plus the screening of every director and owner."""
+    """OwnershipRequest"""
     country_code: str
     registration_number: NotRequired[str | None]
     lei: NotRequired[str | None]
@@ -1661,6 +1731,7 @@ class OwnershipRequest(TypedDict):
     screen_owners: NotRequired[bool]
     checks: NotRequired[list[Literal["sanction", "pep"]]]
     threshold: NotRequired[float | None]
+    consent: NotRequired[Consent | None]
 
 
 class OwnershipResult(TypedDict):
@@ -1756,6 +1827,7 @@ class PassportRequest(TypedDict):
     first_name: NotRequired[str | None]
     last_name: NotRequired[str | None]
     mrz: NotRequired[list[str] | str | None]
+    consent: NotRequired[Consent | None]
 
 
 class PepDetails(TypedDict):
@@ -1782,7 +1854,7 @@ class PeriodCounts(TypedDict):
 
 
 class PersonScreeningRequest(TypedDict):
-    """A natural person: `name`, or `first_name`/`middle_name`/`last_name`."""
+    """PersonScreeningRequest"""
     name: NotRequired[str | None]
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -1795,6 +1867,7 @@ class PersonScreeningRequest(TypedDict):
     last_name: NotRequired[str | None]
     birth_date: NotRequired[str | None]
     gender: NotRequired[Literal["male", "female"] | None]
+    consent: NotRequired[Consent | None]
 
 
 class PhoneDetails(TypedDict):
@@ -1829,6 +1902,7 @@ class PhoneScanRequest(TypedDict):
     """PhoneScanRequest"""
     phone: str
     country_code: NotRequired[Literal["KE", "NG", "TZ", "UG"] | None]
+    consent: NotRequired[Consent | None]
 
 
 class PhoneScanResult(TypedDict):
@@ -1868,6 +1942,7 @@ class PinRequest(TypedDict):
     country_code: Literal["KE", "TZ", "UG"]
     pin: NotRequired[str | None]
     national_id: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class PinResult(TypedDict):
@@ -2014,7 +2089,7 @@ class RowIssue(TypedDict):
 
 
 class SanctionScreeningRequest(TypedDict):
-    """Any subject against sanctions lists."""
+    """SanctionScreeningRequest"""
     name: NotRequired[str | None]
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -2028,6 +2103,7 @@ class SanctionScreeningRequest(TypedDict):
     birth_date: NotRequired[str | None]
     gender: NotRequired[Literal["male", "female"] | None]
     subject_type: NotRequired[Literal["person", "business", "vessel", "aircraft"]]
+    consent: NotRequired[Consent | None]
 
 
 class SandboxListUpdate(TypedDict):
@@ -2153,6 +2229,7 @@ class SessionRequest(TypedDict):
     customer: NotRequired[Customer | None]
     redirect_url: NotRequired[str | None]
     expires_in_minutes: NotRequired[int]
+    consent: Consent
 
 
 class ShareholderOut(TypedDict):
@@ -2361,6 +2438,7 @@ class TccRequest(TypedDict):
     country_code: Literal["KE", "TZ", "UG"]
     pin: str
     certificate_number: str
+    consent: NotRequired[Consent | None]
 
 
 class TccResult(TypedDict):
@@ -2443,6 +2521,7 @@ class VehicleRequest(TypedDict):
     chassis_number: NotRequired[str | None]
     registration_number: NotRequired[str | None]
     owner_name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class VehicleResult(TypedDict):
@@ -2567,6 +2646,7 @@ class WithholdingRequest(TypedDict):
     certificate_number: str
     withholder_pin: str
     payee_pin: str
+    consent: NotRequired[Consent | None]
 
 
 class WithholdingResult(TypedDict):
@@ -2900,6 +2980,14 @@ class Operations:
     def get_account_wallet_transactions(self, *, page: int | None = None, page_size: int | None = None) -> WalletTransactionList:
         """The wallet's ledger, newest first (GET /v3/account/wallet/transactions)."""
         return cast("WalletTransactionList", self._send(Request('GET', '/v3/account/wallet/transactions', params={"page": page, "page_size": page_size})))
+
+    def get_privacy_consents_by_consent_id(self, consent_id: str) -> ConsentRecordOut:
+        """One consent record, decrypted (GET /v3/privacy/consents/{consent_id})."""
+        return cast("ConsentRecordOut", self._send(Request('GET', f'/v3/privacy/consents/{_segment(consent_id)}')))
+
+    def get_privacy_audit_log(self, *, from_: str | None | None = None, until: str | None | None = None, format: Literal["json", "csv", "jsonl"] | None = None, page: int | None = None, page_size: int | None = None) -> AuditLogPage:
+        """Who read or changed personal data, newest first (GET /v3/privacy/audit-log)."""
+        return cast("AuditLogPage", self._send(Request('GET', '/v3/privacy/audit-log', params={"from": from_, "until": until, "format": format, "page": page, "page_size": page_size})))
 
     def get_account_lists(self, *, page: int | None = None, page_size: int | None = None) -> ListStatusList:
         """The screening lists in use: versions, sources and update attempts (GET /v3/account/lists)."""
@@ -3247,6 +3335,14 @@ class AsyncOperations:
     async def get_account_wallet_transactions(self, *, page: int | None = None, page_size: int | None = None) -> WalletTransactionList:
         """The wallet's ledger, newest first (GET /v3/account/wallet/transactions)."""
         return cast("WalletTransactionList", await self._send(Request('GET', '/v3/account/wallet/transactions', params={"page": page, "page_size": page_size})))
+
+    async def get_privacy_consents_by_consent_id(self, consent_id: str) -> ConsentRecordOut:
+        """One consent record, decrypted (GET /v3/privacy/consents/{consent_id})."""
+        return cast("ConsentRecordOut", await self._send(Request('GET', f'/v3/privacy/consents/{_segment(consent_id)}')))
+
+    async def get_privacy_audit_log(self, *, from_: str | None | None = None, until: str | None | None = None, format: Literal["json", "csv", "jsonl"] | None = None, page: int | None = None, page_size: int | None = None) -> AuditLogPage:
+        """Who read or changed personal data, newest first (GET /v3/privacy/audit-log)."""
+        return cast("AuditLogPage", await self._send(Request('GET', '/v3/privacy/audit-log', params={"from": from_, "until": until, "format": format, "page": page, "page_size": page_size})))
 
     async def get_account_lists(self, *, page: int | None = None, page_size: int | None = None) -> ListStatusList:
         """The screening lists in use: versions, sources and update attempts (GET /v3/account/lists)."""
