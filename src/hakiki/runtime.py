@@ -25,8 +25,8 @@ from hakiki.core.data_dir import secure_data_dir
 from hakiki.core.database import create_database
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.jobs.worker import job_worker
-from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.privacy.audit import AuditWriter
+from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.request_log.service import purge_expired as purge_request_log
 from hakiki.core.runtime import Runtime

@@ -69,18 +69,19 @@ async def audit_rows(db: Database, org_id: str) -> list[dict[str, Any]]:
         return [dict(r) for r in rows.mappings()]
 
 
+def _in_files(folder: Path, needles: list[bytes]) -> list[str]:
+    """Where any of ``needles`` is in the database files (the WAL and shared memory too)."""
+    files = [path for path in folder.rglob("*.db*") if path.is_file()]
+    assert files, "no database file"
+    return [f"{v!r} in {p.name}" for p in files for v in needles if v in p.read_bytes()]
+
+
 async def in_clear(settings: Settings, db: Database, values: list[str]) -> list[str]:
     """Where any of ``values`` is found in clear: every file of the SQLite data folder, or
     every text column of every PostgreSQL table."""
     needles = [v.encode() for v in values]
     if settings.is_sqlite:
-        return [
-            f"{value!r} in {path.name}"
-            for path in Path(settings.data_dir).rglob("*.db*")
-            if path.is_file()
-            for value in needles
-            if value in path.read_bytes()
-        ]
+        return _in_files(Path(settings.data_dir), needles)
     found = []
     async with read(db) as conn:
         columns = (

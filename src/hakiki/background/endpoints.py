@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hakiki.background import sandbox
 from hakiki.background.check_types import UNIT_PRICES
-from hakiki.core.privacy.consent import Consented
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.privacy.consent import Consented
 
 CANDIDATES_CREATE = declare(
     Endpoint(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from pydantic import BaseModel, Field
 
 from hakiki.core.endpoints import TestValue
+from hakiki.core.privacy.consent import consent_id_field
 
 if TYPE_CHECKING:
     from hakiki.core.calls import Call
@@ -191,6 +192,7 @@ class Envelope(BaseModel):
         "answer."
     )
     billing: Billing
+    consent_id: str | None = consent_id_field()
 
 
 E = TypeVar("E", bound=Envelope)

@@ -293,8 +293,11 @@ def _consented(
             and issubclass(model, BaseModel)
             and parameter.default is inspect.Parameter.empty
         ):
-            return [*own[:n], parameter.replace(annotation=with_consent(model, required)),
-                    *own[n + 1 :]], False
+            return [
+                *own[:n],
+                parameter.replace(annotation=with_consent(model, required)),
+                *own[n + 1 :],
+            ], False
     if not any(isinstance(p.default, params.Form) for p in own):
         return own, False  # nothing to carry it (a POST without a body)
     consent = inspect.Parameter(
@@ -306,9 +309,11 @@ def _consented(
             description=("Required" if required else "Optional")
             + ": the data subject's consent as a JSON object (docs/privacy.md#consent): "
             "obtained_at, method, notice_version or notice_url, purposes, language.",
-            examples=['{"obtained_at":"2026-11-20T09:14:00Z","method":"checkbox",'
-                      '"notice_version":"privacy-notice-2026-09","purposes":'
-                      '["statement_analysis"],"language":"en"}'],
+            examples=[
+                '{"obtained_at":"2026-11-20T09:14:00Z","method":"checkbox",'
+                '"notice_version":"privacy-notice-2026-09","purposes":'
+                '["statement_analysis"],"language":"en"}'
+            ],
         ),
     )
     return [*own, consent], True
@@ -322,7 +327,7 @@ def _form_consent(text: str | None) -> Consent | None:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
         raise invalid_request(
-            "consent: must be the consent object as JSON ({\"obtained_at\": ...}).",
+            'consent: must be the consent object as JSON ({"obtained_at": ...}).',
             field=_CONSENT,
             problem="is not a JSON object",
         ) from None
@@ -348,7 +353,9 @@ def _audited(call: Call, spec: Endpoint, resource_id: str | None) -> None:
         return
     writer = call.runtime.parts.get(audit.AuditWriter)
     if writer is not None:
-        exported = spec.method == "GET" and call.request.query_params.get("format", "json") != "json"
+        exported = (
+            spec.method == "GET" and call.request.query_params.get("format", "json") != "json"
+        )
         writer.add(
             audit.call_row(call.principal, spec, call.request_id, resource_id, exported=exported)
         )

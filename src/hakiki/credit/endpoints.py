@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hakiki.core.privacy.consent import Consented
 from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.envelope import InData
+from hakiki.core.privacy.consent import Consented
 from hakiki.credit import sandbox
 
 BUREAU = declare(

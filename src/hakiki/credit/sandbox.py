@@ -175,7 +175,7 @@ class BureauSandbox:
             TestValue(
                 "consent true (API 1.x, deprecated): the caller's attestation, recorded as "
                 "an attested consent record",
-                found("full", 0),
+                found("established", 0),
                 body("KE", "national_id", "12345670", consent=True),
             ),
             TestValue(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hakiki.core.privacy.consent import Consented
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.privacy.consent import Consented
 from hakiki.core.settings import Settings
 from hakiki.statements import sandbox
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hakiki.core.privacy.consent import Consented
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.privacy.consent import Consented
 from hakiki.verification import sandbox
 
 # Each step's price (minor units), charged once when the step ran, from the session's

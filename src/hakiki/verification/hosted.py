@@ -174,7 +174,7 @@ async def start(token: str, request: Request) -> JSONResponse:
         if locked is None:
             return _refused(404, "not_found", "This link does not work any more.")
         if locked["status"] == "created":
-            await consent.record(conn, runtime, row, lang, now)
+            await consent.record(conn, runtime, row, str(lang), now)
             await repository.move(
                 conn,
                 row["id"],

@@ -68,6 +68,7 @@ class AddressScanResult(TypedDict):
     data: AddressScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class AgriSmeRequest(TypedDict):
@@ -237,6 +238,7 @@ class AmlWithIdResult(TypedDict):
     data: AmlWithIdData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class Applicant(TypedDict):
@@ -446,6 +448,7 @@ class BureauResult(TypedDict):
     data: BureauData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class BureauSummary(TypedDict):
@@ -491,6 +494,7 @@ class BusinessResult(TypedDict):
     data: KybData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class BusinessScreeningRequest(TypedDict):
@@ -573,6 +577,7 @@ class CandidatesCreated(TypedDict):
     """CandidatesCreated"""
     data: list[CandidateRequestOut]
     callback_secret: NotRequired[str | None]
+    consent_id: NotRequired[str | None]
 
 
 class CandidatesRequest(TypedDict):
@@ -875,6 +880,7 @@ class DecisionResult(TypedDict):
     data: DecisionResultData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class DecisionResultData(TypedDict):
@@ -972,6 +978,7 @@ class DocumentResult(TypedDict):
     data: DocumentResultData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class DocumentResultData(TypedDict):
@@ -1065,6 +1072,7 @@ class EvaluationResult(TypedDict):
     data: EvaluationResultData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class EvaluationResultData(TypedDict):
@@ -1150,6 +1158,7 @@ class FaceScanResult(TypedDict):
     data: FaceScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class FactorOut(TypedDict):
@@ -1217,6 +1226,7 @@ class FraudReportResult(TypedDict):
     data: FraudReport
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class GpsOut(TypedDict):
@@ -1294,6 +1304,7 @@ class IdScanResult(TypedDict):
     data: IdScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class Identifier(TypedDict):
@@ -1372,6 +1383,7 @@ class IdentityRiskResult(TypedDict):
     data: IdentityRiskData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class Incident(TypedDict):
@@ -1428,6 +1440,7 @@ class KybResult(TypedDict):
     data: OwnershipData | KybData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class KycBilling(TypedDict):
@@ -1465,6 +1478,7 @@ class KycResult(TypedDict):
     data: KycData
     provider: str
     billing: KycBilling
+    consent_id: NotRequired[str | None]
 
 
 class LenderSummary(TypedDict):
@@ -1750,6 +1764,7 @@ class OwnershipResult(TypedDict):
     data: OwnershipData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class PackageList(TypedDict):
@@ -1921,6 +1936,7 @@ class PhoneScanResult(TypedDict):
     data: PhoneScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class PinData(TypedDict):
@@ -1961,6 +1977,7 @@ class PinResult(TypedDict):
     data: PinData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class PlaceOut(TypedDict):
@@ -2172,6 +2189,7 @@ class ScreeningResult(TypedDict):
     data: ScreeningData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class ScreeningSummary(TypedDict):
@@ -2218,6 +2236,7 @@ class SessionOut(TypedDict):
     charged_amount: int
     currency: str
     created_at: str
+    consent_id: NotRequired[str | None]
 
 
 class SessionRequest(TypedDict):
@@ -2317,6 +2336,7 @@ class StatementAnalysisAccepted(TypedDict):
     started_at: str | None
     completed_at: str | None
     callback_secret: NotRequired[str | None]
+    consent_id: NotRequired[str | None]
 
 
 class StatementAnalysisDetail(TypedDict):
@@ -2410,6 +2430,7 @@ class TaxResult(TypedDict):
     data: PinData | TccData | WithholdingData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class Taxpayer(TypedDict):
@@ -2457,6 +2478,7 @@ class TccResult(TypedDict):
     data: TccData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class TestValue(TypedDict):
@@ -2540,6 +2562,7 @@ class VehicleResult(TypedDict):
     data: VehicleData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class Verdict(TypedDict):
@@ -2665,6 +2688,7 @@ class WithholdingResult(TypedDict):
     data: WithholdingData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class hakiki__credit__schemas__OverrideOut(TypedDict):

@@ -60,7 +60,9 @@ def period(since: str | None, until: str | None) -> tuple[datetime | None, datet
 
 
 async def audit_page(
-    db: Database, principal: Principal, window: tuple[datetime | None, datetime | None],
+    db: Database,
+    principal: Principal,
+    window: tuple[datetime | None, datetime | None],
     page: PageRequest,
 ) -> AuditLogPage:
     async with read(db) as conn:
@@ -82,9 +84,7 @@ async def _batches(
     after: str | None = None
     while True:
         async with read(db) as conn:
-            rows = await repository.audit_after(
-                conn, principal.owner, *window, after, EXPORT_BATCH
-            )
+            rows = await repository.audit_after(conn, principal.owner, *window, after, EXPORT_BATCH)
         if not rows:
             return
         yield [_entry(row) for row in rows]
@@ -96,8 +96,9 @@ async def export_jsonl(
 ) -> AsyncIterator[bytes]:
     """Every row in the window, oldest first, one JSON object a line."""
     async for batch in _batches(db, principal, window):
-        yield b"".join(orjson.dumps(AuditEntry(**row).model_dump(mode="json")) + b"\n"
-                       for row in batch)
+        yield b"".join(
+            orjson.dumps(AuditEntry(**row).model_dump(mode="json")) + b"\n" for row in batch
+        )
 
 
 async def export_csv(

@@ -6,12 +6,11 @@ encrypted with the call, and answers its id as ``consent_id``."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Annotated, Any, Literal
-
-import re
 
 import orjson
 from pydantic import (
@@ -104,8 +103,8 @@ class Consent(BaseModel):
         description="How: checkbox (a web or app form), signature, verbal (recorded), ussd, "
         "sms, in_app, paper, other."
     )
-    notice_version: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = (
-        Field(None, description="The version of the privacy notice the subject was shown.")
+    notice_version: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = Field(
+        None, description="The version of the privacy notice the subject was shown."
     )
     notice_url: (
         Annotated[str, StringConstraints(max_length=500), BeforeValidator(_notice_url)] | None
@@ -246,17 +245,37 @@ def with_consent(model: type[BaseModel], required: bool) -> type[BaseModel]:
     field: Any = (Consent, Field(description=description))
     if not required:
         field = (Consent | None, Field(None, description=description))
-    consented: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    consented: type[BaseModel] = create_model(
         model.__name__, __base__=model, __module__=model.__module__, consent=field
     )
     extra = model.model_config.get("json_schema_extra")
-    if required and isinstance(extra, dict) and isinstance(extra.get("examples"), list):
-        examples = [{**e, "consent": EXAMPLE} if isinstance(e, dict) and "consent" not in e
-                    else e for e in extra["examples"]]
-        consented.model_config = {**model.model_config,
-                                  "json_schema_extra": {**extra, "examples": examples}}
+    given = extra.get("examples") if isinstance(extra, dict) else None
+    if required and isinstance(extra, dict) and isinstance(given, list):
+        examples = [
+            {**e, "consent": EXAMPLE} if isinstance(e, dict) and "consent" not in e else e
+            for e in given
+        ]
+        consented.model_config = {
+            **model.model_config,
+            "json_schema_extra": {**extra, "examples": examples},
+        }
         consented.model_rebuild(force=True)
     return consented
+
+
+def _absent(value: str | None) -> bool:
+    return value is None
+
+
+def consent_id_field() -> Any:
+    """The ``consent_id`` of an answer: present when the call stored a consent, else left out
+    (the route mechanism adds it to the answer, core/calls.py)."""
+    return Field(
+        None,
+        exclude_if=_absent,
+        description="The consent stored with this call (GET /v3/privacy/consents/{consent_id}); "
+        "present only when the request carried `consent`.",
+    )
 
 
 def with_id(body: bytes, consent_id: str) -> bytes:
