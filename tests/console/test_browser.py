@@ -25,6 +25,7 @@ from hakiki.core.test_values import all_entries
 from tests.background.helpers import PDF
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_in_chromium
 from tests.console.accessibility import unlabelled
+from tests.support.consent import CONSENT
 from tests.support.served import Served
 
 pytestmark = pytest.mark.processes
@@ -64,6 +65,7 @@ async def _analyst_records_a_manual_check(
             "/v3/background/candidates",
             json={
                 "package_id": "spk_ke_driver",
+                "consent": CONSENT,
                 "candidates": [
                     {"first_name": "Wanjiru", "last_name": "Kamau", "email": "w@example.com"}
                 ],
