@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from hakiki.core.wallet.service import Charge
 
 # The version of the result shape (CHANGELOG.md): 1 is the first stable one, the envelope.
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"
 
 # ``provider`` of every sandbox answer, and of live answers our own engines compute (scores,
 # screening, fraud scans, documents, statements): one value each, in every category.
