@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import delete, select, text, update
 
 from hakiki.core.database import Database, read, transaction
+from hakiki.core.endpoints import CATALOGUE, Endpoint
 from hakiki.core.privacy.audit import AuditWriter
 from hakiki.core.privacy.tables import audit_log, consent_records
 from hakiki.core.runtime import Runtime
@@ -437,3 +438,32 @@ async def test_the_hosted_page_records_the_customers_consent(
     assert [(r["actor_id"], r["resource_id"]) for r in subject_rows] == [
         (session["id"], rows[0]["id"])
     ]
+
+
+async def test_the_openapi_document_shows_consent_where_the_catalogue_takes_it(
+    client: httpx.AsyncClient,
+) -> None:
+    spec = (await client.get("/openapi.json")).json()
+    schemas = spec["components"]["schemas"]
+
+    def body_schema(endpoint: Endpoint) -> dict[str, Any]:
+        content = spec["paths"][endpoint.path][endpoint.method.lower()]["requestBody"]["content"]
+        media = content.get("application/json") or content["multipart/form-data"]
+        ref = media["schema"]["$ref"].rsplit("/", 1)[-1]
+        return dict(schemas[ref])
+
+    required = {k for k, e in CATALOGUE.items() if e.consent_rule == "required"}
+    assert required == {
+        "credit.bureau",
+        "background.candidates.create",
+        "statements.analyze",
+        "verification.sessions.create",
+    }
+    taking = [e for e in CATALOGUE.values() if e.consent_rule is not None]
+    assert len(taking) > 25
+    for endpoint in taking:
+        schema = body_schema(endpoint)
+        assert "consent" in schema["properties"], endpoint.key
+        assert ("consent" in schema.get("required", [])) == (endpoint.key in required), endpoint.key
+    for key in ("screening.alert_resolve", "background.packages.create", "account.wallet"):
+        assert CATALOGUE[key].consent_rule is None
