@@ -163,6 +163,12 @@ def attested(purposes: tuple[str, ...]) -> Any:
     time with ``purposes``, method ``attested``. Anything else is read as the object."""
 
     def read(value: Any) -> Any:
+        if value is False:
+            raise PydanticCustomError(
+                "consent_refused",
+                "must be the subject's consent object (docs/privacy.md#consent): false says "
+                "they did not consent, and this call needs their consent",
+            )
         if value is True:
             return Consent.model_construct(
                 _fields_set=set(),  # the idempotency fingerprint sees {}: the same on a retry
