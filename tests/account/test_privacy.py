@@ -20,6 +20,7 @@ from sqlalchemy import delete, select, text, update
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.endpoints import CATALOGUE, Endpoint
 from hakiki.core.privacy.audit import AuditWriter
+from hakiki.core.privacy.repository import consents_of_subject
 from hakiki.core.privacy.tables import audit_log, consent_records
 from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
@@ -138,6 +139,20 @@ async def test_bureau_consent_is_stored_encrypted_and_its_id_answered(
         "subject_reference", account.org_id, reference
     )
     assert stored["consent_encrypted"].startswith("v1.")
+    # Found for a subject-rights request by either keyed hash (docs/privacy.md#consent).
+    number = runtime.vault.lookup_hash("KE", "national_id", "12345670")
+    assert stored["identifier_hash"] == number
+    async with read(db) as conn:
+        by_reference = [
+            r["id"]
+            async for r in consents_of_subject(conn, account.org_id, stored["subject_hash"], None)
+        ]
+        by_number = [r["id"] async for r in consents_of_subject(conn, account.org_id, None, number)]
+        elsewhere = [
+            r["id"]
+            async for r in consents_of_subject(conn, "org_other", stored["subject_hash"], None)
+        ]
+    assert by_reference == by_number == [consent_id] and elsewhere == []
     await runtime.request_log.flush()
     await flushed(runtime)
     assert await in_clear(settings, db, [reference, notice]) == []
