@@ -248,7 +248,8 @@ def _route(spec: Endpoint, handler: Callable[..., Awaitable[Any]]) -> Callable[.
         form_consent = _form_consent(kwargs.pop(_CONSENT, None)) if consent_form else None
         for name, value in kwargs.items():  # query, path and form text (the body is checked)
             request_body.check_parameter(name, value)
-        path_id = str(kwargs[path_names[0]]) if path_names else None
+        named = kwargs.get(path_names[0]) if path_names else None
+        path_id = None if named is None else str(named)
         if not spec.idempotent:
             call = Call(runtime_of(request), request, principal, spec.key, {})
             answer = await handler(call=call, **kwargs)
