@@ -176,6 +176,8 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
             await page.goto(base + "/console/statements")
             await page.set_input_files("#statement-file", str(STATEMENT))
             await page.select_option("#statement-type", "mpesa")
+            await page.fill("#statement-notice", "privacy-notice-2026-09")
+            await page.check("#statement-consent")
             await page.click("#statement-submit")
             await page.wait_for_selector("#statement-status:has-text('started')")
             await page.wait_for_selector(

@@ -555,6 +555,17 @@ function cell(row, text) {
       event.preventDefault();
       const form = new FormData(event.target);
       if (!form.get("password")) form.delete("password");
+      // The applicant's consent, as the API takes it (docs/privacy.md#consent).
+      form.set("consent", JSON.stringify({
+        obtained_at: new Date().toISOString(),
+        method: form.get("consent_method"),
+        notice_version: form.get("consent_notice"),
+        purposes: ["statement_analysis"],
+        language: form.get("consent_language"),
+      }));
+      for (const name of ["consent_method", "consent_notice", "consent_language", "consent_given"]) {
+        form.delete(name);
+      }
       const answer = await hakikiApi(csrf, "POST", "/v3/statements/analyze", form);
       if (answer.status === 202) {
         status.textContent = "Analysis " + answer.data.analysis_id + " started.";
