@@ -33,6 +33,12 @@ from hakiki.app import create_app  # noqa: E402
 from hakiki.core.migrate import upgrade_async  # noqa: E402
 from hakiki.core.settings import Settings  # noqa: E402
 
+# The subject's consent, required with every statement (docs/privacy.md#consent).
+CONSENT = (
+    '{"obtained_at": "2026-11-20T09:14:00Z", "method": "checkbox", "notice_version": "bench",'
+    ' "purposes": ["statement_analysis"], "language": "en"}'
+)
+
 PASSWORD = "12345678"
 
 
@@ -85,7 +91,7 @@ async def upload(http: httpx.AsyncClient, headers: dict, data: bytes, **form: st
     response = await http.post(
         "/v3/statements/analyze",
         files={"file": ("s.pdf", data, "application/pdf")},
-        data={"statement_type": "auto", **form},
+        data={"statement_type": "auto", "consent": CONSENT, **form},
         headers=headers,
     )
     return response, time.perf_counter() - started

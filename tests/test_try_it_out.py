@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from hakiki.app import create_app
+from hakiki.core.scopes import ALL_SCOPES
 from tests.conftest import AccountFactory
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,7 +88,7 @@ async def test_the_prefilled_request_succeeds_with_a_sandbox_key(
     method: str,
     operation: dict[str, Any],
 ) -> None:
-    account = await make_account("sandbox")
+    account = await make_account("sandbox", scopes=list(ALL_SCOPES))  # the admin reads too
     request = _prefilled(path, operation)
     headers = {**account.headers, **request.pop("headers", {})}
     response = await client.request(method.upper(), path, headers=headers, **request)

@@ -25,6 +25,7 @@ from hakiki.core.data_dir import secure_data_dir
 from hakiki.core.database import create_database
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.jobs.worker import job_worker
+from hakiki.core.privacy.audit import AuditWriter
 from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.request_log.service import purge_expired as purge_request_log
@@ -75,6 +76,7 @@ async def build_runtime(settings: Settings) -> Runtime:
         request_log=RequestLogWriter(db),
         settlements=SettlementWriter(db, vault),
     )
+    runtime.add_part(AuditWriter(db))  # the audit log's batches (docs/privacy.md)
     runtime.add_part(Providers.from_settings(settings))
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
@@ -176,6 +178,7 @@ async def started(
         await runtime.part(ScreeningEngines).load_live()
     gc.freeze()
     await runtime.request_log.start()
+    await runtime.part(AuditWriter).start()
     await runtime.settlements.start()
     if run_jobs and settings.jobs_backend == "embedded":
         runtime.jobs = job_worker(runtime)
@@ -203,6 +206,7 @@ async def started(
             await runtime.jobs.stop()
         await runtime.settlements.stop()
         await runtime.request_log.stop()
+        await runtime.part(AuditWriter).stop()
         await runtime.part(Providers).aclose()
         await runtime.part(Registries).aclose()
         await runtime.part(VehicleRegistries).aclose()

@@ -13,6 +13,7 @@ from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.jobs.tables import jobs
 from hakiki.webhooks.tables import webhook_events
+from tests.support.consent import CONSENT
 
 
 def candidate(email: str = "wanjiru@example.com", **extra: Any) -> dict[str, Any]:
@@ -25,7 +26,11 @@ async def invite(
     package_id: str = "spk_ke_basic_identity",
     *people: dict[str, Any],
 ) -> httpx.Response:
-    body = {"package_id": package_id, "candidates": list(people) or [candidate()]}
+    body = {
+        "package_id": package_id,
+        "candidates": list(people) or [candidate()],
+        "consent": CONSENT,
+    }
     return await client.post("/v3/background/candidates", json=body, headers=headers)
 
 

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.background.helpers import PDF
+from tests.support.consent import CONSENT
 from tests.support.served import Served
 
 pytestmark = pytest.mark.processes
@@ -72,6 +73,7 @@ def test_a_candidate_fills_the_form_in_chromium(served: Served, tmp_path: Path) 
         f"{base}/v3/background/candidates",
         json={
             "package_id": "spk_ke_driver",
+            "consent": CONSENT,
             "candidates": [
                 {"first_name": "Wanjiru", "last_name": "Kamau", "email": "w@example.com"}
             ],

@@ -19,6 +19,7 @@ from hakiki.core.runtime import Runtime
 from hakiki.webhooks.tables import webhook_endpoints
 from tests.background.helpers import candidate, events, status_becomes
 from tests.conftest import AccountFactory
+from tests.support.consent import CONSENT
 from tests.webhooks.conftest import (
     create_endpoint,
     deliveries,
@@ -60,6 +61,7 @@ async def test_callback_receives_every_event_of_its_request_signed_and_in_sequen
     account = await make_account()
     body = {
         "package_id": "spk_ke_basic_identity",
+        "consent": CONSENT,
         "candidates": [candidate("wanjiru+complete@example.com"), candidate("juma@example.com")],
         "callback_url": receiver.url,
     }
@@ -111,6 +113,7 @@ async def test_a_failed_callback_is_retried_logged_and_resendable(
     receiver.fail_with = [500]
     body = {
         "package_id": "spk_ke_basic_identity",
+        "consent": CONSENT,
         "candidates": [candidate()],
         "callback_url": receiver.url,
     }
@@ -166,6 +169,7 @@ async def test_organisation_endpoints_and_the_callback_both_receive_with_one_seq
         organisation.secrets = [endpoint["secret"]]
         body = {
             "package_id": "spk_ke_basic_identity",
+            "consent": CONSENT,
             "candidates": [candidate("achieng+expire@example.com")],
             "callback_url": receiver.url,
         }

@@ -27,6 +27,7 @@ from tests.background.helpers import (
     wallet_of,
 )
 from tests.conftest import AccountFactory, debit_count
+from tests.support.consent import CONSENT
 
 BASE = "/v3/background"
 PACKAGE = {
@@ -151,7 +152,11 @@ async def test_an_idempotent_retry_creates_and_reserves_once(
 ) -> None:
     account = await make_account("live", balance=1_000)
     package_id = await _package(client, account.headers)
-    body = {"package_id": package_id, "candidates": [candidate("i@example.com")]}
+    body = {
+        "package_id": package_id,
+        "consent": CONSENT,
+        "candidates": [candidate("i@example.com")],
+    }
     headers = account.headers | {"Idempotency-Key": "invite-i-1"}
     first = await client.post(f"{BASE}/candidates", json=body, headers=headers)
     second = await client.post(f"{BASE}/candidates", json=body, headers=headers)

@@ -9,6 +9,7 @@ from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
 from tests.background.helpers import candidate, events, invite, status_becomes
 from tests.conftest import AccountFactory
+from tests.support.consent import CONSENT
 
 BASE = "/v3/background/candidates"
 
@@ -169,26 +170,42 @@ async def test_create_refuses_bad_input(
 ) -> None:
     headers = (await make_account()).headers
     cases: list[tuple[dict[str, object], str]] = [
-        ({"package_id": "spk_ke_driver", "candidates": []}, "candidates"),
-        ({"package_id": "spk_ke_driver", "candidates": [candidate("nope")]}, "candidates.0.email"),
+        ({"package_id": "spk_ke_driver", "consent": CONSENT, "candidates": []}, "candidates"),
         (
-            {"package_id": "spk_ke_driver", "candidates": [candidate(first_name="")]},
+            {"package_id": "spk_ke_driver", "consent": CONSENT, "candidates": [candidate("nope")]},
+            "candidates.0.email",
+        ),
+        (
+            {
+                "package_id": "spk_ke_driver",
+                "consent": CONSENT,
+                "candidates": [candidate(first_name="")],
+            },
             "candidates.0.first_name",
         ),
         (
-            {"package_id": "spk_ke_driver", "candidates": [candidate(phone="call me")]},
+            {
+                "package_id": "spk_ke_driver",
+                "consent": CONSENT,
+                "candidates": [candidate(phone="call me")],
+            },
             "candidates.0.phone",
         ),
         (
-            {"package_id": "spk_ke_driver", "candidates": [candidate()] * 51},
+            {"package_id": "spk_ke_driver", "consent": CONSENT, "candidates": [candidate()] * 51},
             "candidates",
         ),
         (
-            {"package_id": "spk_ke_driver", "candidates": [candidate()], "callback_url": "ftp://x"},
+            {
+                "package_id": "spk_ke_driver",
+                "consent": CONSENT,
+                "candidates": [candidate()],
+                "callback_url": "ftp://x",
+            },
             "callback_url",
         ),
-        ({"package_id": 5, "candidates": [candidate()]}, "package_id"),
-        ({"candidates": [candidate()]}, "package_id"),
+        ({"package_id": 5, "consent": CONSENT, "candidates": [candidate()]}, "package_id"),
+        ({"consent": CONSENT, "candidates": [candidate()]}, "package_id"),
     ]
     for body, field in cases:
         refused = await client.post(BASE, json=body, headers=headers)
@@ -196,12 +213,18 @@ async def test_create_refuses_bad_input(
         fields = [d["field"] for d in refused.json()["details"]]
         assert field in fields, (field, fields)
     unknown = await client.post(
-        BASE, json={"package_id": "bpk_nothing", "candidates": [candidate()]}, headers=headers
+        BASE,
+        json={"package_id": "bpk_nothing", "consent": CONSENT, "candidates": [candidate()]},
+        headers=headers,
     )
     assert unknown.status_code == 404
     nul = await client.post(
         BASE,
-        json={"package_id": "spk_ke_driver", "candidates": [candidate(last_name="K\x00")]},
+        json={
+            "package_id": "spk_ke_driver",
+            "consent": CONSENT,
+            "candidates": [candidate(last_name="K\x00")],
+        },
         headers=headers,
     )
     assert nul.status_code == 400
@@ -211,7 +234,7 @@ async def test_callback_url_follows_the_webhook_url_rules(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
     live = (await make_account("live", balance=10_000)).headers
-    body = {"package_id": "spk_ke_driver", "candidates": [candidate()]}
+    body = {"package_id": "spk_ke_driver", "consent": CONSENT, "candidates": [candidate()]}
     cases = [
         (live, "http://example.com/hook", "https"),
         (live, "https://user:pw@example.com/hook", "credentials"),

@@ -24,6 +24,7 @@ from hakiki.core.settings import Settings
 from tests.background.conftest import Sink
 from tests.background.helpers import candidate
 from tests.support.cli import free_port
+from tests.support.consent import CONSENT
 from tests.support.databases import isolated_settings
 from tests.support.job_processes import start, stop, wait_for_line
 from tests.webhooks.receiver import run_receiver
@@ -65,6 +66,7 @@ async def test_reminder_and_expiry_fire_under_procrastinate(
             headers = {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
             body = {
                 "package_id": "spk_ke_basic_identity",
+                "consent": CONSENT,
                 "candidates": [candidate(email)],
                 "callback_url": receiver.url,
             }

@@ -19,6 +19,7 @@ PAGES = (
     "/console/screening",
     "/console/bulk-scans",
     "/console/fraud-reports",
+    "/console/audit-log",
     "/console/background",
     "/console/statements",
     "/console/webhooks",

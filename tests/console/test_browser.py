@@ -25,6 +25,7 @@ from hakiki.core.test_values import all_entries
 from tests.background.helpers import PDF
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI, _fill_in_chromium
 from tests.console.accessibility import unlabelled
+from tests.support.consent import CONSENT
 from tests.support.served import Served
 
 pytestmark = pytest.mark.processes
@@ -64,6 +65,7 @@ async def _analyst_records_a_manual_check(
             "/v3/background/candidates",
             json={
                 "package_id": "spk_ke_driver",
+                "consent": CONSENT,
                 "candidates": [
                     {"first_name": "Wanjiru", "last_name": "Kamau", "email": "w@example.com"}
                 ],
@@ -174,6 +176,8 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
             await page.goto(base + "/console/statements")
             await page.set_input_files("#statement-file", str(STATEMENT))
             await page.select_option("#statement-type", "mpesa")
+            await page.fill("#statement-notice", "privacy-notice-2026-09")
+            await page.check("#statement-consent")
             await page.click("#statement-submit")
             await page.wait_for_selector("#statement-status:has-text('started')")
             await page.wait_for_selector(

@@ -30,6 +30,7 @@ from tests.background.test_personal_data import FORM, PDF
 from tests.conftest import AccountFactory, unique
 from tests.console.conftest import UserFactory
 from tests.console.helpers import ConsoleUser, browser, signed_in
+from tests.support.consent import CONSENT
 
 REVIEWS = "/v3/account/screening-reviews"
 WEBHOOKS = "/v3/account/webhooks"
@@ -86,8 +87,9 @@ async def visitor(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         yield http
 
 
-def test_every_scope_but_account_admin_guards_an_endpoint() -> None:
-    assert {e.scope for e in GUARDED} == set(ALL_SCOPES) - {"account:admin"}
+def test_every_scope_guards_an_endpoint() -> None:
+    # account:admin too since issue 40: the consent records and the audit log.
+    assert {e.scope for e in GUARDED} == set(ALL_SCOPES)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -227,7 +229,7 @@ async def test_a_manual_result_is_recorded_as_the_signed_in_analyst(
         person = candidate(email=f"{unique('cand')}@example.com")
         made = await http.post(
             "/v3/background/candidates",
-            json={"package_id": "spk_ke_driver", "candidates": [person]},
+            json={"package_id": "spk_ke_driver", "consent": CONSENT, "candidates": [person]},
             headers=headers,
         )
         assert made.status_code == 201, made.text

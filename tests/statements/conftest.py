@@ -13,6 +13,7 @@ from sqlalchemy import insert, select
 from hakiki.core.database import Database
 from hakiki.core.ids import new_id
 from hakiki.statements.tables import statement_analyses as table
+from tests.support.consent import CONSENT_FORM
 
 URL = "/v3/statements"
 
@@ -27,7 +28,7 @@ async def post_statement(
     return await client.post(
         f"{URL}/analyze",
         files={"file": (name, content, "application/octet-stream")},
-        data={"statement_type": "auto", **form},
+        data={"statement_type": "auto", "consent": CONSENT_FORM, **form},
         headers=headers,
     )
 

@@ -9,7 +9,8 @@ from typing import Any
 from hakiki.core.endpoints import Endpoint
 from hakiki.core.envelope import OUTCOMES, SANDBOX_PROVIDER, Envelope, Outcome, Verdict
 
-FIELDS = tuple(Envelope.model_fields)
+# consent_id: only when the call stored a consent (docs/privacy.md#consent), after the rest.
+FIELDS = tuple(name for name in Envelope.model_fields if name != "consent_id")
 
 
 def envelope_problems(body: Any, *, live: bool = False) -> list[str]:
@@ -95,6 +96,8 @@ RESOURCES = frozenset(
         "credit.models.activate",
         "credit.models.rollback",
         "credit.decision.replay",
+        "privacy.consent",
+        "privacy.audit_log",
     }
 )
 

@@ -14,6 +14,7 @@ import pytest
 
 from hakiki.core import clock
 from tests.documents.specimens import TD1_KENYA, render_card
+from tests.support.consent import CONSENT
 from tests.verification import faces
 
 FPS = 4
@@ -83,6 +84,7 @@ async def create(
         "country_code": "KE",
         "id_channel": "national_id",
         "customer_reference": reference,
+        "consent": CONSENT,
         **extra,
     }
     made = await client.post("/v3/verification/sessions", json=body, headers=headers)

@@ -24,6 +24,7 @@ import httpx
 import pytest
 
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
+from tests.support.consent import CONSENT
 from tests.support.served import Served
 from tests.verification import faces
 from tests.verification.helpers import card
@@ -93,6 +94,7 @@ def _session(base: str, headers: dict[str, str], reference: str, **extra: Any) -
         "country_code": "KE",
         "id_channel": "national_id",
         "customer_reference": reference,
+        "consent": CONSENT,
         **extra,
     }
     made = httpx.post(f"{base}/v3/verification/sessions", json=body, headers=headers, timeout=10)

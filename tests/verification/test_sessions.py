@@ -16,6 +16,7 @@ from hakiki.core.database import Database, read
 from hakiki.webhooks.tables import webhook_events
 from tests.background.helpers import until
 from tests.conftest import AccountFactory
+from tests.support.consent import CONSENT
 from tests.verification.faces import jpeg, portrait
 from tests.verification.helpers import Page, after_challenge, capture, card, create, data_url
 
@@ -169,7 +170,7 @@ async def test_create_refuses_what_cannot_run(
         ({"steps": ["id_number"], "customer_reference": "c"}, "id_channel"),
         ({"steps": ["id_number"], "id_channel": "bvn", "customer_reference": "c"}, "id_channel"),
     ]:
-        got = await client.post(BASE, json=body, headers=account.headers)
+        got = await client.post(BASE, json=body | {"consent": CONSENT}, headers=account.headers)
         assert got.status_code == 400 and got.json()["details"][0]["field"] == field, got.text
     other = await make_account()
     session = await create(client, account.headers)
@@ -254,7 +255,11 @@ async def test_a_retried_create_with_its_idempotency_key_is_the_same_session(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
     account = await make_account("live", balance=10_000)
-    body = {"steps": ["document", "selfie_liveness"], "customer_reference": "retry-1"}
+    body = {
+        "steps": ["document", "selfie_liveness"],
+        "customer_reference": "retry-1",
+        "consent": CONSENT,
+    }
     headers = account.headers | {"Idempotency-Key": "create-retry-1"}
     first = await client.post(BASE, json=body, headers=headers)
     again = await client.post(BASE, json=body, headers=headers)
@@ -266,7 +271,11 @@ async def test_a_retried_create_with_its_idempotency_key_is_the_same_session(
     # the fifth is 402 (a second reservation for the retry would make it the fourth).
     made = 1
     for n in range(5):
-        more = {"steps": ["document", "selfie_liveness"], "customer_reference": f"more-{n}"}
+        more = {
+            "steps": ["document", "selfie_liveness"],
+            "customer_reference": f"more-{n}",
+            "consent": CONSENT,
+        }
         got = await client.post(BASE, json=more, headers=account.headers)
         if got.status_code == 402:
             break

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hakiki.background import sandbox
 from hakiki.background.check_types import UNIT_PRICES
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.privacy.consent import Consented
 
 CANDIDATES_CREATE = declare(
     Endpoint(
@@ -17,8 +18,9 @@ CANDIDATES_CREATE = declare(
         status_code=201,
         errors=(400, 402, 404, 409),
         unit_prices=UNIT_PRICES,  # per check run, by background.check.<code>
-        sandbox=sandbox.CANDIDATES,
+        sandbox=Consented(sandbox.CANDIDATES, ("background_check",)),
         logged_fields=("package_id",),
+        consent="required",  # for every candidate the request names (docs/privacy.md)
     )
 )
 CANDIDATES_LIST = declare(
@@ -45,6 +47,7 @@ CANDIDATE_READ = declare(
 CANDIDATE_REINITIATE = declare(
     Endpoint(
         key="background.candidates.reinitiate",
+        consent="none",  # no subject's consent to record here
         method="POST",
         path="/v3/background/candidates/{reference}/reinitiate",
         scope="background:write",
@@ -55,6 +58,7 @@ CANDIDATE_REINITIATE = declare(
 CHECK_RESULT = declare(
     Endpoint(
         key="background.checks.record",
+        consent="none",  # no subject's consent to record here
         method="POST",
         path="/v3/background/candidates/{reference}/checks/{code}/result",
         scope="background:review",
@@ -97,6 +101,7 @@ PACKAGES = declare(
 PACKAGE_CREATE = declare(
     Endpoint(
         key="background.packages.create",
+        consent="none",  # no subject's consent to record here
         method="POST",
         path="/v3/background/packages",
         scope="background:write",

@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
 from hakiki.core.pagination import Pagination
+from hakiki.core.privacy.consent import consent_id_field
 from hakiki.core.strict import FromCredentials
 from hakiki.engines.background.states import CheckResult, CheckStatus, RequestState
 
@@ -260,6 +261,7 @@ class CandidatesCreated(BaseModel):
         description="whsec_...: with a callback_url, the secret that signs the events sent to "
         "it (Standard Webhooks). Shown only here.",
     )
+    consent_id: str | None = consent_id_field()
 
 
 class CandidateRequestList(BaseModel):

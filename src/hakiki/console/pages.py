@@ -404,6 +404,7 @@ async def add_user(request: Request) -> Response:
 API_PAGES = {
     "bulk-scans": "bulk.html",
     "fraud-reports": "reports.html",
+    "audit-log": "audit.html",  # the audit log (docs/privacy.md), owners and admins
     "lists": "lists.html",
     "playground": "playground.html",
 }

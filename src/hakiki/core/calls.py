@@ -23,6 +23,7 @@ from hakiki.core import billing, request_body
 from hakiki.core.auth import Principal
 from hakiki.core.endpoints import CATALOGUE
 from hakiki.core.idempotency import service as idempotency
+from hakiki.core.privacy.consent import ConsentRecord, answer_reference, with_id
 from hakiki.core.request_log.service import log_row, redact
 from hakiki.core.runtime import Runtime
 from hakiki.core.settlement import Settlement
@@ -39,6 +40,7 @@ class Call:
     claim: idempotency.Claim | None = None
     hold: Hold | None = None
     settling: asyncio.Future[bytes] | None = None  # its settlement, once submitted
+    consent: ConsentRecord | None = None  # stored with the call's own writes when it settles
 
     @property
     def request_id(self) -> str:
@@ -201,7 +203,10 @@ async def finish_call(
     def row(charge: Charge | None) -> dict[str, Any]:
         return _log_row(call, status_code, response_code, subject, charge)
 
-    if charge is None and call.claim is None and write is None:
+    consent_row = None
+    if call.consent is not None:
+        render, consent_row = _with_consent(call, call.consent, render, subject)
+    if charge is None and call.claim is None and write is None and consent_row is None:
         body = render(None)
         runtime.request_log.add(row(None))
         if call.hold is not None:
@@ -209,12 +214,44 @@ async def finish_call(
             call.hold = None
         return body
     call.settling = runtime.settlements.submit(
-        Settlement(charge, render, row, call.claim, status_code, write, call.hold)
+        Settlement(
+            charge, render, row, call.claim, status_code, write, call.hold, consent_row=consent_row
+        )
     )
     body = await call.settling
     call.hold = None
     call.claim = None
     return body
+
+
+def _with_consent(
+    call: Call,
+    consent: ConsentRecord,
+    render: Callable[[Charge | None], bytes],
+    subject: Subject | None,
+) -> tuple[Callable[[Charge | None], bytes], Callable[[bytes], dict[str, Any]]]:
+    """The call's answer with its ``consent_id``, and the consent's row (encrypted, linked to
+    the request and to the resource the answer names), written in the call's transaction."""
+    vault = call.runtime.vault
+    identifier = (
+        vault.lookup_hash(subject.country, subject.channel, subject.number) if subject else None
+    )
+
+    def answered(charge: Charge | None) -> bytes:
+        return with_id(render(charge), consent.id)
+
+    def consent_row(body: bytes) -> dict[str, Any]:
+        return consent.row(
+            vault,
+            org_id=call.principal.org_id,
+            environment=call.principal.environment,
+            request_id=call.request_id,
+            endpoint=call.endpoint,
+            reference=answer_reference(body),
+            identifier_hash=identifier,
+        )
+
+    return answered, consent_row
 
 
 async def finish_write(

@@ -104,6 +104,26 @@ class Endpoint:
     # objects); every other value is masked (core/request_log/service.redact), so an endpoint
     # that lists nothing logs nothing personal (docs/decisions.md#request-log-and-personal-data).
     logged_fields: tuple[str, ...] = ()
+    # The data subject's consent (docs/privacy.md#consent): "required" where the law or the
+    # category needs it, "optional" to accept it, "none" to take none; None: derived
+    # (``consent_rule``).
+    consent: Literal["required", "optional", "none"] | None = None
+    # Whether the audit log records who called it (docs/privacy.md#audit-log); None: derived.
+    personal_data: bool | None = None
+
+    @property
+    def consent_rule(self) -> Literal["required", "optional"] | None:
+        """Whether the request takes ``consent``: as declared, else optional on every POST
+        that processes a subject (not the account surface: settings, wallet, webhooks)."""
+        if self.consent is not None:
+            return None if self.consent == "none" else self.consent
+        return "optional" if self.idempotent and not self.account_surface else None
+
+    @property
+    def audited(self) -> bool:
+        """Whether each successful call is an audit-log row: as declared, else every endpoint
+        outside the account surface (they read or change subjects' data)."""
+        return self.personal_data if self.personal_data is not None else not self.account_surface
 
     @property
     def billable(self) -> bool:

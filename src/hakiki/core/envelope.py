@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from pydantic import BaseModel, Field
 
 from hakiki.core.endpoints import TestValue
+from hakiki.core.privacy.consent import consent_id_field
 
 if TYPE_CHECKING:
     from hakiki.core.calls import Call
     from hakiki.core.wallet.service import Charge
 
 # The version of the result shape (CHANGELOG.md): 1 is the first stable one, the envelope.
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"
 
 # ``provider`` of every sandbox answer, and of live answers our own engines compute (scores,
 # screening, fraud scans, documents, statements): one value each, in every category.
@@ -191,6 +192,7 @@ class Envelope(BaseModel):
         "answer."
     )
     billing: Billing
+    consent_id: str | None = consent_id_field()
 
 
 E = TypeVar("E", bound=Envelope)

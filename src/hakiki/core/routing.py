@@ -26,17 +26,19 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 from collections.abc import Awaitable, Callable
 from copy import deepcopy
 from typing import Any, TypeVar, get_type_hints
 
-from fastapi import APIRouter, Depends, Request, params
+import orjson
+from fastapi import APIRouter, Depends, Form, Request, params
 from fastapi._compat import ModelField, Undefined
 from fastapi.dependencies.utils import get_missing_field_error
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.datastructures import UploadFile
 from starlette.types import Receive, Scope, Send
 
@@ -44,15 +46,19 @@ from hakiki.core import form_fields, request_body
 from hakiki.core.auth import Principal, admit
 from hakiki.core.calls import Call, begin_call, guarded, replay_response, runtime_of
 from hakiki.core.endpoints import Endpoint
-from hakiki.core.errors import payload_too_large, unsupported_media_type
+from hakiki.core.errors import invalid_request, payload_too_large, unsupported_media_type
 from hakiki.core.idempotency.service import Replay
 from hakiki.core.openapi import AUTHENTICATED, IDEMPOTENCY_HEADER, error_responses
+from hakiki.core.privacy import audit
+from hakiki.core.privacy.consent import Consent, answer_reference, record_of, with_consent
 
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Any]])
 _REQUEST = "hakiki_request"
 _PRINCIPAL = "hakiki_principal"
 _SPEC = "hakiki_endpoint"
+_CONSENT = "consent"  # a multipart endpoint's consent: a form field holding the JSON object
 _CHUNK = 1 << 20
+_PATH_PARAMETER = re.compile(r"{(\w+)}")
 
 
 class EndpointRoute(APIRoute):
@@ -215,13 +221,15 @@ class EndpointRouter(APIRouter):
 
 def _route(spec: Endpoint, handler: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
     """The FastAPI endpoint for ``handler``: its own parameters, minus ``call``, plus the
-    request and the authenticated caller."""
+    request and the authenticated caller; with the ``consent`` its catalogue entry takes
+    (docs/privacy.md#consent) and an audit-log row for each success (#audit-log)."""
     hints = get_type_hints(handler, include_extras=True)
     own = [
         parameter.replace(annotation=hints.get(name, parameter.annotation))
         for name, parameter in inspect.signature(handler).parameters.items()
         if name != "call"
     ]
+    own, consent_form = _consented(spec, own)
     added = [
         inspect.Parameter(_REQUEST, inspect.Parameter.KEYWORD_ONLY, annotation=Request),
         inspect.Parameter(
@@ -232,28 +240,126 @@ def _route(spec: Endpoint, handler: Callable[..., Awaitable[Any]]) -> Callable[.
         ),
     ]
     keyword_only = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
+    path_names = _PATH_PARAMETER.findall(spec.path)
 
     async def route(**kwargs: Any) -> Any:
         request: Request = kwargs.pop(_REQUEST)
         principal: Principal = kwargs.pop(_PRINCIPAL)
+        form_consent = _form_consent(kwargs.pop(_CONSENT, None)) if consent_form else None
         for name, value in kwargs.items():  # query, path and form text (the body is checked)
             request_body.check_parameter(name, value)
+        named = kwargs.get(path_names[0]) if path_names else None
+        path_id = None if named is None else str(named)
         if not spec.idempotent:
             call = Call(runtime_of(request), request, principal, spec.key, {})
-            return await handler(call=call, **kwargs)
-        started = await begin_call(request, principal, spec.key, await _payload(kwargs))
+            answer = await handler(call=call, **kwargs)
+            _audited(call, spec, path_id)
+            return answer
+        payload = await _payload(kwargs)
+        if form_consent is not None:
+            payload[_CONSENT] = form_consent.model_dump(mode="json")
+        started = await begin_call(request, principal, spec.key, payload)
         if isinstance(started, Replay):
             return replay_response(started)
+        consent = form_consent if consent_form else _body_consent(kwargs)
+        started.consent = record_of(consent)
         async with guarded(started):
             content = await handler(call=started, **kwargs)
         if isinstance(content, Response):
+            _audited(started, spec, path_id)
             return content
+        _audited(started, spec, answer_reference(content) or path_id)
         return Response(content, status_code=spec.status_code, media_type="application/json")
 
     route.__signature__ = inspect.Signature(keyword_only + added)  # type: ignore[attr-defined]
     route.__name__ = handler.__name__
     setattr(route, _SPEC, spec)
     return route
+
+
+def _consented(
+    spec: Endpoint, own: list[inspect.Parameter]
+) -> tuple[list[inspect.Parameter], bool]:
+    """The handler's parameters with the ``consent`` the endpoint takes: a JSON body model
+    gains the field (``with_consent``); a form gains a ``consent`` field holding the JSON
+    object. Whether it was added to a form."""
+    rule = spec.consent_rule
+    if rule is None:
+        return own, False
+    required = rule == "required"
+    for n, parameter in enumerate(own):
+        model = parameter.annotation
+        if (
+            isinstance(model, type)
+            and issubclass(model, BaseModel)
+            and parameter.default is inspect.Parameter.empty
+        ):
+            return [
+                *own[:n],
+                parameter.replace(annotation=with_consent(model, required)),
+                *own[n + 1 :],
+            ], False
+    if not any(isinstance(p.default, params.Form) for p in own):
+        return own, False  # nothing to carry it (a POST without a body)
+    consent = inspect.Parameter(
+        _CONSENT,
+        inspect.Parameter.KEYWORD_ONLY,
+        annotation=str | None,
+        default=Form(
+            ... if required else None,
+            description=("Required" if required else "Optional")
+            + ": the data subject's consent as a JSON object (docs/privacy.md#consent): "
+            "obtained_at, method, notice_version or notice_url, purposes, language.",
+            examples=[
+                '{"obtained_at":"2026-11-20T09:14:00Z","method":"checkbox",'
+                '"notice_version":"privacy-notice-2026-09","purposes":'
+                '["statement_analysis"],"language":"en"}'
+            ],
+        ),
+    )
+    return [*own, consent], True
+
+
+def _form_consent(text: str | None) -> Consent | None:
+    """A form's ``consent`` field, read as the JSON object it must hold (400 naming it)."""
+    if text is None:
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise invalid_request(
+            'consent: must be the consent object as JSON ({"obtained_at": ...}).',
+            field=_CONSENT,
+            problem="is not a JSON object",
+        ) from None
+    try:
+        return Consent.model_validate(value)
+    except ValidationError as error:
+        raise RequestValidationError(
+            [{**e, "loc": ("body", _CONSENT, *e["loc"])} for e in error.errors(include_url=False)]
+        ) from None
+
+
+def _body_consent(arguments: dict[str, Any]) -> Consent | None:
+    for value in arguments.values():
+        if isinstance(value, BaseModel) and _CONSENT in type(value).model_fields:
+            consent = getattr(value, _CONSENT)
+            return consent if isinstance(consent, Consent) else None
+    return None
+
+
+def _audited(call: Call, spec: Endpoint, resource_id: str | None) -> None:
+    """An audit-log row for a successful call of an audited endpoint."""
+    if not spec.audited:
+        return
+    writer = call.runtime.parts.get(audit.AuditWriter)
+    if writer is not None:
+        exported = (
+            spec.method == "GET" and call.request.query_params.get("format", "json") != "json"
+        )
+        writer.add(
+            audit.call_row(call.principal, spec, call.request_id, resource_id, exported=exported)
+        )
 
 
 async def _admitted(request: Request) -> Principal:

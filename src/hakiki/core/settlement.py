@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, transaction
 from hakiki.core.idempotency import service as idempotency
+from hakiki.core.privacy.repository import insert_consents
 from hakiki.core.request_log.repository import insert_many
 from hakiki.core.wallet.call_holds import CallHolds
 from hakiki.core.wallet.service import Charge, ChargeRequest, Hold, settle_many
@@ -43,6 +44,8 @@ class Settlement:
     status_code: int
     write: Callable[[AsyncConnection], Awaitable[None]] | None = None  # the call's own rows
     hold: Hold | None = None  # the call's in-memory hold, ended when this commits
+    # The consent the call carried, as its row, from the answer (core/privacy/consent.py).
+    consent_row: Callable[[bytes], dict[str, Any]] | None = None
     done: asyncio.Future[bytes] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -137,7 +140,7 @@ class SettlementWriter:
                     failed[id(settlement)] = error
                     raise _OwnWriteFailed from error
             outcomes: list[bytes | Exception] = []
-            rows, completions = [], []
+            rows, completions, consents = [], [], []
             for settlement in batch:
                 charge = outcome_of.get(id(settlement))
                 if isinstance(charge, Exception):
@@ -146,9 +149,13 @@ class SettlementWriter:
                 body = settlement.render(charge)
                 outcomes.append(body)
                 rows.append(settlement.log_row(charge))
+                if settlement.consent_row is not None:
+                    consents.append(settlement.consent_row(body))
                 if settlement.claim is not None:
                     completions.append((settlement.claim, settlement.status_code, body))
             await insert_many(conn, rows)
+            if consents:
+                await insert_consents(conn, consents)
             await idempotency.complete_many(conn, self._vault, completions)
         self.holds.settled((s.hold for s in batch if s.hold is not None), available)
         return outcomes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.envelope import InData
+from hakiki.core.privacy.consent import Consented
 from hakiki.credit import sandbox
 from hakiki.credit.registry import sandbox as models_sandbox
 
@@ -17,8 +18,9 @@ BUREAU = declare(
         "normalised to one schema",
         price=5000,
         errors=(400, 402, 409, 503),
-        sandbox=sandbox.BUREAU,
-        logged_fields=("country_code", "id_type", "report_reason", "consent"),
+        sandbox=Consented(sandbox.BUREAU, ("credit_report",)),
+        logged_fields=("country_code", "id_type", "report_reason"),
+        consent="required",  # the Credit Reference Bureau Regulations (docs/privacy.md)
     )
 )
 DECISION = declare(

@@ -10,7 +10,15 @@ BUREAU_REQUESTS: list[dict[str, Any]] = [
         "id_type": "national_id",
         "id_number": "12345670",
         "report_reason": "new_application",
-        "consent": True,
+        "consent": {
+            "obtained_at": "2026-11-20T09:14:00Z",
+            "method": "checkbox",
+            "notice_version": "privacy-notice-2026-09",
+            "notice_url": "https://lender.example/privacy",
+            "purposes": ["credit_report"],
+            "language": "en",
+            "subject_reference": "cust-000123",
+        },
         "loan_amount": 5_000_000,
     },
     {

@@ -115,7 +115,6 @@ class BureauSandbox:
                 "id_type": id_type,
                 "id_number": number,
                 "report_reason": "new_application",
-                "consent": True,
                 **more,
             }
 
@@ -172,6 +171,12 @@ class BureauSandbox:
                 "last digit 9: the bureau refused (not charged)",
                 {**refused, "response_code": "09", "status": "FAILED"},
                 body("KE", "national_id", "12345679"),
+            ),
+            TestValue(
+                "consent true (API 1.x, deprecated): the caller's attestation, recorded as "
+                "an attested consent record",
+                found("established", 0),
+                body("KE", "national_id", "12345670", consent=True),
             ),
             TestValue(
                 "consent false: 400 naming consent",

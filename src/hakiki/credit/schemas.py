@@ -19,6 +19,7 @@ from pydantic import (
 
 from hakiki.core.countries import served_country
 from hakiki.core.envelope import Envelope, Verdict
+from hakiki.core.privacy.consent import attested
 from hakiki.credit import examples
 
 CreditCountry = Literal["KE", "NG"]
@@ -68,9 +69,12 @@ class BureauRequest(BaseModel):
     report_reason: ReportReason = Field(
         description="Why the report is pulled (the bureau records it with the enquiry)."
     )
-    consent: Literal[True] = Field(
-        description="Must be true: the applicant agreed to this pull (the Credit Reference "
-        "Bureau Regulations require it). Anything else is a 400."
+    consent: attested(("credit_report",)) = Field(  # type: ignore[valid-type]
+        description="The applicant's consent to this pull (the Credit Reference Bureau "
+        "Regulations require it): the consent object (docs/privacy.md#consent), stored "
+        "encrypted with the call, its id answered as `consent_id`. `true` (the first shape: "
+        "the caller attests it) is still accepted in API 1.x and recorded as `attested`; "
+        "deprecated. Anything else is a 400."
     )
     loan_amount: Amount | None = Field(
         None, description="The amount applied for, in minor units (Metropol records it)."

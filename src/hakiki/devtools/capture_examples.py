@@ -31,6 +31,7 @@ from hakiki.account import service as accounts
 from hakiki.app import create_app
 from hakiki.core.endpoints import CATALOGUE, Endpoint, TestValue
 from hakiki.core.migrate import upgrade
+from hakiki.core.scopes import ALL_SCOPES
 from hakiki.core.settings import Settings
 
 EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "openapi_examples.json"
@@ -39,6 +40,7 @@ EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "openapi_examples.json"
 VOLATILE = frozenset(
     {
         "request_id",
+        "consent_id",
         "reference",
         "id",
         "bulk_id",
@@ -130,7 +132,8 @@ async def _capture_app(settings: Settings) -> dict[str, Any]:
     async with app.router.lifespan_context(app):
         db = app.state.runtime.db
         org = await accounts.create_org(db, "examples", approved=True, currency="KES")
-        key = await accounts.create_key(db, org.name, "sandbox", None)
+        # Every scope: the account:admin reads (the audit log) are documented too.
+        key = await accounts.create_key(db, org.name, "sandbox", list(ALL_SCOPES))
         headers = {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://hakiki") as client:

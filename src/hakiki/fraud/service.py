@@ -61,7 +61,7 @@ async def submit_report(call: Call, body: FraudReportRequest) -> bytes:
         status="submitted",
         face_enrolled=image is not None,
         created_at=utcnow(),
-        **body.model_dump(),
+        **body.model_dump(exclude={"consent"}),  # the consent is its own record
     )
     row = {
         "id": report.id,

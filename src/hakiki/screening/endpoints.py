@@ -72,6 +72,7 @@ PEP_AND_SANCTION = _name_screening(
 REVIEW = declare(
     Endpoint(
         key="screening.review",
+        consent="none",  # no subject's consent to record here
         method="POST",
         path="/v3/account/screening-reviews",
         scope="screening:write",
@@ -124,6 +125,7 @@ def _alert_action(action: str, summary: str, logged: tuple[str, ...] = ()) -> En
     return declare(
         Endpoint(
             key=f"screening.alert_{action}",
+            consent="none",  # an analyst's action: no subject's consent to record here
             method="POST",
             path=f"/v3/screening/alerts/{{alert_id}}/{action}",
             scope="screening:write",

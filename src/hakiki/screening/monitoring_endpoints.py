@@ -57,6 +57,7 @@ SUBJECT_DELETE = declare(
 SANDBOX_LIST_UPDATE = declare(
     Endpoint(
         key="screening.monitoring.sandbox_list_update",
+        consent="none",  # no subject's consent to record here
         method="POST",
         path="/v3/screening/monitoring/sandbox-list-update",
         scope="screening:write",

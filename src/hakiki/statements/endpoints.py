@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.privacy.consent import Consented
 from hakiki.core.settings import Settings
 from hakiki.statements import sandbox
 
@@ -23,11 +24,12 @@ ANALYZE = declare(
         status_code=202,
         errors=(400, 402, 409, 413),
         unit_prices={"statements.analysis": 5000},  # per completed analysis
-        sandbox=sandbox.ANALYZE,
+        sandbox=Consented(sandbox.ANALYZE, ("statement_analysis",)),
         max_body_bytes=analyze_max_body_bytes,
         # Never the password, the declared name or phone, nor the file's hash (it names one
         # person's statement).
         logged_fields=("statement_type", "monthly_obligations"),
+        consent="required",
     )
 )
 LIST = declare(

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from hakiki.core.pagination import Pagination
+from hakiki.core.privacy.consent import consent_id_field
 from hakiki.statements import examples
 
 StatementType = Literal["auto", "mpesa", "airtel_money", "mtn_momo", "bank"]
@@ -80,6 +81,7 @@ class StatementAnalysisAccepted(StatementAnalysis):
         "the statement_analysis.completed event sent there. Shown only in this answer (and its "
         "idempotent replay); stored encrypted.",
     )
+    consent_id: str | None = consent_id_field()
 
 
 class StatementAnalysisList(BaseModel):

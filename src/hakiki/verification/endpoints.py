@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hakiki.core.endpoints import Endpoint, declare
+from hakiki.core.privacy.consent import Consented
 from hakiki.verification import sandbox
 
 # Each step's price (minor units), charged once when the step ran, from the session's
@@ -25,8 +26,9 @@ SESSION_CREATE = declare(
         status_code=201,
         errors=(400, 402, 409, 503),
         unit_prices=STEP_PRICES,
-        sandbox=sandbox.SESSIONS,
+        sandbox=Consented(sandbox.SESSIONS, ("identity_verification",)),
         logged_fields=("steps", "country_code", "id_channel"),
+        consent="required",  # the organisation's; the subject's own is ticked on the page
     )
 )
 SESSION_LIST = declare(

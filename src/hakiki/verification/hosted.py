@@ -30,7 +30,7 @@ from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
 from hakiki.engines.face import liveness
 from hakiki.identity.channels import find_channel
-from hakiki.verification import repository, sandbox, service, steps
+from hakiki.verification import consent, repository, sandbox, service, steps
 from hakiki.verification.strings import STRINGS
 
 router = APIRouter(include_in_schema=False)
@@ -174,6 +174,7 @@ async def start(token: str, request: Request) -> JSONResponse:
         if locked is None:
             return _refused(404, "not_found", "This link does not work any more.")
         if locked["status"] == "created":
+            await consent.record(conn, runtime, row, str(lang), now)
             await repository.move(
                 conn,
                 row["id"],

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
 from hakiki.core.pagination import Pagination
+from hakiki.core.privacy.consent import consent_id_field
 
 Step = Literal["id_number", "document", "selfie_liveness", "screening"]
 SessionStatus = Literal["created", "started", "submitted", "completed", "failed", "expired"]
@@ -129,6 +130,7 @@ class SessionOut(BaseModel):
     charged_amount: int = Field(description="What the steps that ran were charged.")
     currency: str
     created_at: datetime
+    consent_id: str | None = consent_id_field()
 
 
 EXAMPLE_SESSION: dict[str, Any] = SessionOut.model_config["json_schema_extra"]["examples"][0]  # type: ignore[index,assignment]

@@ -57,6 +57,7 @@ class AddressScanRequest(TypedDict):
     country_code: Literal["KE", "NG", "TZ", "UG"]
     latitude: NotRequired[float | None]
     longitude: NotRequired[float | None]
+    consent: NotRequired[Consent | None]
 
 
 class AddressScanResult(TypedDict):
@@ -75,6 +76,7 @@ class AddressScanResult(TypedDict):
     data: AddressScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class AgriSmeRequest(TypedDict):
@@ -88,6 +90,7 @@ class AgriSmeRequest(TypedDict):
     business_bureau_reference: NotRequired[str | None]
     principals_bureau: NotRequired[list[BureauIn]]
     audited_accounts: NotRequired[AccountsIn | None]
+    consent: NotRequired[Consent | None]
 
 
 class Alert(TypedDict):
@@ -183,7 +186,7 @@ class AmlResult(TypedDict):
 
 
 class AmlScreeningRequest(TypedDict):
-    """Any subject, checks chosen."""
+    """AmlScreeningRequest"""
     name: NotRequired[str | None]
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -198,6 +201,7 @@ class AmlScreeningRequest(TypedDict):
     gender: NotRequired[Literal["male", "female"] | None]
     subject_type: NotRequired[Literal["person", "business", "vessel", "aircraft"]]
     checks: NotRequired[list[Literal["sanction", "pep", "adverse_media", "watchlist"]]]
+    consent: NotRequired[Consent | None]
 
 
 class AmlWithIdData(TypedDict):
@@ -211,7 +215,7 @@ class AmlWithIdData(TypedDict):
 
 
 class AmlWithIdRequest(TypedDict):
-    """Verify an identity number, then screen the verified identity (one call, one charge)."""
+    """AmlWithIdRequest"""
     channel: str
     number: str
     country_code: NotRequired[Literal["KE", "NG", "TZ", "UG"] | None]
@@ -223,6 +227,7 @@ class AmlWithIdRequest(TypedDict):
     threshold: NotRequired[float | None]
     monitor: NotRequired[bool]
     reference: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class AmlWithIdResult(TypedDict):
@@ -241,6 +246,7 @@ class AmlWithIdResult(TypedDict):
     data: AmlWithIdData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class Applicant(TypedDict):
@@ -261,6 +267,25 @@ class Attempt(TypedDict):
     status_code: int | None
     latency_ms: int
     error: str | None
+
+
+class AuditEntry(TypedDict):
+    """AuditEntry"""
+    id: str
+    actor_type: Literal["api_key", "user", "subject"]
+    actor_id: str
+    action: Literal["read", "create", "update", "delete", "export"]
+    resource_type: str
+    resource_id: str | None
+    endpoint: str
+    request_id: str
+    created_at: str
+
+
+class AuditLogPage(TypedDict):
+    """AuditLogPage"""
+    data: list[AuditEntry]
+    pagination: Pagination
 
 
 class BeneficialOwnerOut(TypedDict):
@@ -291,12 +316,14 @@ class Body_analyze_v3_statements_analyze_post(TypedDict):
     declared_phone: NotRequired[str | None]
     monthly_obligations: NotRequired[int]
     callback_url: NotRequired[str | None]
+    consent: str | None
 
 
 class Body_scan_face_v3_fraud_face_scan_post(TypedDict):
     """Body_scan_face_v3_fraud_face_scan_post"""
     image: str
     identity_numbers: NotRequired[list[str]]
+    consent: NotRequired[str | None]
 
 
 class Body_train_model_v3_credit_models_post(TypedDict):
@@ -311,6 +338,7 @@ class Body_upload_v3_fraud_bulk_scan_upload_post(TypedDict):
     scan_type: Literal["id", "phone", "face"]
     channel: NotRequired[str | None]
     country_code: NotRequired[str | None]
+    consent: NotRequired[str | None]
 
 
 class BulkRowResult(TypedDict):
@@ -414,7 +442,7 @@ class BureauRequest(TypedDict):
     id_type: Literal["national_id", "passport", "alien_id", "company_registration", "bvn", "nin"]
     id_number: str
     report_reason: Literal["new_application", "account_review", "collection", "guarantor"]
-    consent: Literal[True]
+    consent: Consent
     loan_amount: NotRequired[int | None]
 
 
@@ -434,6 +462,7 @@ class BureauResult(TypedDict):
     data: BureauData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class BureauSummary(TypedDict):
@@ -455,11 +484,12 @@ class BureauUsed(TypedDict):
 
 
 class BusinessRequest(TypedDict):
-    """Give `registration_number` (KE, UG, TZ and elsewhere), or `lei`, or `name` (outside KE)."""
+    """BusinessRequest"""
     country_code: str
     registration_number: NotRequired[str | None]
     lei: NotRequired[str | None]
     name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class BusinessResult(TypedDict):
@@ -478,10 +508,11 @@ class BusinessResult(TypedDict):
     data: KybData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class BusinessScreeningRequest(TypedDict):
-    """A business: its registered name, plus countries and registration numbers if known."""
+    """BusinessScreeningRequest"""
     name: str
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -490,6 +521,7 @@ class BusinessScreeningRequest(TypedDict):
     monitor: NotRequired[bool]
     reference: NotRequired[str | None]
     adverse_media: NotRequired[bool]
+    consent: NotRequired[Consent | None]
 
 
 class CandidateIn(TypedDict):
@@ -559,6 +591,7 @@ class CandidatesCreated(TypedDict):
     """CandidatesCreated"""
     data: list[CandidateRequestOut]
     callback_secret: NotRequired[str | None]
+    consent_id: NotRequired[str | None]
 
 
 class CandidatesRequest(TypedDict):
@@ -566,6 +599,7 @@ class CandidatesRequest(TypedDict):
     package_id: str
     candidates: list[CandidateIn]
     callback_url: NotRequired[str | None]
+    consent: Consent
 
 
 class CashFlowIn(TypedDict):
@@ -731,6 +765,36 @@ class ComponentOut(TypedDict):
     factors: list[FactorOut]
 
 
+class Consent(TypedDict):
+    """The data subject's consent to this processing (Kenya DPA 2019 s.30, s.32; Nigeria DPA"""
+    obtained_at: str
+    method: Literal["checkbox", "signature", "verbal", "ussd", "sms", "in_app", "paper", "other"]
+    notice_version: NotRequired[str | None]
+    notice_url: NotRequired[str | None]
+    purposes: list[Literal["identity_verification", "aml_screening", "fraud_prevention", "credit_assessment", "credit_report", "background_check", "statement_analysis", "ongoing_monitoring", "other"]]
+    language: str
+    subject_reference: NotRequired[str | None]
+
+
+class ConsentRecordOut(TypedDict):
+    """ConsentRecordOut"""
+    id: str
+    live: bool
+    request_id: str
+    endpoint: str
+    reference: str | None
+    source: Literal["api", "attested", "hosted"]
+    obtained_at: str
+    method: str
+    notice_version: str | None
+    notice_url: str | None
+    notice_text: str | None
+    purposes: list[str]
+    language: str | None
+    subject_reference: str | None
+    recorded_at: str
+
+
 class CountryList(TypedDict):
     """CountryList"""
     data: list[CountryOut]
@@ -821,6 +885,7 @@ class CropRequest(TypedDict):
     bureau: NotRequired[BureauIn | None]
     bureau_reference: NotRequired[str | None]
     farm: CropFarmIn
+    consent: NotRequired[Consent | None]
 
 
 class Customer(TypedDict):
@@ -856,6 +921,7 @@ class DecisionRequest(TypedDict):
     statement_analysis_id: NotRequired[str | None]
     signals: NotRequired[Signals]
     cutoffs: NotRequired[Cutoffs | None]
+    consent: NotRequired[Consent | None]
 
 
 class DecisionResult(TypedDict):
@@ -874,6 +940,7 @@ class DecisionResult(TypedDict):
     data: DecisionResultData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class DecisionResultData(TypedDict):
@@ -952,6 +1019,7 @@ class DocumentRequest(TypedDict):
     front_image: str
     back_image: NotRequired[str | None]
     selfie_image: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class DocumentResult(TypedDict):
@@ -970,6 +1038,7 @@ class DocumentResult(TypedDict):
     data: DocumentResultData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class DocumentResultData(TypedDict):
@@ -990,6 +1059,7 @@ class DriversLicenseRequest(TypedDict):
     compare: NotRequired[bool]
     first_name: NotRequired[str | None]
     last_name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class Endpoint(TypedDict):
@@ -1062,6 +1132,7 @@ class EvaluationResult(TypedDict):
     data: EvaluationResultData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class EvaluationResultData(TypedDict):
@@ -1147,6 +1218,7 @@ class FaceScanResult(TypedDict):
     data: FaceScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class FactorOut(TypedDict):
@@ -1195,6 +1267,7 @@ class FraudReportRequest(TypedDict):
     subject: ReportSubject
     incident: Incident
     evidence: NotRequired[list[str]]
+    consent: NotRequired[Consent | None]
 
 
 class FraudReportResult(TypedDict):
@@ -1213,6 +1286,7 @@ class FraudReportResult(TypedDict):
     data: FraudReport
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class GpsOut(TypedDict):
@@ -1271,6 +1345,7 @@ class IdScanRequest(TypedDict):
     last_name: NotRequired[str | None]
     date_of_birth: NotRequired[str | None]
     phone: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class IdScanResult(TypedDict):
@@ -1289,6 +1364,7 @@ class IdScanResult(TypedDict):
     data: IdScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class Identifier(TypedDict):
@@ -1348,6 +1424,7 @@ class IdentityRiskRequest(TypedDict):
     address: NotRequired[str | None]
     country_code: NotRequired[Literal["KE", "NG", "TZ", "UG"] | None]
     ip: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class IdentityRiskResult(TypedDict):
@@ -1366,6 +1443,7 @@ class IdentityRiskResult(TypedDict):
     data: IdentityRiskData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class Incident(TypedDict):
@@ -1394,6 +1472,7 @@ class IndividualScreeningRequest(TypedDict):
     birth_date: NotRequired[str | None]
     gender: NotRequired[Literal["male", "female"] | None]
     adverse_media: NotRequired[bool]
+    consent: NotRequired[Consent | None]
 
 
 class KybData(TypedDict):
@@ -1421,6 +1500,7 @@ class KybResult(TypedDict):
     data: OwnershipData | KybData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class KycBilling(TypedDict):
@@ -1458,6 +1538,7 @@ class KycResult(TypedDict):
     data: KycData
     provider: str
     billing: KycBilling
+    consent_id: NotRequired[str | None]
 
 
 class LenderSummary(TypedDict):
@@ -1529,6 +1610,7 @@ class LivestockRequest(TypedDict):
     bureau: NotRequired[BureauIn | None]
     bureau_reference: NotRequired[str | None]
     herd: HerdIn
+    consent: NotRequired[Consent | None]
 
 
 class Loan(TypedDict):
@@ -1612,7 +1694,7 @@ class MonitoredSubjectList(TypedDict):
 
 
 class MonitoredSubjectRequest(TypedDict):
-    """A customer to keep screening: a person by `name` (or `first_name`/`last_name`), a"""
+    """MonitoredSubjectRequest"""
     subject_type: NotRequired[Literal["person", "business", "vessel", "aircraft"]]
     name: NotRequired[str | None]
     first_name: NotRequired[str | None]
@@ -1625,6 +1707,7 @@ class MonitoredSubjectRequest(TypedDict):
     reference: NotRequired[str | None]
     checks: NotRequired[list[Literal["sanction", "pep"]]]
     threshold: NotRequired[float | None]
+    consent: NotRequired[Consent | None]
 
 
 class MrzSummary(TypedDict):
@@ -1663,6 +1746,7 @@ class NationalIdRequest(TypedDict):
     compare: NotRequired[bool]
     first_name: NotRequired[str | None]
     last_name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class NumberReading(TypedDict):
@@ -1716,7 +1800,7 @@ class OwnershipOut(TypedDict):
 
 
 class OwnershipRequest(TypedDict):
-    """As for the business, plus the screening of every director and owner."""
+    """OwnershipRequest"""
     country_code: str
     registration_number: NotRequired[str | None]
     lei: NotRequired[str | None]
@@ -1724,6 +1808,7 @@ class OwnershipRequest(TypedDict):
     screen_owners: NotRequired[bool]
     checks: NotRequired[list[Literal["sanction", "pep"]]]
     threshold: NotRequired[float | None]
+    consent: NotRequired[Consent | None]
 
 
 class OwnershipResult(TypedDict):
@@ -1742,6 +1827,7 @@ class OwnershipResult(TypedDict):
     data: OwnershipData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class PackageList(TypedDict):
@@ -1819,6 +1905,7 @@ class PassportRequest(TypedDict):
     first_name: NotRequired[str | None]
     last_name: NotRequired[str | None]
     mrz: NotRequired[list[str] | str | None]
+    consent: NotRequired[Consent | None]
 
 
 class PepDetails(TypedDict):
@@ -1845,7 +1932,7 @@ class PeriodCounts(TypedDict):
 
 
 class PersonScreeningRequest(TypedDict):
-    """A natural person: `name`, or `first_name`/`middle_name`/`last_name`."""
+    """PersonScreeningRequest"""
     name: NotRequired[str | None]
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -1858,6 +1945,7 @@ class PersonScreeningRequest(TypedDict):
     last_name: NotRequired[str | None]
     birth_date: NotRequired[str | None]
     gender: NotRequired[Literal["male", "female"] | None]
+    consent: NotRequired[Consent | None]
 
 
 class PhoneDetails(TypedDict):
@@ -1892,6 +1980,7 @@ class PhoneScanRequest(TypedDict):
     """PhoneScanRequest"""
     phone: str
     country_code: NotRequired[Literal["KE", "NG", "TZ", "UG"] | None]
+    consent: NotRequired[Consent | None]
 
 
 class PhoneScanResult(TypedDict):
@@ -1910,6 +1999,7 @@ class PhoneScanResult(TypedDict):
     data: PhoneScanData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class PinData(TypedDict):
@@ -1931,6 +2021,7 @@ class PinRequest(TypedDict):
     country_code: Literal["KE", "TZ", "UG", "NG"]
     pin: NotRequired[str | None]
     national_id: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class PinResult(TypedDict):
@@ -1949,6 +2040,7 @@ class PinResult(TypedDict):
     data: PinData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class PlaceOut(TypedDict):
@@ -2080,7 +2172,7 @@ class RowIssue(TypedDict):
 
 
 class SanctionScreeningRequest(TypedDict):
-    """Any subject against sanctions lists."""
+    """SanctionScreeningRequest"""
     name: NotRequired[str | None]
     countries: NotRequired[list[str]]
     identifiers: NotRequired[list[str]]
@@ -2094,6 +2186,7 @@ class SanctionScreeningRequest(TypedDict):
     birth_date: NotRequired[str | None]
     gender: NotRequired[Literal["male", "female"] | None]
     subject_type: NotRequired[Literal["person", "business", "vessel", "aircraft"]]
+    consent: NotRequired[Consent | None]
 
 
 class SandboxListUpdate(TypedDict):
@@ -2162,6 +2255,7 @@ class ScreeningResult(TypedDict):
     data: ScreeningData
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class ScreeningSummary(TypedDict):
@@ -2208,6 +2302,7 @@ class SessionOut(TypedDict):
     charged_amount: int
     currency: str
     created_at: str
+    consent_id: NotRequired[str | None]
 
 
 class SessionRequest(TypedDict):
@@ -2219,6 +2314,7 @@ class SessionRequest(TypedDict):
     customer: NotRequired[Customer | None]
     redirect_url: NotRequired[str | None]
     expires_in_minutes: NotRequired[int]
+    consent: Consent
 
 
 class ShareholderOut(TypedDict):
@@ -2310,6 +2406,7 @@ class StatementAnalysisAccepted(TypedDict):
     started_at: str | None
     completed_at: str | None
     callback_secret: NotRequired[str | None]
+    consent_id: NotRequired[str | None]
 
 
 class StatementAnalysisDetail(TypedDict):
@@ -2403,6 +2500,7 @@ class TaxResult(TypedDict):
     data: PinData | TccData | WithholdingData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class Taxpayer(TypedDict):
@@ -2431,6 +2529,7 @@ class TccRequest(TypedDict):
     country_code: Literal["KE", "TZ", "UG", "NG"]
     pin: str
     certificate_number: str
+    consent: NotRequired[Consent | None]
 
 
 class TccResult(TypedDict):
@@ -2449,6 +2548,7 @@ class TccResult(TypedDict):
     data: TccData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class TestValue(TypedDict):
@@ -2513,6 +2613,7 @@ class VehicleRequest(TypedDict):
     chassis_number: NotRequired[str | None]
     registration_number: NotRequired[str | None]
     owner_name: NotRequired[str | None]
+    consent: NotRequired[Consent | None]
 
 
 class VehicleResult(TypedDict):
@@ -2531,6 +2632,7 @@ class VehicleResult(TypedDict):
     data: VehicleData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class Verdict(TypedDict):
@@ -2637,6 +2739,7 @@ class WithholdingRequest(TypedDict):
     certificate_number: str
     withholder_pin: str
     payee_pin: str
+    consent: NotRequired[Consent | None]
 
 
 class WithholdingResult(TypedDict):
@@ -2655,6 +2758,7 @@ class WithholdingResult(TypedDict):
     data: WithholdingData
     provider: str
     billing: CheckBilling
+    consent_id: NotRequired[str | None]
 
 
 class hakiki__credit__schemas__OverrideOut(TypedDict):
@@ -2994,6 +3098,14 @@ class Operations:
     def get_account_wallet_transactions(self, *, page: int | None = None, page_size: int | None = None) -> WalletTransactionList:
         """The wallet's ledger, newest first (GET /v3/account/wallet/transactions)."""
         return cast("WalletTransactionList", self._send(Request('GET', '/v3/account/wallet/transactions', params={"page": page, "page_size": page_size})))
+
+    def get_privacy_consents_by_consent_id(self, consent_id: str) -> ConsentRecordOut:
+        """One consent record, decrypted (GET /v3/privacy/consents/{consent_id})."""
+        return cast("ConsentRecordOut", self._send(Request('GET', f'/v3/privacy/consents/{_segment(consent_id)}')))
+
+    def get_privacy_audit_log(self, *, from_: str | None | None = None, until: str | None | None = None, format: Literal["json", "csv", "jsonl"] | None = None, page: int | None = None, page_size: int | None = None) -> AuditLogPage:
+        """Who read or changed personal data, newest first (GET /v3/privacy/audit-log)."""
+        return cast("AuditLogPage", self._send(Request('GET', '/v3/privacy/audit-log', params={"from": from_, "until": until, "format": format, "page": page, "page_size": page_size})))
 
     def get_account_lists(self, *, page: int | None = None, page_size: int | None = None) -> ListStatusList:
         """The screening lists in use: versions, sources and update attempts (GET /v3/account/lists)."""
@@ -3365,6 +3477,14 @@ class AsyncOperations:
     async def get_account_wallet_transactions(self, *, page: int | None = None, page_size: int | None = None) -> WalletTransactionList:
         """The wallet's ledger, newest first (GET /v3/account/wallet/transactions)."""
         return cast("WalletTransactionList", await self._send(Request('GET', '/v3/account/wallet/transactions', params={"page": page, "page_size": page_size})))
+
+    async def get_privacy_consents_by_consent_id(self, consent_id: str) -> ConsentRecordOut:
+        """One consent record, decrypted (GET /v3/privacy/consents/{consent_id})."""
+        return cast("ConsentRecordOut", await self._send(Request('GET', f'/v3/privacy/consents/{_segment(consent_id)}')))
+
+    async def get_privacy_audit_log(self, *, from_: str | None | None = None, until: str | None | None = None, format: Literal["json", "csv", "jsonl"] | None = None, page: int | None = None, page_size: int | None = None) -> AuditLogPage:
+        """Who read or changed personal data, newest first (GET /v3/privacy/audit-log)."""
+        return cast("AuditLogPage", await self._send(Request('GET', '/v3/privacy/audit-log', params={"from": from_, "until": until, "format": format, "page": page, "page_size": page_size})))
 
     async def get_account_lists(self, *, page: int | None = None, page_size: int | None = None) -> ListStatusList:
         """The screening lists in use: versions, sources and update attempts (GET /v3/account/lists)."""

@@ -453,6 +453,38 @@ function cell(row, text) {
   load("");
 })();
 
+// The audit log (owners and admins): who read or changed personal data, a page at a time.
+(function () {
+  const root = document.getElementById("audit");
+  if (!root) return;
+  const csrf = root.dataset.csrf;
+  const body = document.querySelector("#audit-table tbody");
+  const status = document.getElementById("audit-status");
+  const more = document.getElementById("audit-more");
+  let page = 1;
+
+  async function load() {
+    const answer = await hakikiApi(csrf, "GET", "/v3/privacy/audit-log?page_size=50&page=" + page);
+    if (answer.status !== 200) {
+      status.textContent = "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
+      more.hidden = true;
+      return;
+    }
+    for (const e of answer.data.data) {
+      const tr = document.createElement("tr");
+      [e.created_at, e.actor_type + " " + e.actor_id, e.action, e.resource_type, e.resource_id, e.request_id]
+        .forEach((v) => cell(tr, v));
+      body.appendChild(tr);
+    }
+    const p = answer.data.pagination;
+    status.textContent = p.total_items + " row(s).";
+    more.hidden = p.page >= p.total_pages;
+  }
+
+  more.addEventListener("click", () => { page += 1; load(); });
+  load();
+})();
+
 // Statement analyses: upload, follow the job, read the verdict, signals, metrics and score.
 (function () {
   const root = document.getElementById("statements");
@@ -523,6 +555,17 @@ function cell(row, text) {
       event.preventDefault();
       const form = new FormData(event.target);
       if (!form.get("password")) form.delete("password");
+      // The applicant's consent, as the API takes it (docs/privacy.md#consent).
+      form.set("consent", JSON.stringify({
+        obtained_at: new Date().toISOString(),
+        method: form.get("consent_method"),
+        notice_version: form.get("consent_notice"),
+        purposes: ["statement_analysis"],
+        language: form.get("consent_language"),
+      }));
+      for (const name of ["consent_method", "consent_notice", "consent_language", "consent_given"]) {
+        form.delete(name);
+      }
       const answer = await hakikiApi(csrf, "POST", "/v3/statements/analyze", form);
       if (answer.status === 202) {
         status.textContent = "Analysis " + answer.data.analysis_id + " started.";

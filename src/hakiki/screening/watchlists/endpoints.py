@@ -15,6 +15,7 @@ def upload_max_body_bytes(settings: Settings) -> int:
 UPLOAD = declare(
     Endpoint(
         key="screening.watchlist.upload",
+        consent="none",  # no subject's consent to record here
         method="POST",
         path="/v3/screening/watchlists",
         scope="screening:write",
