@@ -330,6 +330,7 @@ class Body_train_model_v3_credit_models_post(TypedDict):
     """Body_train_model_v3_credit_models_post"""
     file: str
     window_days: NotRequired[int]
+    consent: NotRequired[str | None]
 
 
 class Body_upload_v3_fraud_bulk_scan_upload_post(TypedDict):
