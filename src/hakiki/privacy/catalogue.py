@@ -35,7 +35,8 @@ class SubjectTable:
     clear: tuple[str, ...] = ()
     # Keyed hashes of the subject's values (erased with the row; ``anonymise`` nulls them).
     hashes: tuple[str, ...] = ()
-    # Found by the subject's fraud look-up keys (``fraud.keys``): column -> kind of key.
+    # Found by the subject's keyed hashes: column -> kind of key (``identifier`` and
+    # ``value``: the fraud domain's look-up keys; ``subject``: a call's subject_hash).
     keyed: dict[str, str] = field(default_factory=dict)
     # Found by the organisation's subject reference, compared exactly.
     reference: tuple[str, ...] = ()
@@ -78,12 +79,14 @@ TABLES: tuple[SubjectTable, ...] = (
         "identity",
         encrypted=("request_encrypted", "data_encrypted"),
         hashes=("subject_hash",),
+        keyed={"subject_hash": "subject"},
     ),
     SubjectTable(
         "registry_checks",
         "registry_checks",
         encrypted=("request_encrypted", "data_encrypted"),
         hashes=("subject_hash",),
+        keyed={"subject_hash": "subject"},
     ),
     SubjectTable(
         "monitored_subjects",
@@ -116,7 +119,11 @@ TABLES: tuple[SubjectTable, ...] = (
         ),
     ),
     SubjectTable(
-        "credit_reports", "credit", encrypted=("report_encrypted",), hashes=("subject_hash",)
+        "credit_reports",
+        "credit",
+        encrypted=("report_encrypted",),
+        hashes=("subject_hash",),
+        keyed={"subject_hash": "subject"},
     ),
     SubjectTable(
         "statement_analyses",
@@ -220,9 +227,20 @@ TABLES: tuple[SubjectTable, ...] = (
         encrypted=("subject_encrypted",),
         clear=("request_body", "error_message"),
         hashes=("subject_hash",),
+        keyed={"subject_hash": "subject"},
         action="anonymise",
         reason=LEDGER_REASON,
         scrub=("subject_hash", "subject_encrypted", "request_body", "error_message", "channel"),
+    ),
+    SubjectTable(
+        "privacy_subject_requests",
+        "subject_requests",
+        encrypted=("subject_encrypted",),
+        sealed=("export_sealed",),
+        action="anonymise",
+        reason="A subject request's receipt (counts, no personal data) stays as the record "
+        "that the right was exercised (KE DPA s.26, NDPA s.34): its export and identifiers go.",
+        scrub=("subject_encrypted", "export_sealed"),
     ),
     SubjectTable(
         "webhook_events",
@@ -270,7 +288,6 @@ NOT_SUBJECT_DATA: dict[str, str] = {
     "screening_watchlists": "the organisation's own lists of entities to screen against",
     "background_packages": "the organisation's packages of checks",
     "jobs": "job payloads hold row ids, never personal values",
-    "privacy_subject_requests": "the receipts themselves (identifiers removed once done)",
 }
 
 BY_NAME: dict[str, SubjectTable] = {spec.table: spec for spec in TABLES}

@@ -7,21 +7,28 @@ documented reason keeps."""
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, get_args
 
 from sqlalchemy import ColumnElement, and_, or_
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.crypto import Vault
+from hakiki.credit.schemas import IdType
+from hakiki.identity.channels import CHANNELS
 from hakiki.engines.phone import SUPPORTED_REGIONS, analyse
 from hakiki.fraud.keys import identifier_key, phone_key_of
 from hakiki.privacy import repository
 from hakiki.privacy.catalogue import TABLES, SubjectTable
 from hakiki.privacy.matching import Needles, decode, matches
 from hakiki.privacy.repository import Key
+
+ID_CHANNELS = frozenset((c.country, c.code) for c in CHANNELS)
+ID_CODES = frozenset({code for _, code in ID_CHANNELS} | set(get_args(IdType)))
+_NOT_ALNUM = re.compile(r"[^0-9A-Z]")
 
 
 @dataclass(frozen=True)
@@ -48,12 +55,27 @@ class Subject:
         )
 
     def keys(self, vault: Vault) -> dict[str, set[str]]:
-        """The fraud domain's look-up keys of the subject, by kind of column."""
+        """The subject's keyed hashes as the tables store them, by kind of column: the fraud
+        domain's look-up keys, and the ``subject_hash`` of a call (country, channel, number)
+        for every channel a number may have been checked under (a bureau report holds no
+        number of its own: its hash is the only way to it)."""
         country = self.country if self.country in SUPPORTED_REGIONS else None
-        phones = {phone_key_of(vault, analyse(p, country)) for p in self.phones}
+        phones = [analyse(p, country) for p in self.phones]
+        countries = [self.country] if self.country else sorted({c for c, _ in ID_CHANNELS})
+        subject = {
+            vault.lookup_hash(c, code, form)
+            for number in self.id_numbers
+            for form in {number.strip(), number.strip().upper(), _NOT_ALNUM.sub("", number.upper())}
+            for c in countries
+            for code in ID_CODES
+        }
+        subject |= {
+            vault.lookup_hash(a.region or "ZZ", "phone", a.e164) for a in phones if a.e164
+        }
         return {
             "identifier": {identifier_key(vault, i) for i in self.id_numbers},
-            "value": phones,
+            "value": {phone_key_of(vault, a) for a in phones},
+            "subject": subject,
         }
 
 
@@ -108,6 +130,9 @@ async def find(
                 where.append(repository.in_values(spec, column, keys[kind]))
         if subject.reference:
             where += [repository.in_values(spec, c, [subject.reference]) for c in spec.reference]
+        if where:
+            async for batch in repository.scan(conn, spec, and_(scope, or_(*where))):
+                rows.update((repository.primary_key(spec, row), row) for row in batch)
     await follow(conn, found, org_id, environment)
     return found
 
@@ -167,7 +192,7 @@ def export(vault: Vault, found: Found) -> dict[str, Any]:
         listed = categories.setdefault(spec.category, {}).setdefault(spec.table, [])
         for row in rows:
             plain = {
-                k: _plain(v)
+                str(k): _plain(v)
                 for k, v in row.items()
                 if k not in spec.hashes and k not in spec.keyed and k not in spec.personal
             }

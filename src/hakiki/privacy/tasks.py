@@ -63,6 +63,7 @@ async def run_subject_request(ctx: JobContext, payload: dict[str, Any]) -> None:
         found = await subject_data.find(
             conn, vault, row["org_id"], row["environment"], subject_of(identifiers)
         )
+        found.of("privacy_subject_requests").pop((row["id"],), None)  # this request itself
         receipt = {name: _blank() for name in CATEGORIES}
         values: dict[str, Any] = {"status": "completed", "completed_at": utcnow()}
         if row["kind"] == "access":
