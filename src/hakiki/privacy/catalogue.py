@@ -288,6 +288,9 @@ NOT_SUBJECT_DATA: dict[str, str] = {
     "screening_watchlists": "the organisation's own lists of entities to screen against",
     "background_packages": "the organisation's packages of checks",
     "jobs": "job payloads hold row ids, never personal values",
+    "webhook_sequences": "a counter per resource id",
+    "list_file_parts": "public screening lists",
+    "monitoring_list_entries": "public screening lists' entries",
 }
 
 BY_NAME: dict[str, SubjectTable] = {spec.table: spec for spec in TABLES}
