@@ -18,6 +18,7 @@ from hakiki.fraud.scan_router import router as fraud_scan_router
 from hakiki.kyb.router import router as kyb_router
 from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
+from hakiki.privacy.console_page import router as console_privacy_router
 from hakiki.privacy.router import router as privacy_router
 from hakiki.screening.alerts_router import router as alerts_router
 from hakiki.screening.monitoring_router import router as monitoring_router
@@ -60,4 +61,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     sandbox_router,
     console_router,
     console_sessions_router,
+    console_privacy_router,
 )

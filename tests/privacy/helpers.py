@@ -67,7 +67,8 @@ async def holders(
         columns = [
             c
             for c in table.columns
-            if isinstance(c.type, String | Text | LargeBinary) or c.type.__class__.__name__ == "JSON"
+            if isinstance(c.type, String | Text | LargeBinary)
+            or c.type.__class__.__name__ == "JSON"
         ]
         if not columns:
             continue

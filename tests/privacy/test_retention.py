@@ -41,9 +41,7 @@ async def _age(db: Database, org_id: str, days: int) -> None:
 async def _count(db: Database, org_id: str) -> tuple[int, int]:
     logs = metadata.tables["request_logs"]
     async with db.reader.connect() as conn:
-        reports = await conn.scalar(
-            select(func.count()).where(credit_reports.c.org_id == org_id)
-        )
+        reports = await conn.scalar(select(func.count()).where(credit_reports.c.org_id == org_id))
         logged = await conn.scalar(select(func.count()).where(logs.c.org_id == org_id))
     return int(reports or 0), int(logged or 0)
 

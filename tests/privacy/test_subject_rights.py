@@ -63,7 +63,9 @@ KEPT_TABLES = {"fraud_reports", "fraud_report_keys", "identity_observations", "f
 
 
 @pytest.fixture
-async def privacy_settings(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Settings]:
+async def privacy_settings(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Settings]:
     url = await fresh_postgres_url("privacy") if request.param == "postgresql" else None
     yield Settings(
         data_dir=tmp_path / "hakiki-data",
@@ -179,11 +181,15 @@ async def test_a_subjects_data_is_exported_then_erased_everywhere(
         async with application.router.lifespan_context(application):
             runtime = application.state.runtime
             vault = runtime.vault
-            org = await accounts.create_org(runtime.db, "privacy-org", approved=True, currency="KES")
+            org = await accounts.create_org(
+                runtime.db, "privacy-org", approved=True, currency="KES"
+            )
             key = await accounts.create_key(runtime.db, org.name, "sandbox")
             headers = {"Authorization": f"Bearer {key.client_id}:{key.secret}"}
             transport = httpx.ASGITransport(app=application, raise_app_exceptions=False)
-            async with httpx.AsyncClient(transport=transport, base_url="http://hakiki.test") as http:
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://hakiki.test"
+            ) as http:
                 await make_subject_data(http, headers, receiver)
                 await runtime.request_log.flush()
                 async with runtime.db.reader.connect() as conn:
@@ -201,7 +207,11 @@ async def test_a_subjects_data_is_exported_then_erased_everywhere(
 
                 access = await ask(http, headers, "access", SUBJECT)
                 receipt = {c["category"]: c for c in access["receipt"]}
-                exported = (await http.get(f"/v3/privacy/subject-requests/{access['id']}/export", headers=headers)).json()
+                exported = (
+                    await http.get(
+                        f"/v3/privacy/subject-requests/{access['id']}/export", headers=headers
+                    )
+                ).json()
                 text = json.dumps(exported).lower()
                 for label, forms in NEEDLES.items():
                     assert any(f.lower() in text for f in forms), label
@@ -229,7 +239,9 @@ async def test_a_subjects_data_is_exported_then_erased_everywhere(
                 async with runtime.db.reader.connect() as conn:
                     after = await holders(conn, vault, NEEDLES)
                     hashes = await _hashes_left(conn, vault)
-                leftover = {where: labels for where, labels in after.items() if where[0] not in KEPT_TABLES}
+                leftover = {
+                    where: labels for where, labels in after.items() if where[0] not in KEPT_TABLES
+                }
                 assert not leftover, leftover
                 assert not hashes, hashes
         if settings.is_sqlite:

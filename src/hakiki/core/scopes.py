@@ -29,7 +29,9 @@ ALL_SCOPES: tuple[str, ...] = (
 
 # The account surface's own scopes: they move no money and run no check, so a live key of an
 # organisation not yet approved may use them (its integration registers its receiver early).
-ACCOUNT_SCOPES: frozenset[str] = frozenset({"webhooks:read", "webhooks:write", "privacy:read", "privacy:write", "account:admin"})
+ACCOUNT_SCOPES: frozenset[str] = frozenset(
+    {"webhooks:read", "webhooks:write", "privacy:read", "privacy:write", "account:admin"}
+)
 
 # A new key gets every scope but account:admin unless scopes are named.
 DEFAULT_SCOPES: tuple[str, ...] = tuple(s for s in ALL_SCOPES if s != "account:admin")

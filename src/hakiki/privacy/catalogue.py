@@ -65,12 +65,13 @@ class SubjectTable:
 
 _REGISTRY = "Identity and KYB look-ups (KYB persons, tax, vehicle)"
 FRAUD_REASON = (
-    "A fraud report is kept for the prevention and detection of fraud (KE DPA s.51(2)(b), "
-    "NDPA s.3(2)(c) and s.25(1)(b)): only the reporting organisation may withdraw it."
+    "A fraud report is kept for the prevention and detection of crime (the exemptions of the "
+    "Kenya DPA s.51 and the NDPA s.3; docs/privacy.md): only the reporting organisation may "
+    "withdraw it."
 )
 LEDGER_REASON = (
-    "Billing and tax records must be kept (KE Tax Procedures Act s.23, NG CAMA 2020 s.375): "
-    "the row stays without the subject's number or request body."
+    "Billing records must be kept (tax and company law: Kenya's Tax Procedures Act, "
+    "Nigeria's CAMA 2020): the call's row stays, without the subject's number, hash or body."
 )
 
 TABLES: tuple[SubjectTable, ...] = (

@@ -175,9 +175,13 @@ async def set_policies(
 
 
 async def runs(runtime: Runtime, principal: Principal, page: PageRequest) -> PurgeRunList:
+    return await runs_of_org(runtime, principal.org_id, page)
+
+
+async def runs_of_org(runtime: Runtime, org_id: str, page: PageRequest) -> PurgeRunList:
     async with read(runtime.db) as conn:
         total, rows, counts = await repository.runs_of(
-            conn, principal.org_id, offset=page.offset, limit=page.page_size
+            conn, org_id, offset=page.offset, limit=page.page_size
         )
     purged: dict[str, dict[str, int]] = {}
     for count in counts:

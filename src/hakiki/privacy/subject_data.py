@@ -18,9 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.crypto import Vault
 from hakiki.credit.schemas import IdType
-from hakiki.identity.channels import CHANNELS
 from hakiki.engines.phone import SUPPORTED_REGIONS, analyse
 from hakiki.fraud.keys import identifier_key, phone_key_of
+from hakiki.identity.channels import CHANNELS
 from hakiki.privacy import repository
 from hakiki.privacy.catalogue import TABLES, SubjectTable
 from hakiki.privacy.matching import Needles, decode, matches
@@ -69,9 +69,7 @@ class Subject:
             for c in countries
             for code in ID_CODES
         }
-        subject |= {
-            vault.lookup_hash(a.region or "ZZ", "phone", a.e164) for a in phones if a.e164
-        }
+        subject |= {vault.lookup_hash(a.region or "ZZ", "phone", a.e164) for a in phones if a.e164}
         return {
             "identifier": {identifier_key(vault, i) for i in self.id_numbers},
             "value": {phone_key_of(vault, a) for a in phones},
