@@ -89,6 +89,12 @@ RESOURCES = frozenset(
         "webhooks.get",
         "webhooks.rotate_secret",
         "verification.sessions.list",
+        "privacy.subject_request",
+        "privacy.subject_request_get",
+        "privacy.subject_export",
+        "privacy.retention",
+        "privacy.retention_set",
+        "privacy.retention_runs",
     }
 )
 

@@ -63,7 +63,35 @@ class CategoryReceipt(BaseModel):
     reasons: list[str] = Field(description="Why rows were kept or only anonymised.")
 
 
+_RECEIPT = {
+    "category": "fraud_reports",
+    "found": 1,
+    "exported": 0,
+    "erased": 0,
+    "anonymised": 0,
+    "kept": 1,
+    "reasons": ["A fraud report is kept for the prevention and detection of crime ..."],
+}
+
+
 class SubjectRequest(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "dsr_06h20bsfxnj8ehxm8qegnmmmfw",
+                    "type": "erasure",
+                    "status": "completed",
+                    "receipt": [_RECEIPT],
+                    "export_available": False,
+                    "failure_reason": None,
+                    "created_at": "2026-11-28T03:24:53.101867Z",
+                    "completed_at": "2026-11-28T03:24:54.020000Z",
+                }
+            ]
+        }
+    )
+
     id: str
     type: Kind
     status: Literal["queued", "completed", "failed"]
@@ -79,6 +107,24 @@ class SubjectRequest(BaseModel):
 
 
 class SubjectExport(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "dsr_06h20bsfxnj8ehxm8qegnmmmfw",
+                    "created_at": "2026-11-28T03:24:53.101867Z",
+                    "categories": {
+                        "credit": {
+                            "credit_reports": [
+                                {"reference": "crb_06h20b", "report_encrypted": {"...": "..."}}
+                            ]
+                        }
+                    },
+                }
+            ]
+        }
+    )
+
     id: str
     created_at: datetime
     categories: dict[str, dict[str, list[dict[str, Any]]]] = Field(
@@ -98,6 +144,27 @@ class RetentionPolicy(BaseModel):
 
 
 class RetentionPolicies(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [
+                        {
+                            "category": "credit",
+                            "days": 30,
+                            "default_days": 90,
+                            "min_days": 1,
+                            "max_days": 365,
+                            "source": "organisation",
+                            "reason": "a bureau report serves the decision it was pulled for",
+                            "updated_at": "2026-11-28T03:24:53Z",
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
     data: list[RetentionPolicy]
 
 
@@ -119,5 +186,28 @@ class PurgeRun(BaseModel):
 
 
 class PurgeRunList(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [
+                        {
+                            "id": "rtr_06h20bsfxnj8ehxm8qegnmmmfw",
+                            "started_at": "2026-11-28T03:00:00Z",
+                            "finished_at": "2026-11-28T03:00:01Z",
+                            "purged": {"credit": 12, "request_log": 340},
+                        }
+                    ],
+                    "pagination": {
+                        "page": 1,
+                        "page_size": 20,
+                        "total_pages": 1,
+                        "total_items": 1,
+                    },
+                }
+            ]
+        }
+    )
+
     data: list[PurgeRun]
     pagination: Pagination
