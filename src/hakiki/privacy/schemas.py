@@ -63,7 +63,7 @@ class CategoryReceipt(BaseModel):
     reasons: list[str] = Field(description="Why rows were kept or only anonymised.")
 
 
-_RECEIPT = {
+_RECEIPT: dict[str, Any] = {
     "category": "fraud_reports",
     "found": 1,
     "exported": 0,
