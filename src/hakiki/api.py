@@ -20,6 +20,8 @@ from hakiki.fraud.scan_router import router as fraud_scan_router
 from hakiki.kyb.router import router as kyb_router
 from hakiki.kyc.router import router as kyc_router
 from hakiki.lists.router import router as lists_router
+from hakiki.privacy.console_page import router as console_privacy_router
+from hakiki.privacy.router import router as privacy_router
 from hakiki.screening.alerts_router import router as alerts_router
 from hakiki.screening.monitoring_router import router as monitoring_router
 from hakiki.screening.review_router import router as review_router
@@ -59,7 +61,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     review_router,
     alerts_router,
     webhooks_router,
+    privacy_router,
     sandbox_router,
     console_router,
     console_sessions_router,
+    console_privacy_router,
 )

@@ -28,13 +28,11 @@ from hakiki.core.jobs.worker import job_worker
 from hakiki.core.privacy.audit import AuditWriter
 from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
-from hakiki.core.request_log.service import purge_expired as purge_request_log
 from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.settlement import SettlementWriter
 from hakiki.core.wallet.service import release_expired_holds
 from hakiki.credit.providers.registry import CreditBureaus, build_bureaus
-from hakiki.credit.retention import purge_expired as purge_credit_reports
 from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.evaluation.credit_reports import CreditBureauReports
 from hakiki.evaluation.sources import EvaluationSources
@@ -49,6 +47,7 @@ from hakiki.lists.sandbox import sandbox_snapshots
 from hakiki.lists.service import load_current_engine, warn_if_stale
 from hakiki.lists.watch import ListWatch
 from hakiki.media.service import MediaLibrary
+from hakiki.privacy.retention import apply as apply_retention
 from hakiki.screening import monitoring_schedule
 from hakiki.screening.review_service import ReviewPresence
 from hakiki.screening.watchlists.files import WatchlistIndexes
@@ -126,9 +125,9 @@ async def _housekeeping(runtime: Runtime) -> None:
     await runtime.part(FaceBank).refresh(runtime.db)
     await release_expired_holds(runtime.db)
     await purge_idempotency(runtime.db)
-    await purge_request_log(runtime.db, runtime.settings.request_log_retention_days)
     await purge_sightings(runtime.db, runtime.settings.fraud_sighting_retention_days)
-    await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
+    # The request log and bureau reports by each organisation's retention (issue 40).
+    await apply_retention(runtime.db, runtime.settings)
     await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
     await purge_console_sessions(runtime.db)
 

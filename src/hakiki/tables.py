@@ -15,6 +15,7 @@ from hakiki.fraud.bulk import tables as _bulk_tables  # noqa: F401
 from hakiki.kyc import tables as _kyc_tables  # noqa: F401
 from hakiki.lists import tables as _lists_tables  # noqa: F401
 from hakiki.media import tables as _media_tables  # noqa: F401
+from hakiki.privacy import tables as _privacy_tables  # noqa: F401
 from hakiki.screening import monitoring_tables as _monitoring_tables  # noqa: F401
 from hakiki.screening import tables as _screening_tables  # noqa: F401
 from hakiki.screening.watchlists import tables as _watchlist_tables  # noqa: F401

@@ -12,6 +12,7 @@ from hakiki.fraud.bulk import runner as _bulk_tasks  # noqa: F401
 from hakiki.kyb import completion as _kyb_checks  # noqa: F401
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401
 from hakiki.lists import tasks as _list_tasks  # noqa: F401
+from hakiki.privacy import tasks as _privacy_tasks  # noqa: F401
 from hakiki.screening import monitoring_runs as _monitoring_tasks  # noqa: F401
 from hakiki.screening.watchlists import tasks as _watchlist_tasks  # noqa: F401
 from hakiki.statements import tasks as _statement_tasks  # noqa: F401

@@ -98,6 +98,12 @@ RESOURCES = frozenset(
         "credit.decision.replay",
         "privacy.consent",
         "privacy.audit_log",
+        "privacy.subject_request",
+        "privacy.subject_request_get",
+        "privacy.subject_export",
+        "privacy.retention",
+        "privacy.retention_set",
+        "privacy.retention_runs",
     }
 )
 

@@ -157,6 +157,8 @@ def _create_sqlite_engine(
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        # Deleted rows' bytes are zeroed, not left in free space (erasure, docs/privacy.md).
+        cursor.execute("PRAGMA secure_delete=ON")
         cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
         cursor.close()
 

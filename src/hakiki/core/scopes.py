@@ -23,12 +23,16 @@ ALL_SCOPES: tuple[str, ...] = (
     "verification:write",
     "webhooks:read",  # the account surface's webhook endpoints and deliveries (issue 30)
     "webhooks:write",  # adding, removing, rotating the secret of, resending (issue 30)
+    "privacy:read",  # subject requests' receipts and exports, retention (issue 40)
+    "privacy:write",  # subject requests (access, erasure), retention policies
     "account:admin",
 )
 
 # The account surface's own scopes: they move no money and run no check, so a live key of an
 # organisation not yet approved may use them (its integration registers its receiver early).
-ACCOUNT_SCOPES: frozenset[str] = frozenset({"webhooks:read", "webhooks:write", "account:admin"})
+ACCOUNT_SCOPES: frozenset[str] = frozenset(
+    {"webhooks:read", "webhooks:write", "privacy:read", "privacy:write", "account:admin"}
+)
 
 # A new key gets every scope but account:admin unless scopes are named.
 DEFAULT_SCOPES: tuple[str, ...] = tuple(s for s in ALL_SCOPES if s != "account:admin")

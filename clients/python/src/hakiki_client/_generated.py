@@ -612,6 +612,17 @@ class CashFlowIn(TypedDict):
     monthly_repayment: NotRequired[float | None]
 
 
+class CategoryReceipt(TypedDict):
+    """CategoryReceipt"""
+    category: str
+    found: int
+    exported: int
+    erased: int
+    anonymised: int
+    kept: int
+    reasons: list[str]
+
+
 class CaveatInfo(TypedDict):
     """CaveatInfo"""
     kind: str
@@ -2070,6 +2081,20 @@ class PlateInfo(TypedDict):
     state: NotRequired[str | None]
 
 
+class PurgeRun(TypedDict):
+    """PurgeRun"""
+    id: str
+    started_at: str
+    finished_at: str
+    purged: dict[str, int]
+
+
+class PurgeRunList(TypedDict):
+    """PurgeRunList"""
+    data: list[PurgeRun]
+    pagination: Pagination
+
+
 class QueryEcho(TypedDict):
     """QueryEcho"""
     country: str
@@ -2107,6 +2132,28 @@ class ResolveRequest(TypedDict):
     """ResolveRequest"""
     decision: Literal["false_positive", "true_match"]
     reason: str
+
+
+class RetentionChange(TypedDict):
+    """RetentionChange"""
+    policies: dict[str, int | None]
+
+
+class RetentionPolicies(TypedDict):
+    """RetentionPolicies"""
+    data: list[RetentionPolicy]
+
+
+class RetentionPolicy(TypedDict):
+    """RetentionPolicy"""
+    category: str
+    days: int
+    default_days: int
+    min_days: int
+    max_days: int
+    source: Literal["organisation", "default"]
+    reason: str
+    updated_at: str | None
 
 
 class Review(TypedDict):
@@ -2474,6 +2521,43 @@ class StepResult(TypedDict):
     reason: str
     evidence: NotRequired[dict[str, Any]]
     charged: NotRequired[bool]
+
+
+class SubjectExport(TypedDict):
+    """SubjectExport"""
+    id: str
+    created_at: str
+    categories: dict[str, dict[str, list[dict[str, Any]]]]
+
+
+class SubjectIdentifiers(TypedDict):
+    """SubjectIdentifiers"""
+    reference: NotRequired[str | None]
+    id_numbers: NotRequired[list[str]]
+    phones: NotRequired[list[str]]
+    emails: NotRequired[list[str]]
+    first_name: NotRequired[str | None]
+    last_name: NotRequired[str | None]
+    date_of_birth: NotRequired[str | None]
+    country_code: NotRequired[str | None]
+
+
+class SubjectRequest(TypedDict):
+    """SubjectRequest"""
+    id: str
+    type: Literal["access", "erasure"]
+    status: Literal["queued", "completed", "failed"]
+    receipt: list[CategoryReceipt] | None
+    export_available: bool
+    failure_reason: str | None
+    created_at: str
+    completed_at: str | None
+
+
+class SubjectRequestBody(TypedDict):
+    """SubjectRequestBody"""
+    type: Literal["access", "erasure"]
+    subject: SubjectIdentifiers
 
 
 class SuppressedHit(TypedDict):
@@ -3168,6 +3252,30 @@ class Operations:
         """Replace the signing secret; the old one also signs during the grace period (POST /v3/account/webhooks/{endpoint_id}/rotate-secret)."""
         return cast("EndpointWithSecret", self._send(Request('POST', f'/v3/account/webhooks/{_segment(endpoint_id)}/rotate-secret', idempotency_key=idempotency_key)))
 
+    def post_privacy_subject_requests(self, body: SubjectRequestBody, *, idempotency_key: str | None = None) -> SubjectRequest:
+        """Ask for a data subject's access export or erasure (a job); answers its receipt (POST /v3/privacy/subject-requests)."""
+        return cast("SubjectRequest", self._send(Request('POST', '/v3/privacy/subject-requests', json=body, idempotency_key=idempotency_key)))
+
+    def get_privacy_subject_requests_by_request_id(self, request_id: str) -> SubjectRequest:
+        """A subject request's receipt: what was found and done per category (GET /v3/privacy/subject-requests/{request_id})."""
+        return cast("SubjectRequest", self._send(Request('GET', f'/v3/privacy/subject-requests/{_segment(request_id)}')))
+
+    def get_privacy_subject_requests_by_request_id_export(self, request_id: str) -> SubjectExport:
+        """An access request's export: everything held about the subject, as JSON (GET /v3/privacy/subject-requests/{request_id}/export)."""
+        return cast("SubjectExport", self._send(Request('GET', f'/v3/privacy/subject-requests/{_segment(request_id)}/export')))
+
+    def get_privacy_retention(self) -> RetentionPolicies:
+        """Retention per category: days, default, bounds, reasons (GET /v3/privacy/retention)."""
+        return cast("RetentionPolicies", self._send(Request('GET', '/v3/privacy/retention')))
+
+    def put_privacy_retention(self, body: RetentionChange) -> RetentionPolicies:
+        """Set the organisation's retention of categories (within their bounds) (PUT /v3/privacy/retention)."""
+        return cast("RetentionPolicies", self._send(Request('PUT', '/v3/privacy/retention', json=body)))
+
+    def get_privacy_retention_runs(self, *, page: int | None = None, page_size: int | None = None) -> PurgeRunList:
+        """Housekeeping's purges of your data: when, and rows per category (GET /v3/privacy/retention/runs)."""
+        return cast("PurgeRunList", self._send(Request('GET', '/v3/privacy/retention/runs', params={"page": page, "page_size": page_size})))
+
     def get_sandbox_test_values(self, *, path: str | None | None = None, page: int | None = None, page_size: int | None = None) -> SandboxValues:
         """Every endpoint's sandbox test values and the outcome each gives (GET /v3/sandbox/test-values)."""
         return cast("SandboxValues", self._send(Request('GET', '/v3/sandbox/test-values', params={"path": path, "page": page, "page_size": page_size})))
@@ -3546,6 +3654,30 @@ class AsyncOperations:
     async def post_account_webhooks_by_endpoint_id_rotate_secret(self, endpoint_id: str, *, idempotency_key: str | None = None) -> EndpointWithSecret:
         """Replace the signing secret; the old one also signs during the grace period (POST /v3/account/webhooks/{endpoint_id}/rotate-secret)."""
         return cast("EndpointWithSecret", await self._send(Request('POST', f'/v3/account/webhooks/{_segment(endpoint_id)}/rotate-secret', idempotency_key=idempotency_key)))
+
+    async def post_privacy_subject_requests(self, body: SubjectRequestBody, *, idempotency_key: str | None = None) -> SubjectRequest:
+        """Ask for a data subject's access export or erasure (a job); answers its receipt (POST /v3/privacy/subject-requests)."""
+        return cast("SubjectRequest", await self._send(Request('POST', '/v3/privacy/subject-requests', json=body, idempotency_key=idempotency_key)))
+
+    async def get_privacy_subject_requests_by_request_id(self, request_id: str) -> SubjectRequest:
+        """A subject request's receipt: what was found and done per category (GET /v3/privacy/subject-requests/{request_id})."""
+        return cast("SubjectRequest", await self._send(Request('GET', f'/v3/privacy/subject-requests/{_segment(request_id)}')))
+
+    async def get_privacy_subject_requests_by_request_id_export(self, request_id: str) -> SubjectExport:
+        """An access request's export: everything held about the subject, as JSON (GET /v3/privacy/subject-requests/{request_id}/export)."""
+        return cast("SubjectExport", await self._send(Request('GET', f'/v3/privacy/subject-requests/{_segment(request_id)}/export')))
+
+    async def get_privacy_retention(self) -> RetentionPolicies:
+        """Retention per category: days, default, bounds, reasons (GET /v3/privacy/retention)."""
+        return cast("RetentionPolicies", await self._send(Request('GET', '/v3/privacy/retention')))
+
+    async def put_privacy_retention(self, body: RetentionChange) -> RetentionPolicies:
+        """Set the organisation's retention of categories (within their bounds) (PUT /v3/privacy/retention)."""
+        return cast("RetentionPolicies", await self._send(Request('PUT', '/v3/privacy/retention', json=body)))
+
+    async def get_privacy_retention_runs(self, *, page: int | None = None, page_size: int | None = None) -> PurgeRunList:
+        """Housekeeping's purges of your data: when, and rows per category (GET /v3/privacy/retention/runs)."""
+        return cast("PurgeRunList", await self._send(Request('GET', '/v3/privacy/retention/runs', params={"page": page, "page_size": page_size})))
 
     async def get_sandbox_test_values(self, *, path: str | None | None = None, page: int | None = None, page_size: int | None = None) -> SandboxValues:
         """Every endpoint's sandbox test values and the outcome each gives (GET /v3/sandbox/test-values)."""

@@ -1,0 +1,1 @@
+"""The data subject's rights (access, erasure) and retention policies (issue 40)."""
