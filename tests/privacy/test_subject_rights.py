@@ -26,6 +26,7 @@ from tests.conftest import TEST_SECRET_KEY
 from tests.privacy.helpers import ask, ciphertexts, file_hits, holders
 from tests.statements import documents as statement_documents
 from tests.statements.conftest import analyze, finished
+from tests.support.consent import CONSENT
 from tests.support.databases import fresh_postgres_url
 from tests.webhooks.receiver import Receiver, run_receiver
 
@@ -60,6 +61,9 @@ SUBJECT = {
 # What erasure keeps, and why (docs/privacy.md#subject-rights): the fraud report, its keys and
 # the sightings it brought (the receipt's counts prove the scans' own sightings went).
 KEPT_TABLES = {"fraud_reports", "fraud_report_keys", "identity_observations", "face_prints"}
+
+# The consent records name the subject by the organisation's reference (docs/privacy.md).
+SUBJECT_CONSENT = {**CONSENT, "subject_reference": REFERENCE}
 
 
 @pytest.fixture
@@ -103,7 +107,7 @@ async def make_subject_data(
         "id_type": "national_id",
         "id_number": ID_NUMBER,
         "report_reason": "new_application",
-        "consent": True,
+        "consent": SUBJECT_CONSENT,
     }
     await _post(http, headers, "/v3/credit/bureau", bureau)
     monitored = {
@@ -150,7 +154,11 @@ async def make_subject_data(
     done = await finished(http, headers, started["analysis_id"])
     assert done["status"] == "completed", done
     candidate = {"first_name": FIRST, "last_name": LAST, "email": EMAIL}
-    body = {"package_id": "spk_ke_basic_identity", "candidates": [candidate]}
+    body = {
+        "package_id": "spk_ke_basic_identity",
+        "candidates": [candidate],
+        "consent": SUBJECT_CONSENT,
+    }
     await _post(http, headers, "/v3/background/candidates", body)
 
     async def background_done() -> bool:
@@ -164,6 +172,7 @@ async def make_subject_data(
         "id_channel": "national_id",
         "customer_reference": REFERENCE,
         "customer": {"first_name": FIRST, "last_name": LAST},
+        "consent": SUBJECT_CONSENT,
     }
     await _post(http, headers, "/v3/verification/sessions", session)
 

@@ -127,6 +127,11 @@ TABLES: tuple[SubjectTable, ...] = (
         keyed={"subject_hash": "subject"},
     ),
     SubjectTable(
+        "credit_decisions",
+        "credit",
+        encrypted=("inputs_encrypted",),
+    ),
+    SubjectTable(
         "statement_analyses",
         "statements",
         encrypted=("request_encrypted",),
@@ -218,6 +223,24 @@ TABLES: tuple[SubjectTable, ...] = (
         reason=FRAUD_REASON,
     ),
     SubjectTable(
+        "consent_records",
+        "consent",
+        encrypted=("consent_encrypted",),
+        hashes=("subject_hash", "identifier_hash"),
+        keyed={"identifier_hash": "subject"},
+        links=tuple(
+            Link("reference", source, column)
+            for source, column in (
+                ("verifications", "reference"),
+                ("registry_checks", "reference"),
+                ("statement_analyses", "id"),
+                ("background_requests", "reference"),
+                ("background_requests", "id"),
+                ("verification_sessions", "id"),
+            )
+        ),
+    ),
+    SubjectTable(
         "idempotency_keys",
         "request_log",
         encrypted=("response_body",),
@@ -289,6 +312,8 @@ NOT_SUBJECT_DATA: dict[str, str] = {
     "screening_watchlists": "the organisation's own lists of entities to screen against",
     "background_packages": "the organisation's packages of checks",
     "jobs": "job payloads hold row ids, never personal values",
+    "credit_models": "a lender's model: its uploaded loan book (many borrowers) is deleted once "
+    "trained; the card holds aggregates only",
     "webhook_sequences": "a counter per resource id",
     "list_file_parts": "public screening lists",
     "monitoring_list_entries": "public screening lists' entries",

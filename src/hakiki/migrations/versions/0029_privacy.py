@@ -1,8 +1,8 @@
 """privacy (issue 40): subject requests with their receipts and exports, retention policies
 per organisation and category, and what each housekeeping run purged
 
-Revision ID: 0030_privacy
-Revises: 0026_verification_sessions
+Revision ID: 0029_privacy
+Revises: 0028_consent_and_audit
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0030_privacy"
-down_revision = "0026_verification_sessions"
+revision = "0029_privacy"
+down_revision = "0028_consent_and_audit"
 branch_labels = None
 depends_on = None
 
