@@ -102,10 +102,6 @@ NOT_YET = frozenset(
         "background.candidates.read",
         "background.candidates.reinitiate",
         "background.checks.record",
-        "fraud.bulk_scan.upload",
-        "fraud.bulk_scan",
-        "statements.analyze",
-        "statements.read",
         "verification.sessions.create",
         "verification.sessions.read",
     }

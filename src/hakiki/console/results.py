@@ -69,7 +69,7 @@ async def statement_page(request: Request, analysis_id: str) -> Response:
     if READ_SCOPE not in principal.scopes:
         raise ApiError(403, "insufficient_scope", f"The {session.role} role cannot read analyses.")
     page = PageRequest(_page_number(request.query_params.get("page")), TRANSACTIONS)
-    analysis = await statements.get_analysis(
+    analysis = await statements.analysis_detail(
         runtime_of(request), principal.owner, analysis_id[:ID_LENGTH], page
     )
     monthly = (analysis.metrics or {}).get("monthly") or []
@@ -108,7 +108,7 @@ async def bulk_scan_page(request: Request, bulk_id: str) -> Response:
     page = PageRequest(_page_number(request.query_params.get("page")), ROWS)
     runtime = runtime_of(request)
     bulk_id = bulk_id[:ID_LENGTH]
-    scan = await bulk_scans.get_scan(runtime, principal.owner, bulk_id, page, status)
+    scan = await bulk_scans.scan_detail(runtime, principal.owner, bulk_id, page, status)
     levels = await bulk_scans.risk_levels(runtime, principal.owner, bulk_id)
     return render(
         request,

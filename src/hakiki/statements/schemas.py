@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hakiki.core.envelope import Envelope, Outcome
+from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.statements import examples
 
@@ -46,7 +48,10 @@ class StatementAnalysis(BaseModel):
 
     analysis_id: str
     live: bool
-    status: AnalysisStatus = Field(description="pending -> processing -> completed | failed")
+    state: AnalysisStatus = Field(
+        description="pending -> processing -> completed | failed (the envelope's status: "
+        "PENDING, then COMPLETED or FAILED)."
+    )
     progress: int = Field(description="Percent done.")
     statement_type: StatementType
     file_format: Literal["pdf", "csv", "xlsx", "xls", "html"] = Field(
@@ -99,3 +104,31 @@ class StatementAnalysisDetail(StatementAnalysis):
     signals: list[Signal]
     transactions: list[StatementTransaction] = Field(description="Oldest first, paginated.")
     pagination: Pagination
+
+
+class StatementAnalysisStarted(Envelope):
+    """The 202 of an upload in the envelope: PENDING, ``reference`` the analysis's id."""
+
+    data: StatementAnalysisAccepted
+
+
+class StatementAnalysisResult(Envelope):
+    """An analysis in the envelope: PENDING while it runs, then COMPLETED (with the verdict)
+    or FAILED."""
+
+    data: StatementAnalysisDetail
+
+
+# The statement's own verdict in the envelope's one vocabulary (docs/api.md#verdicts).
+VERDICTS: dict[str, Judgement] = {
+    "genuine": Judgement.PASS,
+    "suspicious": Judgement.REVIEW,
+    "tampered": Judgement.FAIL,
+}
+
+
+def analysis_outcome(state: str) -> Outcome:
+    """The envelope's status of an analysis in ``state``."""
+    if state == "completed":
+        return Outcome.COMPLETED
+    return Outcome.FAILED if state == "failed" else Outcome.PENDING
