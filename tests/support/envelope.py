@@ -102,8 +102,6 @@ NOT_YET = frozenset(
         "background.candidates.read",
         "background.candidates.reinitiate",
         "background.checks.record",
-        "verification.sessions.create",
-        "verification.sessions.read",
     }
 )
 
