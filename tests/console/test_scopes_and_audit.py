@@ -231,7 +231,7 @@ async def test_a_manual_result_is_recorded_as_the_signed_in_analyst(
             headers=headers,
         )
         assert made.status_code == 201, made.text
-        request = made.json()["data"][0]
+        request = made.json()["data"]["requests"][0]
         _page, form_csrf = await open_form(visitor, request["invitation_url"])
         files = {"police_clearance": ("pcc.pdf", PDF, "application/pdf")}
         submitted = await post_form(visitor, request["invitation_url"], form_csrf, FORM, files)

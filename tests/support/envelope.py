@@ -98,10 +98,6 @@ NOT_YET = frozenset(
     {
         "screening.monitored_subjects.create",
         "screening.monitored_subjects.read",
-        "background.candidates.create",
-        "background.candidates.read",
-        "background.candidates.reinitiate",
-        "background.checks.record",
     }
 )
 

@@ -17,6 +17,8 @@ from pydantic_core import PydanticCustomError
 
 from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
+from hakiki.core.envelope import Envelope, Outcome
+from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.core.strict import FromCredentials
 from hakiki.engines.background.states import CheckResult, CheckStatus, RequestState
@@ -226,7 +228,11 @@ class CandidateRequestOut(BaseModel):
 
     reference: str
     live: bool
-    status: RequestState
+    state: RequestState = Field(
+        description="pending (invited) -> in_progress -> completed, or stalled, or expired "
+        "(the envelope's status: PENDING until completed, then COMPLETED; FAILED when "
+        "expired)."
+    )
     result: CheckResult | None
     package: dict[str, Any]
     candidate: CandidateOut
@@ -254,12 +260,49 @@ class CandidateRequestDetail(CandidateRequestOut):
 
 
 class CandidatesCreated(BaseModel):
-    data: list[CandidateRequestOut]
+    requests: list[CandidateRequestOut] = Field(
+        description="One request per candidate, in the order sent, each with its reference."
+    )
     callback_secret: str | None = Field(
         default=None,
         description="whsec_...: with a callback_url, the secret that signs the events sent to "
         "it (Standard Webhooks). Shown only here.",
     )
+
+
+class CandidatesResult(Envelope):
+    """The 201 of an invitation in the envelope: PENDING, ``reference`` the first request's
+    (the only one's, for one candidate); each request's own in ``data.requests``."""
+
+    data: CandidatesCreated
+
+
+class CandidateResult(Envelope):
+    """A request in the envelope: PENDING until completed, then COMPLETED with its result's
+    verdict; FAILED when expired (reinitiate it)."""
+
+    data: CandidateRequestDetail
+
+
+class ReinitiatedResult(Envelope):
+    """A reinitiated request in the envelope: PENDING again, with its fresh invitation."""
+
+    data: CandidateRequestOut
+
+
+# A completed request's result in the envelope's one vocabulary (docs/api.md#verdicts): what
+# could not be verified is for a person to look at, not a failure of the candidate.
+VERDICTS: dict[str, Judgement] = {
+    "clear": Judgement.PASS,
+    "consider": Judgement.REVIEW,
+    "unverifiable": Judgement.REVIEW,
+}
+_OUTCOMES = {"completed": Outcome.COMPLETED, "expired": Outcome.FAILED}
+
+
+def request_outcome(state: str) -> Outcome:
+    """The envelope's status of a request in ``state``."""
+    return _OUTCOMES.get(state, Outcome.PENDING)
 
 
 class CandidateRequestList(BaseModel):

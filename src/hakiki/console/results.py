@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from hakiki.background import candidates
 from hakiki.background.endpoints import CANDIDATE_REINITIATE as REINITIATE
 from hakiki.background.endpoints import CANDIDATES_CREATE as CREATE
-from hakiki.background.schemas import CandidateRequestOut, CandidatesCreated, CandidatesRequest
+from hakiki.background.schemas import CandidatesRequest, CandidatesResult, ReinitiatedResult
 from hakiki.background.system_packages import SYSTEM_PACKAGES
 from hakiki.console import charts
 from hakiki.console.roles import RUN_CALLS
@@ -172,7 +172,7 @@ async def invite(request: Request) -> Response:
             }
         )
         call = Call(runtime_of(request), request, principal, CREATE.key, body.model_dump())
-        made = CandidatesCreated.model_validate_json(await candidates.create(call, body))
+        made = CandidatesResult.model_validate_json(await candidates.create(call, body))
     except ValidationError as error:
         problem = error.errors()[0]
         field = ".".join(str(part) for part in problem["loc"])
@@ -184,7 +184,7 @@ async def invite(request: Request) -> Response:
         return render(
             request, "background.html", session, 400, packages=packages, error=error.message
         )
-    return render(request, "background.html", session, packages=packages, invited=made.data[0])
+    return render(request, "background.html", session, packages=packages, invited=made.data.requests[0])
 
 
 async def _request_page(
@@ -233,9 +233,9 @@ async def reinitiate(request: Request, reference: str) -> Response:
     reference = reference[:ID_LENGTH]
     call = Call(runtime_of(request), request, principal, REINITIATE.key, {})
     try:
-        again = CandidateRequestOut.model_validate_json(
+        again = ReinitiatedResult.model_validate_json(
             await candidates.reinitiate(call, reference)
-        )
+        ).data
     except ApiError as error:
         if error.status_code != 409:
             raise

@@ -314,10 +314,10 @@ function cell(row, text) {
   async function show(reference) {
     const answer = await hakikiApi(csrf, "GET", "/v3/background/candidates/" + encodeURIComponent(reference));
     if (answer.status !== 200) { status.textContent = "Not found."; return; }
-    const r = answer.data;
+    const r = answer.data.data;
     detail.replaceChildren();
     const title = document.createElement("h2");
-    title.textContent = r.reference + ": " + r.status + (r.result ? " (" + r.result + ")" : "");
+    title.textContent = r.reference + ": " + r.state + (r.result ? " (" + r.result + ")" : "");
     const checks = document.createElement("table");
     checks.innerHTML = '<thead><tr><th scope="col">Check</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Analyst</th><th scope="col">Record</th></tr></thead><tbody></tbody>';
     for (const c of r.checks) {
@@ -354,7 +354,7 @@ function cell(row, text) {
       page.textContent = "page";
       ref.append(" ", page);
       ref.appendChild(open);
-      [r.candidate.first_name + " " + r.candidate.last_name, r.package.name || r.package.id, r.status, r.result, r.created_at].forEach((v) => cell(tr, v));
+      [r.candidate.first_name + " " + r.candidate.last_name, r.package.name || r.package.id, r.state, r.result, r.created_at].forEach((v) => cell(tr, v));
       list.appendChild(tr);
     }
     if (answer.status !== 200) status.textContent = "Refused (" + answer.status + ").";
