@@ -43,7 +43,9 @@ async def _automated_results(
     assert sent.status_code == 200, sent.text
 
     async def ran() -> dict[str, dict[str, Any]] | None:
-        got = request_of((await client.get(f"{BASE}/{request['reference']}", headers=headers)).json())
+        got = request_of(
+            (await client.get(f"{BASE}/{request['reference']}", headers=headers)).json()
+        )
         automated = {c["code"]: c for c in got["checks"] if c["kind"] == "automated"}
         done = all(c["status"] == "completed" for c in automated.values())
         return automated if done else None

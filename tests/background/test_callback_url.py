@@ -138,7 +138,9 @@ async def test_a_failed_callback_is_retried_logged_and_resendable(
     again = await client.post(resend, headers=account.headers)
     assert again.status_code == 202, again.text
     await eventually(lambda: len(receiver.accepted()) == 2)
-    assert receiver.received[-1].json["resource_id"] == made.json()["data"]["requests"][0]["reference"]
+    assert (
+        receiver.received[-1].json["resource_id"] == made.json()["data"]["requests"][0]["reference"]
+    )
     stranger = await make_account()
     assert (await client.post(resend, headers=stranger.headers)).status_code == 404
     # the callback is not one of the organisation's endpoints: it cannot be read, deleted or

@@ -113,7 +113,9 @@ async def test_reinitiate_allowed_and_refused(
     # +expire again: the new invitation expires too, and the sandbox path runs once more
     await status_becomes(client, account.headers, expire["reference"], "expired")
     assert (await client.get(new_link)).status_code == 404
-    body = request_of((await client.get(f"{BASE}/{expire['reference']}", headers=account.headers)).json())
+    body = request_of(
+        (await client.get(f"{BASE}/{expire['reference']}", headers=account.headers)).json()
+    )
     assert moves(body) == [
         "invited",
         "expire",
@@ -160,7 +162,9 @@ async def test_list_filters_pagination_and_other_organisation(
     refused = await client.post(f"{BASE}/{reference}/reinitiate", headers=other.headers)
     assert refused.status_code == 404
     assert "invitation_url" in made.json()["data"]["requests"][0]
-    listed_one = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
+    listed_one = request_of(
+        (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+    )
     assert listed_one["invitation_url"] is None  # the link is shown only when it is made
 
 

@@ -55,7 +55,9 @@ async def _submitted(
     assert sent.status_code == 200
 
     async def identity_done() -> bool:
-        got = request_of((await client.get(f"{BASE}/{request['reference']}", headers=headers)).json())
+        got = request_of(
+            (await client.get(f"{BASE}/{request['reference']}", headers=headers)).json()
+        )
         return any(c["code"] == "identity" and c["result"] for c in got["checks"])
 
     await until(identity_done, what="the identity check")
@@ -145,7 +147,9 @@ async def test_the_link_refuses_a_submission_once_expires_at_has_passed(
     shift_clock(monkeypatch, timedelta(days=7, seconds=1))  # the expiry timer has not run yet
     late = await post_form(visitor, url, csrf, DRIVER_FORM, POLICE)
     assert late.status_code == 404 and "not valid any more" in late.text
-    got = request_of((await client.get(f"{BASE}/{request['reference']}", headers=account.headers)).json())
+    got = request_of(
+        (await client.get(f"{BASE}/{request['reference']}", headers=account.headers)).json()
+    )
     assert got["state"] == "pending" and got["submitted_at"] is None
     assert moves(got) == ["invited"]
 

@@ -75,7 +75,9 @@ async def _analyst_records_a_manual_check(
         assert "Your information has been sent" in said
         deadline = time.monotonic() + 30
         while True:
-            got = (await api.get(f"/v3/background/candidates/{request['reference']}")).json()["data"]
+            got = (await api.get(f"/v3/background/candidates/{request['reference']}")).json()[
+                "data"
+            ]
             checks = {c["code"]: c["status"] for c in got["checks"]}
             if checks["criminal_record"] == "awaiting_analyst":
                 break

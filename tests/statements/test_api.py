@@ -166,7 +166,9 @@ async def test_live_analysis_is_charged_once_and_a_refused_file_never(
     headers = {**account.headers, "Idempotency-Key": "stmt-1"}
     started = await analyze(client, headers, locked, password=d.ID_NUMBER)
     again = await post_statement(client, headers, locked, password=d.ID_NUMBER)
-    assert again.json()["data"]["analysis_id"] == started["analysis_id"]  # replayed, not a second job
+    assert (
+        again.json()["data"]["analysis_id"] == started["analysis_id"]
+    )  # replayed, not a second job
     assert started["live"] is True and started["price"] == PRICE
     done = await finished(client, account.headers, started["analysis_id"])
     assert (done["state"], done["verdict"], done["charged_amount"]) == (

@@ -59,7 +59,9 @@ def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> N
         assert "not defined" not in log.text  # pypdf's warning per entry, 877k lines in 7 min
         analysis_id = started.json()["data"]["analysis_id"]
         deadline = time.monotonic() + 60
-        while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json()["data"])["state"] not in (
+        while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json()["data"])[
+            "state"
+        ] not in (
             "completed",
             "failed",
         ):

@@ -90,7 +90,7 @@ async def test_a_sandbox_session_from_link_to_webhook_and_a_replay_fails(
     assert answer.status_code == 200, answer.text
     assert answer.json()["status"] == "completed"
     assert answer.json()["redirect_url"].startswith("https://lender.example/done?session_id=vss_")
-    got = await read_session(client, account.headers, session['id'])
+    got = await read_session(client, account.headers, session["id"])
     assert got["state"] == "completed" and got["decision"] == "approved", got
     assert got["url"] is None and got["consent_at"] and got["submitted_at"]
     assert {s: r["status"] for s, r in results(got).items()} == {
@@ -114,7 +114,7 @@ async def test_a_sandbox_session_from_link_to_webhook_and_a_replay_fails(
     after_challenge(monkeypatch, fresh)
     replayed = await page2.submit(body | {"nonce": fresh["nonce"]})
     assert replayed.json()["status"] == "failed"
-    failed = await read_session(client, account.headers, other['id'])
+    failed = await read_session(client, account.headers, other["id"])
     assert failed["decision"] == "declined"
     assert results(failed)["selfie_liveness"]["reason"].startswith("replayed:")
     listed = (await client.get(BASE, headers=account.headers, params={"page_size": 1})).json()
@@ -145,7 +145,7 @@ async def test_the_sandbox_inputs_drive_each_outcome(
     session = await create(client, account.headers, reference)
     answer, _ = await _run(client, monkeypatch, session["url"], id_number=id_number)
     assert answer.status_code == 200, answer.text
-    got = await read_session(client, account.headers, session['id'])
+    got = await read_session(client, account.headers, session["id"])
     assert results(got)[step]["status"] == status, got
     assert got["decision"] == ("declined" if status == "failed" else "review")
     assert any(r.startswith(f"{step}: ") for r in got["reasons"])
@@ -158,7 +158,7 @@ async def test_a_sandbox_link_expires_unused(
     session = await create(client, account.headers, "cust+expire")
 
     async def expired() -> dict[str, Any] | None:
-        got = await read_session(client, account.headers, session['id'])
+        got = await read_session(client, account.headers, session["id"])
         return got if got["state"] == "expired" else None
 
     await until(expired, what="the session to expire")
@@ -204,7 +204,7 @@ async def test_live_sessions_run_the_engines_and_bill_each_step_once(
     live = await session_for("live-1")
     answer, _ = await _run(client, monkeypatch, live["url"], id_number=None)
     assert answer.status_code == 200, answer.text
-    got = await read_session(client, account.headers, live['id'])
+    got = await read_session(client, account.headers, live["id"])
     selfie = results(got)["selfie_liveness"]
     assert selfie["status"] == "passed", got
     assert selfie["evidence"]["observed"] == selfie["evidence"]["challenge"]
@@ -225,7 +225,7 @@ async def test_live_sessions_run_the_engines_and_bill_each_step_once(
         answer, _ = await _run(
             client, monkeypatch, made["url"], id_number=None, face=face, shown=shown
         )
-        got = await read_session(client, account.headers, made['id'])
+        got = await read_session(client, account.headers, made["id"])
         assert got["state"] == "failed", got
         assert reason in results(got)["selfie_liveness"]["reason"], got
         sent = await events(db, account.org_id, made["id"])
@@ -249,7 +249,7 @@ async def test_a_live_sequence_in_the_wrong_order_fails(
         {"nonce": challenge["nonce"], "document_image": data_url(card(), "png"), "frames": frames}
     )
     assert answer.json()["status"] == "failed"
-    got = await read_session(client, account.headers, made['id'])
+    got = await read_session(client, account.headers, made["id"])
     assert "step 1 asked to turn" in results(got)["selfie_liveness"]["reason"]
     assert got["charged_amount"] == 2500  # both steps ran: each charged once
 
@@ -316,7 +316,7 @@ async def test_a_submission_whose_run_dies_ends_failed_uncharged_by_its_job(
         pass
 
     async def ended() -> dict[str, Any] | None:
-        got = await read_session(client, account.headers, session['id'])
+        got = await read_session(client, account.headers, session["id"])
         return got if got["state"] != "submitted" else None
 
     got = await until(ended, what="the interrupted session to end")

@@ -17,6 +17,9 @@ from hakiki.background.check_types import ALL_CODES, BY_COUNTRY
 from hakiki.background.packages import Owner, get_package, package_price
 from hakiki.background.sandbox import sandbox_path
 from hakiki.background.schemas import (
+    INVITED,
+    REQUEST_MESSAGES,
+    VERDICTS,
     CandidateOut,
     CandidateRequestDetail,
     CandidateRequestList,
@@ -30,7 +33,6 @@ from hakiki.background.schemas import (
     ReinitiatedResult,
     TimelineEntry,
     request_outcome,
-    VERDICTS,
 )
 from hakiki.background.system_packages import SYSTEM_PACKAGES
 from hakiki.core import billing, clock, mail, mail_links
@@ -258,20 +260,6 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
     )
 
 
-INVITED = (
-    "The candidates are invited: each request continues in the background until its checks "
-    "have run; poll it by its reference, or wait for background_check.updated."
-)
-_MESSAGES = {
-    "pending": "The candidate is invited and has not submitted yet.",
-    "in_progress": "The candidate has submitted; the checks are running.",
-    "stalled": "A check is past its turnaround; the request completes when its result is in.",
-    "completed": "Every check has a result: the request's result and each check's are in data.",
-    "expired": "The invitation expired before the candidate submitted; reinitiate it to send "
-    "a fresh one. Nothing was charged for the checks that did not run.",
-}
-
-
 def answer(call: Call, model: type[E], request: CandidateRequestOut) -> E:
     """A request in the envelope (docs/api.md#background-checks)."""
     outcome = request_outcome(request.state)
@@ -283,7 +271,7 @@ def answer(call: Call, model: type[E], request: CandidateRequestOut) -> E:
         data=request,
         outcome=outcome,
         verdict=VERDICTS.get(request.result or "") if outcome is Outcome.COMPLETED else None,
-        message=_MESSAGES[request.state],
+        message=REQUEST_MESSAGES[request.state],
     )
 
 
@@ -325,7 +313,9 @@ async def detail(runtime: Runtime, owner: Owner, reference: str) -> CandidateReq
 
 async def get(call: Call, reference: str) -> CandidateResult:
     """A request with its checks and timeline, in the envelope."""
-    return answer(call, CandidateResult, await detail(call.runtime, call.principal.owner, reference))
+    return answer(
+        call, CandidateResult, await detail(call.runtime, call.principal.owner, reference)
+    )
 
 
 async def detail_of(

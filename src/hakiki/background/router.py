@@ -178,11 +178,11 @@ async def get_candidate(call: Call, reference: str = Reference) -> CandidateResu
 
 @router.endpoint(CANDIDATE_REINITIATE, response_model=ReinitiatedResult)
 async def reinitiate(call: Call, reference: str = Reference) -> bytes:
-    """`stalled` or `expired` -> `pending` (the envelope PENDING again): a fresh invitation with a new link and
-    `expires_at` (the old link stops working); checks without a result start again. From any
-    other state 409 `conflict` naming the current state. Live: a request whose reservation was
-    released is reserved again for its unfinished checks (402). Sandbox: a `+...` e-mail takes
-    its path again."""
+    """`stalled` or `expired` -> `pending` (the envelope PENDING again): a fresh invitation with a
+    new link and `expires_at` (the old link stops working); checks without a result start again.
+    From any other state 409 `conflict` naming the current state. Live: a request whose
+    reservation was released is reserved again for its unfinished checks (402). Sandbox: a
+    `+...` e-mail takes its path again."""
     return await candidates.reinitiate(call, reference)
 
 

@@ -17,7 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
-from hakiki.core.envelope import Envelope, Outcome
+from hakiki.core.envelope import Envelope, Outcome, example
 from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.core.strict import FromCredentials
@@ -270,6 +270,20 @@ class CandidatesCreated(BaseModel):
     )
 
 
+INVITED = (
+    "The candidates are invited: each request continues in the background until its checks "
+    "have run; poll it by its reference, or wait for background_check.updated."
+)
+REQUEST_MESSAGES = {
+    "pending": "The candidate is invited and has not submitted yet.",
+    "in_progress": "The candidate has submitted; the checks are running.",
+    "stalled": "A check is past its turnaround; the request completes when its result is in.",
+    "completed": "Every check has a result: the request's result and each check's are in data.",
+    "expired": "The invitation expired before the candidate submitted; reinitiate it to send "
+    "a fresh one. Nothing was charged for the checks that did not run.",
+}
+
+
 class CandidatesResult(Envelope):
     """The 201 of an invitation in the envelope: PENDING, ``reference`` the first request's
     (the only one's, for one candidate); each request's own in ``data.requests``."""
@@ -281,11 +295,37 @@ class CandidateResult(Envelope):
     """A request in the envelope: PENDING until completed, then COMPLETED with its result's
     verdict; FAILED when expired (reinitiate it)."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.DETAIL,
+                    reference=examples.DETAIL["reference"],
+                    verdict=Judgement.PASS,
+                    message=REQUEST_MESSAGES["completed"],
+                )
+            ]
+        }
+    )
+
     data: CandidateRequestDetail
 
 
 class ReinitiatedResult(Envelope):
     """A reinitiated request in the envelope: PENDING again, with its fresh invitation."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.REINITIATED,
+                    reference=examples.REINITIATED["reference"],
+                    outcome=Outcome.PENDING,
+                    message=REQUEST_MESSAGES["pending"],
+                )
+            ]
+        }
+    )
 
     data: CandidateRequestOut
 

@@ -184,7 +184,9 @@ async def invite(request: Request) -> Response:
         return render(
             request, "background.html", session, 400, packages=packages, error=error.message
         )
-    return render(request, "background.html", session, packages=packages, invited=made.data.requests[0])
+    return render(
+        request, "background.html", session, packages=packages, invited=made.data.requests[0]
+    )
 
 
 async def _request_page(

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hakiki.core.envelope import Envelope, Outcome
+from hakiki.core.envelope import Envelope, Outcome, example
 from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.statements import examples
@@ -106,6 +106,16 @@ class StatementAnalysisDetail(StatementAnalysis):
     pagination: Pagination
 
 
+def analysis_messages(failure: str | None = None) -> dict[Outcome, str]:
+    return {
+        Outcome.PENDING: "The analysis continues in the background: poll GET "
+        "/v3/statements/{reference}, or wait for the statement_analysis.completed webhook.",
+        Outcome.COMPLETED: "The statement is analysed: its verdict, metrics, score and "
+        "signals are in data.",
+        Outcome.FAILED: f"The analysis failed ({failure}); nothing was charged.",
+    }
+
+
 class StatementAnalysisStarted(Envelope):
     """The 202 of an upload in the envelope: PENDING, ``reference`` the analysis's id."""
 
@@ -115,6 +125,19 @@ class StatementAnalysisStarted(Envelope):
 class StatementAnalysisResult(Envelope):
     """An analysis in the envelope: PENDING while it runs, then COMPLETED (with the verdict)
     or FAILED."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.DETAIL,
+                    reference=examples.DETAIL["analysis_id"],
+                    verdict=Judgement.PASS,
+                    message=analysis_messages()[Outcome.COMPLETED],
+                )
+            ]
+        }
+    )
 
     data: StatementAnalysisDetail
 

@@ -29,6 +29,7 @@ from hakiki.engines.statements import Refused
 from hakiki.engines.statements.tabular import Limits
 from hakiki.statements import confined, repository
 from hakiki.statements.schemas import (
+    VERDICTS,
     Holder,
     Signal,
     StatementAnalysis,
@@ -38,7 +39,7 @@ from hakiki.statements.schemas import (
     StatementAnalysisResult,
     StatementAnalysisStarted,
     StatementTransaction,
-    VERDICTS,
+    analysis_messages,
     analysis_outcome,
 )
 from hakiki.webhooks.service import add_callback
@@ -208,7 +209,7 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
             reference=record["id"],
             data=accepted,
             outcome=Outcome.PENDING,
-            message=_messages(record["id"])[Outcome.PENDING],
+            message=analysis_messages()[Outcome.PENDING],
         )
 
     return await finish_call(
@@ -221,16 +222,6 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
         status_code=202,
         write=write,
     )
-
-
-def _messages(analysis_id: str, failure: str | None = None) -> dict[Outcome, str]:
-    return {
-        Outcome.PENDING: "The analysis continues in the background: poll GET "
-        f"/v3/statements/{analysis_id}, or wait for the statement_analysis.completed webhook.",
-        Outcome.COMPLETED: "The statement is analysed: its verdict, metrics, score and "
-        "signals are in data.",
-        Outcome.FAILED: f"The analysis failed ({failure}); nothing was charged.",
-    }
 
 
 def _not_found(analysis_id: str) -> ApiError:
@@ -276,7 +267,7 @@ async def get_analysis(call: Call, analysis_id: str, page: PageRequest) -> State
         data=detail,
         outcome=outcome,
         verdict=VERDICTS.get(detail.verdict or ""),
-        message=_messages(analysis_id, detail.failure_reason)[outcome],
+        message=analysis_messages(detail.failure_reason)[outcome],
     )
 
 

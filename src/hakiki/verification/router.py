@@ -16,13 +16,13 @@ router = EndpointRouter(tags=["Verification sessions"])
 
 @router.endpoint(SESSION_CREATE, response_model=SessionResult)
 async def create_session(body: SessionRequest, call: Call) -> bytes:
-    """A hosted verification link for one customer, in the envelope: PENDING, `reference`
-    the session's id, `data.state` `created` and the one-time `data.url` (shown only in this answer) to send them. On the page they consent, then do the
-    `steps` in order. Live: the steps' price is reserved first (402 before anything is
-    made); each step is charged once when it ran; the rest is released when the session ends.
-    A live `id_number` step whose channel has no provider here is 503, nothing reserved.
-    Sandbox: the `customer_reference`'s suffix and the ID number typed drive the outcome
-    (docs/sandbox.md#verification-sessions)."""
+    """A hosted verification link for one customer, in the envelope: PENDING, `reference` the
+    session's id, `data.state` `created` and the one-time `data.url` (shown only in this answer)
+    to send them. On the page they consent, then do the `steps` in order. Live: the steps' price
+    is reserved first (402 before anything is made); each step is charged once when it ran; the
+    rest is released when the session ends. A live `id_number` step whose channel has no
+    provider here is 503, nothing reserved. Sandbox: the `customer_reference`'s suffix and the
+    ID number typed drive the outcome (docs/sandbox.md#verification-sessions)."""
     return await service.create(call, body)
 
 

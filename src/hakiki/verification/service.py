@@ -212,8 +212,7 @@ _MESSAGES = {
     "started": "The customer has consented and is doing the steps.",
     "submitted": "The customer has submitted; the steps are running.",
     "completed": "The steps have run: the decision and each step's result are in data.",
-    "failed": "The session could not be completed; the steps that did not run were not "
-    "charged.",
+    "failed": "The session could not be completed; the steps that did not run were not charged.",
     "expired": "The link expired before the customer submitted; nothing was charged.",
 }
 
@@ -227,9 +226,7 @@ def answer(call: Call, session: SessionOut) -> SessionResult:
         reference=session.id,
         data=session,
         outcome=session_outcome(session.state),
-        verdict=VERDICTS.get(session.decision or "")
-        if session.state == "completed"
-        else None,
+        verdict=VERDICTS.get(session.decision or "") if session.state == "completed" else None,
         message=_MESSAGES[session.state],
     )
 

@@ -46,15 +46,15 @@ async def upload(
         examples=["NG"],
     ),
 ) -> bytes:
-    """multipart/form-data. The whole file is checked first: a bad header, a bad value or a
-    file over the limits is a 400 whose `details` give each problem's row (the header is row 1)
-    and column; nothing is stored or reserved then. Otherwise 202 in the envelope, PENDING, `reference` the scan's id and `data.state` `pending`; a
-    job scans it (`processing`), then `completed` (COMPLETED; or `failed`, FAILED) and `bulk_scan.completed` is
-    sent to your webhooks. Live: the whole file's price is reserved at once (402 if the wallet
-    cannot cover it); each scanned row is then one wallet debit, rows that end in an error are
-    not charged and their reservation is released. Sandbox: the same checks and job, the
-    single scans' sandbox rules per row, nothing reserved or charged. Columns per type in
-    docs/api.md."""
+    """multipart/form-data. The whole file is checked first: a bad header, a bad value or a file
+    over the limits is a 400 whose `details` give each problem's row (the header is row 1) and
+    column; nothing is stored or reserved then. Otherwise 202 in the envelope, PENDING,
+    `reference` the scan's id and `data.state` `pending`; a job scans it (`processing`), then
+    `completed` (COMPLETED; or `failed`, FAILED) and `bulk_scan.completed` is sent to your
+    webhooks. Live: the whole file's price is reserved at once (402 if the wallet cannot cover
+    it); each scanned row is then one wallet debit, rows that end in an error are not charged
+    and their reservation is released. Sandbox: the same checks and job, the single scans'
+    sandbox rules per row, nothing reserved or charged. Columns per type in docs/api.md."""
     limit = call.runtime.settings.bulk_max_bytes
     data = await file.read(limit + 1)
     if len(data) > limit:

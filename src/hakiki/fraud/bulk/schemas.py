@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from hakiki.core.envelope import Envelope, Outcome
+from hakiki.core.envelope import Envelope, Outcome, example
 from hakiki.core.pagination import Pagination
 from hakiki.fraud import examples
 from hakiki.fraud.scan_schemas import RiskAssessment
@@ -70,6 +70,16 @@ class BulkScanDetail(BulkScan):
     pagination: Pagination
 
 
+def bulk_messages(failure: str | None = None) -> dict[Outcome, str]:
+    return {
+        Outcome.PENDING: "The scan continues in the background: poll GET "
+        "/v3/fraud/bulk-scan/{reference}, or wait for the bulk_scan.completed webhook.",
+        Outcome.COMPLETED: "The scan is completed: every row has its result; rows that ended "
+        "in an error were not charged.",
+        Outcome.FAILED: f"The scan failed ({failure}); the rows it did not scan were not charged.",
+    }
+
+
 class BulkScanAccepted(Envelope):
     """The 202 of an upload in the envelope: PENDING, ``reference`` the scan's id."""
 
@@ -78,6 +88,18 @@ class BulkScanAccepted(Envelope):
 
 class BulkScanResult(Envelope):
     """A bulk scan in the envelope: PENDING while it runs, then COMPLETED or FAILED."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.BULK_SCAN_DETAIL,
+                    reference=examples.BULK_SCAN_DETAIL["bulk_id"],
+                    message=bulk_messages()[Outcome.COMPLETED],
+                )
+            ]
+        }
+    )
 
     data: BulkScanDetail
 

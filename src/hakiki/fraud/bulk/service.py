@@ -34,6 +34,7 @@ from hakiki.fraud.bulk.schemas import (
     BulkScanList,
     BulkScanResult,
     RowError,
+    bulk_messages,
     bulk_outcome,
 )
 from hakiki.fraud.scan_schemas import RiskAssessment
@@ -162,7 +163,7 @@ async def upload(
             reference=record["id"],
             data=bulk_model(record),
             outcome=Outcome.PENDING,
-            message=_messages(record["id"])[Outcome.PENDING],
+            message=bulk_messages()[Outcome.PENDING],
         )
 
     return await finish_call(
@@ -175,17 +176,6 @@ async def upload(
         status_code=202,
         write=write,
     )
-
-
-def _messages(bulk_id: str, failure: str | None = None) -> dict[Outcome, str]:
-    return {
-        Outcome.PENDING: f"The scan continues in the background: poll GET "
-        f"/v3/fraud/bulk-scan/{bulk_id}, or wait for the bulk_scan.completed webhook.",
-        Outcome.COMPLETED: "The scan is completed: every row has its result; rows that ended "
-        "in an error were not charged.",
-        Outcome.FAILED: f"The scan failed ({failure}); the rows it did not scan were not "
-        "charged.",
-    }
 
 
 def _not_found(bulk_id: str) -> ApiError:
@@ -249,7 +239,7 @@ async def get_scan(
         data=detail,
         outcome=outcome,
         verdict=None,
-        message=_messages(bulk_id, detail.failure_reason)[outcome],
+        message=bulk_messages(detail.failure_reason)[outcome],
     )
 
 
