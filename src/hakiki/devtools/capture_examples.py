@@ -64,12 +64,12 @@ class Recipe:
 
 
 # Operations whose request is not their body's first request example. The reads of jobs whose
-# state moves on its own (a bulk scan, a statement analysis), a reinitiate and a recorded check
+# state moves on its own (a bulk scan, a statement analysis, a background request: its timeline
+# gains the invitation e-mail's entry when the timer runs), a reinitiate and a recorded check
 # keep the examples of their models (core.envelope.example).
 RECIPES: dict[str, Recipe] = {
     "statements.analyze": Recipe(test_value="a genuine M-Pesa statement"),
     "verification.sessions.read": Recipe(after="verification.sessions.create"),
-    "background.candidates.read": Recipe(after="background.candidates.create"),
     "fraud.face_scan": Recipe(test_value="first number ends in 7"),
     "fraud.bulk_scan.upload": Recipe(test_value="an ID scan of sandbox BVNs"),
     "screening.watchlist.upload": Recipe(test_value="a watchlist CSV"),
