@@ -243,9 +243,9 @@ async def test_a_manual_result_is_recorded_as_the_signed_in_analyst(
         assert forged.status_code == 400 and forged.json()["details"][0]["field"] == "analyst"
         recorded = await http.post(url, json=verdict, headers=headers)
     assert recorded.status_code == 200, recorded.text
-    check = next(c for c in recorded.json()["checks"] if c["code"] == "criminal_record")
+    check = next(c for c in recorded.json()["data"]["checks"] if c["code"] == "criminal_record")
     assert check["recorded_by"] == analyst.email
-    assert all(analyst.email not in e["detail"] for e in recorded.json()["timeline"])
+    assert all(analyst.email not in e["detail"] for e in recorded.json()["data"]["timeline"])
     assert await stored_in_clear(runtime, db, [analyst.email]) == []
 
 
