@@ -85,16 +85,17 @@ def one_scan(url: str, headers: dict[str, str], data: bytes) -> dict[str, Any]:
         )
         uploaded = time.perf_counter()
         assert response.status_code == 202, response.text
-        bulk_id = response.json()["bulk_id"]
+        bulk_id = response.json()["reference"]
         while True:
-            status = http.get(f"/v3/fraud/bulk-scan/{bulk_id}", params={"page_size": 1}).json()
-            if status["status"] in ("completed", "failed"):
+            answer = http.get(f"/v3/fraud/bulk-scan/{bulk_id}", params={"page_size": 1}).json()
+            status = answer["data"]
+            if not answer["async_pending"]:
                 break
             time.sleep(0.25)
         done = time.perf_counter()
         exported = http.get(f"/v3/fraud/bulk-scan/{bulk_id}", params={"format": "csv"})
         downloaded = time.perf_counter()
-    assert status["status"] == "completed", status
+    assert status["state"] == "completed", status
     rows = status["total_records"]
     return {
         "rows": rows,

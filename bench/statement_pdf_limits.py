@@ -99,8 +99,9 @@ async def upload(http: httpx.AsyncClient, headers: dict, data: bytes, **form: st
 
 async def wait_done(http: httpx.AsyncClient, headers: dict, analysis_id: str) -> dict:
     while True:
-        body: dict = (await http.get(f"/v3/statements/{analysis_id}", headers=headers)).json()
-        if body["status"] in ("completed", "failed"):
+        answer: dict = (await http.get(f"/v3/statements/{analysis_id}", headers=headers)).json()
+        if not answer["async_pending"]:
+            body: dict = answer["data"]
             return body
         await asyncio.sleep(0.2)
 
@@ -137,8 +138,8 @@ async def run(case: str, limit: float) -> None:
                     response, _ = await asyncio.wait_for(upload(http, keys[0], data, **form), limit)
                     answer = f"{response.status_code} {response.text[:160]}"
                     if response.status_code == 202:
-                        done = await wait_done(http, keys[0], response.json()["analysis_id"])
-                        answer += f" -> job {done['status']} {done['failure_code']}"
+                        done = await wait_done(http, keys[0], response.json()["reference"])
+                        answer += f" -> job {done['state']} {done['failure_code']}"
                 except TimeoutError:
                     answer = f"no answer within {limit:.0f} s"
                 took = time.perf_counter() - started
@@ -157,17 +158,17 @@ async def behind(http: httpx.AsyncClient, keys: list[dict]) -> None:
     small = d.mpesa_pdf(d.mpesa_rows(20))
     response, _ = await upload(http, keys[0], big)
     assert response.status_code == 202, response.text
-    analysis_id = response.json()["analysis_id"]
+    analysis_id = response.json()["reference"]
     for _ in range(2000):  # until the job runs
         state = await http.get(f"/v3/statements/{analysis_id}", headers=keys[0])
-        if state.json()["status"] == "processing":
+        if state.json()["data"]["state"] == "processing":
             break
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)
     answered, took = await upload(http, keys[1], small)
     done = await wait_done(http, keys[0], analysis_id)
     print(
-        f"behind: {len(big) / 1e6:.2f} MB, {len(rows):,} rows analysis {done['status']} "
+        f"behind: {len(big) / 1e6:.2f} MB, {len(rows):,} rows analysis {done['state']} "
         f"{done['failure_code'] or ''}; "
         f"another organisation's {len(small) / 1e3:.0f} KB upload answered "
         f"{answered.status_code} in {took:.2f} s"

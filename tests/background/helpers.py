@@ -14,6 +14,7 @@ from hakiki.core.database import Database, read, transaction
 from hakiki.core.jobs.tables import jobs
 from hakiki.webhooks.tables import webhook_events
 from tests.support.consent import CONSENT
+from tests.support.envelope import envelope_problems
 
 
 def candidate(email: str = "wanjiru@example.com", **extra: Any) -> dict[str, Any]:
@@ -31,7 +32,30 @@ async def invite(
         "candidates": list(people) or [candidate()],
         "consent": CONSENT,
     }
-    return await client.post("/v3/background/candidates", json=body, headers=headers)
+    made = await client.post("/v3/background/candidates", json=body, headers=headers)
+    if made.status_code == 201:
+        answer = made.json()
+        assert envelope_problems(answer, live=answer["live"]) == [], answer
+        assert answer["status"] == "PENDING"
+        assert answer["reference"] == answer["data"]["requests"][0]["reference"]
+    return made
+
+
+# The envelope's status of a request's state, and its result's verdict (docs/api.md#verdicts).
+OUTCOMES = {"completed": "COMPLETED", "expired": "FAILED"}
+VERDICTS = {"clear": "PASS", "consider": "REVIEW", "unverifiable": "REVIEW"}
+
+
+def request_of(body: dict[str, Any]) -> dict[str, Any]:
+    """The request in an answer (a read, a reinitiate, a recorded result), once the envelope
+    around it is checked."""
+    assert envelope_problems(body, live=body["live"]) == [], body
+    request: dict[str, Any] = body["data"]
+    assert body["reference"] == request["reference"]
+    assert body["status"] == OUTCOMES.get(request["state"], "PENDING"), body
+    completed = request["state"] == "completed"
+    assert body["verdict"] == (VERDICTS[request["result"]] if completed else None), body
+    return request
 
 
 async def until(
@@ -52,8 +76,8 @@ async def status_becomes(
 ) -> dict[str, Any]:
     async def look() -> dict[str, Any] | None:
         got = await client.get(f"/v3/background/candidates/{reference}", headers=headers)
-        body: dict[str, Any] = got.json()
-        return body if body["status"] == status else None
+        body = request_of(got.json())
+        return body if body["state"] == status else None
 
     result: dict[str, Any] = await until(look, what=f"{reference} to become {status}")
     return result

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from hakiki.core.runtime import Runtime
-from tests.background.helpers import PDF, candidate, invite, open_form, post_form, until
+from tests.background.helpers import PDF, candidate, invite, open_form, post_form, request_of, until
 from tests.conftest import AccountFactory
 
 BASE = "/v3/background/candidates"
@@ -37,13 +37,15 @@ async def _automated_results(
     form: dict[str, str],
 ) -> dict[str, dict[str, Any]]:
     made = await invite(client, headers, "spk_ke_financial_services_staff", person)
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     _page, csrf = await open_form(visitor, request["invitation_url"])
     sent = await post_form(visitor, request["invitation_url"], csrf, form, FILES)
     assert sent.status_code == 200, sent.text
 
     async def ran() -> dict[str, dict[str, Any]] | None:
-        got = (await client.get(f"{BASE}/{request['reference']}", headers=headers)).json()
+        got = request_of(
+            (await client.get(f"{BASE}/{request['reference']}", headers=headers)).json()
+        )
         automated = {c["code"]: c for c in got["checks"] if c["kind"] == "automated"}
         done = all(c["status"] == "completed" for c in automated.values())
         return automated if done else None

@@ -82,7 +82,7 @@ def test_a_candidate_fills_the_form_in_chromium(served: Served, tmp_path: Path) 
         timeout=10,
     )
     assert made.status_code == 201, made.text
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     assert request["invitation_url"].startswith(base + "/invitations/")
     said = asyncio.run(_fill_in_chromium(request["invitation_url"], document))
     assert "Your information has been sent" in said
@@ -92,12 +92,12 @@ def test_a_candidate_fills_the_form_in_chromium(served: Served, tmp_path: Path) 
             f"{base}/v3/background/candidates/{request['reference']}",
             headers=headers,
             timeout=10,
-        ).json()
+        ).json()["data"]
         checks = {c["code"]: c for c in got["checks"]}
         if checks["identity"]["status"] == "completed":
             break
         assert time.monotonic() < deadline, got
         time.sleep(0.2)
-    assert got["status"] == "in_progress"
+    assert got["state"] == "in_progress"
     assert checks["identity"]["result"] == "clear"
     assert checks["criminal_record"]["status"] == "awaiting_analyst"

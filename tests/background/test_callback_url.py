@@ -67,11 +67,11 @@ async def test_callback_receives_every_event_of_its_request_signed_and_in_sequen
     }
     made = await client.post(BASE, json=body, headers=account.headers)
     assert made.status_code == 201, made.text
-    secret = made.json()["callback_secret"]
+    secret = made.json()["data"]["callback_secret"]
     assert secret.startswith("whsec_") and len(secret) > 40
     receiver.secrets = [secret]
-    done_ref, waiting_ref = (r["reference"] for r in made.json()["data"])
-    assert {r["callback_url"] for r in made.json()["data"]} == {receiver.url}
+    done_ref, waiting_ref = (r["reference"] for r in made.json()["data"]["requests"])
+    assert {r["callback_url"] for r in made.json()["data"]["requests"]} == {receiver.url}
     await status_becomes(client, account.headers, done_ref, "completed")
     stored = await events(db, account.org_id, done_ref)
     await eventually(lambda: len(of(receiver, done_ref)) == len(stored))
@@ -119,7 +119,7 @@ async def test_a_failed_callback_is_retried_logged_and_resendable(
     }
     made = await client.post(BASE, json=body, headers=account.headers)
     assert made.status_code == 201, made.text
-    receiver.secrets = [made.json()["callback_secret"]]
+    receiver.secrets = [made.json()["data"]["callback_secret"]]
     [first] = await eventually(lambda: deliveries(client, account))
 
     async def attempted(count: int) -> dict[str, Any] | None:
@@ -141,7 +141,9 @@ async def test_a_failed_callback_is_retried_logged_and_resendable(
     again = await client.post(resend, headers=account.headers)
     assert again.status_code == 202, again.text
     await eventually(lambda: len(receiver.accepted()) == 2)
-    assert receiver.received[-1].json["resource_id"] == made.json()["data"][0]["reference"]
+    assert (
+        receiver.received[-1].json["resource_id"] == made.json()["data"]["requests"][0]["reference"]
+    )
     stranger = await make_account()
     assert (await client.post(resend, headers=stranger.headers)).status_code == 404
     # the callback is not one of the organisation's endpoints: it cannot be read, deleted or
@@ -178,8 +180,8 @@ async def test_organisation_endpoints_and_the_callback_both_receive_with_one_seq
         replay = await client.post(BASE, json=body, headers=headers)
         assert made.status_code == replay.status_code == 201
         assert replay.json() == made.json()  # the same secret, no second request
-        receiver.secrets = [made.json()["callback_secret"]]
-        reference = made.json()["data"][0]["reference"]
+        receiver.secrets = [made.json()["data"]["callback_secret"]]
+        reference = made.json()["data"]["requests"][0]["reference"]
         await status_becomes(client, account.headers, reference, "expired")
         await eventually(lambda: len(receiver.accepted()) == len(organisation.accepted()) == 2)
     for got in (receiver, organisation):

@@ -67,7 +67,7 @@ async def _run(
     assert made.status_code == 201, made.text
     invited = await invite(client, headers, made.json()["id"], candidate())
     assert invited.status_code == 201, invited.text
-    request = invited.json()["data"][0]
+    request = invited.json()["data"]["requests"][0]
     page, csrf = await open_form(visitor, request["invitation_url"])
     bureau = {"KE": "Metropol CRB", "NG": "FirstCentral Credit Bureau"}[country]
     assert f"Credit bureau: {bureau}" in page.text and "credit reference bureau" in page.text
@@ -171,7 +171,7 @@ async def test_sandbox_paths_run_with_the_credit_check(
     made = await client.post(f"{BASE}/packages", json=body, headers=headers)
     assert made.status_code == 201, made.text
     invited = await invite(client, headers, made.json()["id"], candidate(email))
-    reference = invited.json()["data"][0]["reference"]
+    reference = invited.json()["data"]["requests"][0]["reference"]
     done = await status_becomes(client, headers, reference, "completed")
     assert done["result"] == result
     assert {c["code"] for c in done["checks"]} == {"identity", "credit_bureau", "criminal_record"}
@@ -322,7 +322,7 @@ async def test_live_bureau_gone_before_the_run_is_unverifiable_and_free(
     made = await client.post(f"{BASE}/packages", json=package("KE"), headers=account.headers)
     assert made.status_code == 201
     invited = await invite(client, account.headers, made.json()["id"], candidate())
-    request = invited.json()["data"][0]
+    request = invited.json()["data"]["requests"][0]
     _page, csrf = await open_form(visitor, request["invitation_url"])
     held = runtime.part(CreditBureaus)
     runtime.add_part(CreditBureaus([]))

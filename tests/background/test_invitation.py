@@ -21,6 +21,7 @@ from tests.background.helpers import (
     link_path,
     open_form,
     post_form,
+    request_of,
     status_becomes,
     until,
 )
@@ -33,7 +34,7 @@ POLICE = {"police_clearance": ("good-conduct.pdf", PDF, "application/pdf")}
 async def _invited(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, str]:
     made = await invite(client, headers, "spk_ke_driver", candidate("otieno@example.com"))
     assert made.status_code == 201
-    request: dict[str, str] = made.json()["data"][0]
+    request: dict[str, str] = made.json()["data"]["requests"][0]
     return request
 
 
@@ -115,7 +116,7 @@ async def test_csrf_and_validation_refuse_without_changing_anything(
     )
     assert garbage.status_code in (400, 403)
     still = await client.get(f"{BASE}/{request['reference']}", headers=account.headers)
-    assert still.json()["status"] == "pending"
+    assert request_of(still.json())["state"] == "pending"
 
 
 async def test_submission_runs_checks_and_the_analyst_finishes_them(
@@ -136,12 +137,12 @@ async def test_submission_runs_checks_and_the_analyst_finishes_them(
     assert "already been submitted" in again.text
 
     async def identity_done() -> dict[str, object] | None:
-        got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+        got = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
         checks = {c["code"]: c for c in got["checks"]}
         return got if checks["identity"]["status"] == "completed" else None
 
     running = await until(identity_done, what="the identity check")
-    assert running["status"] == "in_progress"
+    assert running["state"] == "in_progress"
     checks = {c["code"]: c for c in running["checks"]}
     assert checks["identity"]["result"] == "clear"
     assert checks["identity"]["evidence"]["name_match"] is True
@@ -187,7 +188,7 @@ async def test_submission_runs_checks_and_the_analyst_finishes_them(
         f"{record}/criminal_record/result", json=verdict, headers=account.headers
     )
     assert recorded.status_code == 200, recorded.text
-    cr = next(c for c in recorded.json()["checks"] if c["code"] == "criminal_record")
+    cr = next(c for c in request_of(recorded.json())["checks"] if c["code"] == "criminal_record")
     assert cr["result"] == "clear" and cr["recorded_by"] == account.client_id
     assert cr["evidence"] == {"certificate": "DCI-1"}
     twice = await client.post(
@@ -202,7 +203,8 @@ async def test_submission_runs_checks_and_the_analyst_finishes_them(
         json={**verdict, "result": "consider", "evidence": {"notes": "one referee unreachable"}},
         headers=account.headers,
     )
-    assert last.json()["status"] == "completed" and last.json()["result"] == "consider"
+    finished = request_of(last.json())
+    assert finished["state"] == "completed" and finished["result"] == "consider"
     final = await status_becomes(client, account.headers, reference, "completed")
     assert [e["event"] for e in final["timeline"]][-1] == "complete"
     sent = await events(db, account.org_id, reference)

@@ -20,6 +20,7 @@ from tests.background.helpers import (
     invite,
     open_form,
     post_form,
+    request_of,
     run_due_now,
     shift_clock,
     status_becomes,
@@ -76,7 +77,7 @@ async def test_checks_charged_once_and_reservation_closed(
     package_id = await _package(client, account.headers)
     made = await invite(client, account.headers, package_id, candidate("m@example.com"))
     assert made.status_code == 201
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     assert request["live"] is True and request["price"] == 500
     assert (await wallet_of(db, account.org_id))["available"] == 500
     url = request["invitation_url"]
@@ -87,7 +88,7 @@ async def test_checks_charged_once_and_reservation_closed(
 
     async def fraud_checked() -> bool:
         got = await client.get(f"{BASE}/candidates/{request['reference']}", headers=account.headers)
-        fraud = next(c for c in got.json()["checks"] if c["code"] == "fraud_database")
+        fraud = next(c for c in got.json()["data"]["checks"] if c["code"] == "fraud_database")
         return bool(fraud["status"] == "completed")
 
     await until(fraud_checked, what="the fraud database check")
@@ -98,8 +99,8 @@ async def test_checks_charged_once_and_reservation_closed(
         headers=account.headers,
     )
     assert recorded.status_code == 200
-    done = recorded.json()
-    assert done["status"] == "completed" and done["charged_amount"] == 500
+    done = request_of(recorded.json())
+    assert done["state"] == "completed" and done["charged_amount"] == 500
     fraud = next(c for c in done["checks"] if c["code"] == "fraud_database")
     assert fraud["charged"] is True and fraud["result"] == "clear"
     assert await debit_count(db, account.org_id) == 1  # the manual check is free
@@ -120,7 +121,7 @@ async def test_an_unused_invitation_releases_its_reservation(
     account = await make_account("live", balance=1_000)
     package_id = await _package(client, account.headers)
     made = await invite(client, account.headers, package_id, candidate("x@example.com"))
-    reference = made.json()["data"][0]["reference"]
+    reference = made.json()["data"]["requests"][0]["reference"]
     assert (await wallet_of(db, account.org_id))["reserved"] == 500
     shift_clock(monkeypatch, timedelta(days=7, seconds=1))
     await run_due_now(db, "background.expire", reference)
@@ -141,7 +142,7 @@ async def test_sandbox_never_reserves_or_charges(
     made = await invite(
         client, account.headers, "spk_ke_basic_identity", candidate("s+complete@example.com")
     )
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     assert request["price"] == 0
     await status_becomes(client, account.headers, request["reference"], "completed")
     assert await debit_count(db, account.org_id) == 0

@@ -31,7 +31,7 @@ async def _submitted_request(
     assert made.status_code == 201, made.text
     person = candidate("emeka@example.com", first_name="Emeka", last_name="Okonkwo")
     invited = await invite(client, headers, made.json()["id"], person)
-    request = invited.json()["data"][0]
+    request = invited.json()["data"]["requests"][0]
     _page, csrf = await open_form(visitor, request["invitation_url"])
     sent = await post_form(visitor, request["invitation_url"], csrf, FORM)
     assert sent.status_code == 200, sent.text
@@ -96,7 +96,7 @@ async def test_sanctions_and_pep_without_a_pep_list_is_unverifiable_never_clear(
     assert made.status_code == 201, made.text
     person = candidate("amina@example.com", first_name="Amina", last_name="Wanjiku")
     invited = await invite(client, account.headers, made.json()["id"], person)
-    request = invited.json()["data"][0]
+    request = invited.json()["data"]["requests"][0]
     _page, csrf = await open_form(visitor, request["invitation_url"])
     sent = await post_form(visitor, request["invitation_url"], csrf, FORM)
     assert sent.status_code == 200, sent.text

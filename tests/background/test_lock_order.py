@@ -24,6 +24,7 @@ from tests.background.helpers import (
     open_form,
     post_form,
     request_id_of,
+    request_of,
     until,
 )
 from tests.conftest import AccountFactory
@@ -34,7 +35,7 @@ FORM = {"id_number": "20000000", "date_of_birth": "1990-08-23", "consent": "yes"
 
 async def _timeline(client: httpx.AsyncClient, headers: dict[str, str], reference: str) -> Any:
     answer = await client.get(f"{BASE}/{reference}", headers=headers)
-    return answer.json()["timeline"]
+    return request_of(answer.json())["timeline"]
 
 
 async def _someone_waits_for_a_lock(db: Database) -> bool:
@@ -59,7 +60,7 @@ async def test_a_timer_note_during_the_submit_waits_for_the_request_lock(
         pytest.skip("SQLite's write gate runs one write transaction at a time: no interleaving")
     account = await make_account()
     made = await invite(client, account.headers, "spk_ke_basic_identity", candidate())
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     reference, url = request["reference"], request["invitation_url"]
 
     async def noted() -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.background.helpers import candidate, invite
+from tests.background.helpers import candidate, invite, request_of
 from tests.conftest import AccountFactory
 
 BASE = "/v3/background"
@@ -218,12 +218,12 @@ async def test_deleting_a_package_in_use_keeps_its_requests(
     made = (await client.post(f"{BASE}/packages", json=package(), headers=headers)).json()
     invited = await invite(client, headers, made["id"], candidate())
     assert invited.status_code == 201, invited.text
-    reference = invited.json()["data"][0]["reference"]
+    reference = invited.json()["data"]["requests"][0]["reference"]
     assert (
         await client.delete(f"{BASE}/packages/{made['id']}", headers=headers)
     ).status_code == 204
     still = await client.get(f"{BASE}/candidates/{reference}", headers=headers)
     assert still.status_code == 200
-    body = still.json()
+    body = request_of(still.json())
     assert body["package"]["name"] == "Loan officers"
     assert [c["code"] for c in body["checks"]] == ["criminal_record", "identity", "sanctions_pep"]

@@ -77,7 +77,7 @@ async def test_no_candidate_value_is_stored_in_clear(
     account = await make_account()
     made = await invite(client, account.headers, "spk_ke_driver", PERSON)
     assert made.status_code == 201
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     assert request["candidate"]["first_name"] == "Nyambura"  # the answer has it; storage not
     _page, csrf = await open_form(visitor, request["invitation_url"])
     files = {"police_clearance": ("nyambura-pcc.pdf", DOCUMENT, "application/pdf")}

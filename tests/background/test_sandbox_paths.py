@@ -7,7 +7,7 @@ import httpx
 
 from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
-from tests.background.helpers import candidate, events, invite, status_becomes
+from tests.background.helpers import candidate, events, invite, request_of, status_becomes
 from tests.conftest import AccountFactory
 from tests.support.consent import CONSENT
 
@@ -29,8 +29,8 @@ async def test_complete_path_clears_every_check_and_sends_webhooks(
         client, account.headers, "spk_ke_driver", candidate("wanjiru+complete@example.com")
     )
     assert made.status_code == 201, made.text
-    request = made.json()["data"][0]
-    assert request["status"] == "pending" and request["live"] is False
+    request = made.json()["data"]["requests"][0]
+    assert request["state"] == "pending" and request["live"] is False
     assert request["invitation_url"].startswith("http://hakiki.test/invitations/")
     assert request["expires_at"] > request["created_at"]
     done = await status_becomes(client, account.headers, request["reference"], "completed")
@@ -68,7 +68,7 @@ async def test_consider_stall_and_expire_paths(
         candidate("c+expire@example.com"),
         candidate("d@example.com"),
     )
-    consider, stall, expire, plain = (r["reference"] for r in made.json()["data"])
+    consider, stall, expire, plain = (r["reference"] for r in made.json()["data"]["requests"])
     considered = await status_becomes(client, account.headers, consider, "completed")
     assert considered["result"] == "consider"
     assert any(c["result"] == "consider" for c in considered["checks"])
@@ -78,7 +78,7 @@ async def test_consider_stall_and_expire_paths(
     assert moves(expired) == ["invited", "expire"]
     assert "email_not_sent" in [e["event"] for e in expired["timeline"]]  # no SMTP here
     untouched = await client.get(f"{BASE}/{plain}", headers=account.headers)
-    assert untouched.json()["status"] == "pending"
+    assert request_of(untouched.json())["state"] == "pending"
 
 
 async def test_reinitiate_allowed_and_refused(
@@ -93,7 +93,7 @@ async def test_reinitiate_allowed_and_refused(
         candidate("p@example.com"),
         candidate("c+complete@example.com"),
     )
-    expire, plain, complete = made.json()["data"]
+    expire, plain, complete = made.json()["data"]["requests"]
     refused = await client.post(f"{BASE}/{plain['reference']}/reinitiate", headers=account.headers)
     assert refused.status_code == 409
     assert refused.json()["error"] == "conflict" and "is pending" in refused.json()["message"]
@@ -106,15 +106,17 @@ async def test_reinitiate_allowed_and_refused(
     old_link = expire["invitation_url"].removeprefix("http://hakiki.test")
     again = await client.post(f"{BASE}/{expire['reference']}/reinitiate", headers=account.headers)
     assert again.status_code == 200, again.text
-    fresh = again.json()
-    assert fresh["status"] == "pending" and fresh["invitation_url"] != expire["invitation_url"]
+    fresh = request_of(again.json())
+    assert fresh["state"] == "pending" and fresh["invitation_url"] != expire["invitation_url"]
     assert fresh["expires_at"] > expire["expires_at"]
     assert (await client.get(old_link)).status_code == 404  # the old link is dead
     new_link = fresh["invitation_url"].removeprefix("http://hakiki.test")
     # +expire again: the new invitation expires too, and the sandbox path runs once more
     await status_becomes(client, account.headers, expire["reference"], "expired")
     assert (await client.get(new_link)).status_code == 404
-    body = (await client.get(f"{BASE}/{expire['reference']}", headers=account.headers)).json()
+    body = request_of(
+        (await client.get(f"{BASE}/{expire['reference']}", headers=account.headers)).json()
+    )
     assert moves(body) == [
         "invited",
         "expire",
@@ -147,7 +149,7 @@ async def test_list_filters_pagination_and_other_organisation(
     assert by_package.json()["pagination"]["total_items"] == 3
     pending = await client.get(f"{BASE}?status=pending", headers=account.headers)
     assert pending.json()["pagination"]["total_items"] == 4
-    created = made.json()["data"][0]["created_at"]
+    created = made.json()["data"]["requests"][0]["created_at"]
     later = await client.get(BASE, params={"created_from": "2999-01-01"}, headers=account.headers)
     assert later.json()["pagination"]["total_items"] == 0
     earlier = await client.get(BASE, params={"created_to": created}, headers=account.headers)
@@ -156,12 +158,14 @@ async def test_list_filters_pagination_and_other_organisation(
         refused = await client.get(BASE, params=query, headers=account.headers)
         assert refused.status_code == 400, query
     assert (await client.get(BASE, headers=other.headers)).json()["pagination"]["total_items"] == 0
-    reference = made.json()["data"][0]["reference"]
+    reference = made.json()["data"]["requests"][0]["reference"]
     assert (await client.get(f"{BASE}/{reference}", headers=other.headers)).status_code == 404
     refused = await client.post(f"{BASE}/{reference}/reinitiate", headers=other.headers)
     assert refused.status_code == 404
-    assert "invitation_url" in made.json()["data"][0]
-    listed_one = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+    assert "invitation_url" in made.json()["data"]["requests"][0]
+    listed_one = request_of(
+        (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+    )
     assert listed_one["invitation_url"] is None  # the link is shown only when it is made
 
 

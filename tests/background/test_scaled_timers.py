@@ -73,8 +73,8 @@ async def test_reminder_and_expiry_fire_under_procrastinate(
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
                 made = await http.post("/v3/background/candidates", json=body, headers=headers)
                 assert made.status_code == 201, made.text
-                receiver.secrets = [made.json()["callback_secret"]]
-                reference = made.json()["data"][0]["reference"]
+                receiver.secrets = [made.json()["data"]["callback_secret"]]
+                reference = made.json()["data"]["requests"][0]["reference"]
                 created = time.monotonic()
                 queued = await _background_jobs(settings)
                 expiry = queued["background.expire"]
@@ -126,8 +126,8 @@ async def _until_status(
 ) -> dict[str, object]:
     async def look() -> dict[str, object] | None:
         got = await http.get(f"/v3/background/candidates/{reference}", headers=headers)
-        found: dict[str, object] = got.json()
-        return found if found["status"] == status else None
+        found: dict[str, object] = got.json()["data"]
+        return found if found["state"] == status else None
 
     result: dict[str, object] = await _until(look)
     return result

@@ -23,6 +23,7 @@ from tests.background.helpers import (
     open_form,
     post_form,
     queued_jobs,
+    request_of,
     run_due_now,
     shift_clock,
     status_becomes,
@@ -45,7 +46,7 @@ async def test_invitation_and_reminder_emails_then_expiry(
 ) -> None:
     account = await make_account()
     made = await invite(client, account.headers, "spk_tz_driver", candidate("juma@example.com"))
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
 
     async def mailed() -> list[object]:
         return smtp.to("juma@example.com")  # type: ignore[return-value]
@@ -81,7 +82,7 @@ async def test_an_early_expiry_timer_waits(
 ) -> None:
     account = await make_account()
     made = await invite(client, account.headers, "spk_ng_driver", candidate())
-    reference = made.json()["data"][0]["reference"]
+    reference = made.json()["data"]["requests"][0]["reference"]
     await run_due_now(db, "background.expire", reference)  # the clock has not moved
 
     async def requeued() -> bool:  # the job ran and queued itself again for expires_at
@@ -90,7 +91,7 @@ async def test_an_early_expiry_timer_waits(
 
     await until(requeued, what="the expiry to be queued again")
     got = await client.get(f"{BASE}/{reference}", headers=account.headers)
-    assert got.json()["status"] == "pending"
+    assert request_of(got.json())["state"] == "pending"
 
 
 async def test_sla_stalls_then_reinitiate_restarts(
@@ -103,14 +104,14 @@ async def test_sla_stalls_then_reinitiate_restarts(
 ) -> None:
     account = await make_account()
     made = await invite(client, account.headers, "spk_ke_driver", candidate("k@example.com"))
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     url, reference = request["invitation_url"], request["reference"]
     _page, csrf = await open_form(visitor, url)
     assert (await post_form(visitor, url, csrf, DRIVER_FORM, POLICE)).status_code == 200
     await status_becomes(client, account.headers, reference, "in_progress")
 
     async def identity_done() -> bool:
-        got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+        got = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
         return any(c["code"] == "identity" and c["result"] for c in got["checks"])
 
     await until(identity_done, what="the identity check")
@@ -127,10 +128,10 @@ async def test_sla_stalls_then_reinitiate_restarts(
     assert stalled["timeline"][-1]["detail"] == "criminal_record passed its SLA without a result"
     again = await client.post(f"{BASE}/{reference}/reinitiate", headers=account.headers)
     assert again.status_code == 200
-    fresh = again.json()
-    assert fresh["status"] == "pending" and fresh["invitation_url"] != url
+    fresh = request_of(again.json())
+    assert fresh["state"] == "pending" and fresh["invitation_url"] != url
     assert (await visitor.get(url.removeprefix("http://hakiki.test"))).status_code == 404
-    body = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+    body = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
     checks = {c["code"]: c for c in body["checks"]}
     assert checks["references"]["result"] == "clear"  # a result stands
     assert checks["criminal_record"]["status"] == "pending"  # the unfinished one restarts
@@ -150,7 +151,7 @@ async def test_checks_that_cannot_run_stall_the_request_at_once(
     monkeypatch.setitem(runners.RUNNERS, "identity", broken)
     account = await make_account()
     made = await invite(client, account.headers, "spk_ke_driver", candidate("b@example.com"))
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     _page, csrf = await open_form(visitor, request["invitation_url"])
     assert (
         await post_form(visitor, request["invitation_url"], csrf, DRIVER_FORM, POLICE)
@@ -180,10 +181,10 @@ async def test_without_a_public_base_url_only_a_loopback_host_gets_its_link_mail
         client, {**account.headers, "Host": host}, "spk_ke_basic_identity", candidate(address)
     )
     assert made.status_code == 201, made.text
-    reference = made.json()["data"][0]["reference"]
+    reference = made.json()["data"]["requests"][0]["reference"]
 
     async def mail_job_ran() -> list[dict[str, str]]:
-        got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
+        got = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
         done = ("invitation_sent", "email_not_sent")
         return [e for e in got["timeline"] if e["event"] in done]
 

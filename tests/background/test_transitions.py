@@ -23,6 +23,7 @@ from tests.background.helpers import (
     open_form,
     post_form,
     queued_jobs,
+    request_of,
     run_due_now,
     shift_clock,
     status_becomes,
@@ -48,13 +49,15 @@ async def _submitted(
     """A driver check (identity, criminal_record, references) the candidate submitted, its
     identity check done."""
     made = await invite(client, headers, "spk_ke_driver", candidate(email))
-    request: dict[str, Any] = made.json()["data"][0]
+    request: dict[str, Any] = made.json()["data"]["requests"][0]
     _page, csrf = await open_form(visitor, request["invitation_url"])
     sent = await post_form(visitor, request["invitation_url"], csrf, DRIVER_FORM, POLICE)
     assert sent.status_code == 200
 
     async def identity_done() -> bool:
-        got = (await client.get(f"{BASE}/{request['reference']}", headers=headers)).json()
+        got = request_of(
+            (await client.get(f"{BASE}/{request['reference']}", headers=headers)).json()
+        )
         return any(c["code"] == "identity" and c["result"] for c in got["checks"])
 
     await until(identity_done, what="the identity check")
@@ -83,8 +86,8 @@ async def test_a_late_result_completes_a_stalled_request(
         f"{record}/criminal_record/result", json=VERDICT, headers=account.headers
     )
     assert late.status_code == 200, late.text
-    done = late.json()
-    assert (done["status"], done["result"]) == ("completed", "clear")
+    done = request_of(late.json())
+    assert (done["state"], done["result"]) == ("completed", "clear")
     assert moves(done) == ["invited", "submit", "stall", "complete"]
     assert done["timeline"][-1]["status"] == "completed"
     sent = await events(db, account.org_id, reference)
@@ -124,8 +127,8 @@ async def test_a_request_in_progress_neither_reinitiates_nor_expires(
         return not await queued_jobs(db, "background.expire", reference)
 
     await until(expiry_ran, what="the expiry job to run")
-    got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
-    assert got["status"] == "in_progress"
+    got = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
+    assert got["state"] == "in_progress"
     assert moves(got) == ["invited", "submit"]
 
 
@@ -138,14 +141,16 @@ async def test_the_link_refuses_a_submission_once_expires_at_has_passed(
 ) -> None:
     account = await make_account()
     made = await invite(client, account.headers, "spk_ke_driver", candidate("slow@example.com"))
-    request = made.json()["data"][0]
+    request = made.json()["data"]["requests"][0]
     url = request["invitation_url"]
     _page, csrf = await open_form(visitor, url)
     shift_clock(monkeypatch, timedelta(days=7, seconds=1))  # the expiry timer has not run yet
     late = await post_form(visitor, url, csrf, DRIVER_FORM, POLICE)
     assert late.status_code == 404 and "not valid any more" in late.text
-    got = (await client.get(f"{BASE}/{request['reference']}", headers=account.headers)).json()
-    assert got["status"] == "pending" and got["submitted_at"] is None
+    got = request_of(
+        (await client.get(f"{BASE}/{request['reference']}", headers=account.headers)).json()
+    )
+    assert got["state"] == "pending" and got["submitted_at"] is None
     assert moves(got) == ["invited"]
 
 
@@ -178,6 +183,6 @@ async def test_a_stalled_request_takes_no_new_submission_and_old_timers_do_nothi
         return len(queued) == 1 and queued[0]["payload"]["invitation"] == 2
 
     await until(settled, what="the old expiry to end and the new one to wait")
-    got = (await client.get(f"{BASE}/{reference}", headers=account.headers)).json()
-    assert got["status"] == "pending"
+    got = request_of((await client.get(f"{BASE}/{reference}", headers=account.headers)).json())
+    assert got["state"] == "pending"
     assert moves(got) == ["invited", "submit", "stall", "reinitiate"]

@@ -68,15 +68,13 @@ def test_a_multipart_upload_and_a_path_parameter(served: Served) -> None:
         scan = hakiki.post_fraud_bulk_scan_upload(
             {"file": ("applicants.csv", csv, "text/csv")}, data={"scan_type": "id"}
         )
-        assert scan["status"] == "pending" and scan["total_records"] >= 1
+        assert scan["status"] == "PENDING" and scan["async_pending"] is True
+        assert scan["data"]["state"] == "pending" and scan["data"]["total_records"] >= 1
         deadline = time.monotonic() + 30
-        while (read := hakiki.get_fraud_bulk_scan_by_bulk_id(scan["bulk_id"]))["status"] in (
-            "pending",
-            "processing",
-        ):
+        while (read := hakiki.get_fraud_bulk_scan_by_bulk_id(scan["reference"]))["async_pending"]:
             assert time.monotonic() < deadline, read
             time.sleep(0.2)
-        assert read["status"] == "completed"
+        assert (read["status"], read["data"]["state"]) == ("COMPLETED", "completed")
 
 
 def test_the_async_client(served: Served) -> None:

@@ -72,12 +72,14 @@ async def _analyst_records_a_manual_check(
             },
         )
         assert made.status_code == 201, made.text
-        request = made.json()["data"][0]
+        request = made.json()["data"]["requests"][0]
         said = await _fill_in_chromium(request["invitation_url"], document)
         assert "Your information has been sent" in said
         deadline = time.monotonic() + 30
         while True:
-            got = (await api.get(f"/v3/background/candidates/{request['reference']}")).json()
+            got = (await api.get(f"/v3/background/candidates/{request['reference']}")).json()[
+                "data"
+            ]
             checks = {c["code"]: c["status"] for c in got["checks"]}
             if checks["criminal_record"] == "awaiting_analyst":
                 break

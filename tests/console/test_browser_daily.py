@@ -85,7 +85,7 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str]:
             data={"statement_type": "mpesa"},
         )
         assert started.status_code == 202, started.text
-        analysis = started.json()["analysis_id"]
+        analysis = started.json()["reference"]
         for name in ("Sandbox Sanction Person", "Sandbox Politically Exposed"):
             answer = await api.post("/v3/screening/individual", json={"name": name})
             assert answer.status_code == 200, answer.text
@@ -96,11 +96,11 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str]:
         refused = await api.post("/v3/screening/individual", json={})
         assert refused.status_code == 400
         deadline = time.monotonic() + 60
-        while (await api.get(f"/v3/statements/{analysis}")).json()["status"] != "completed":
+        while (await api.get(f"/v3/statements/{analysis}")).json()["status"] != "COMPLETED":
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
-        bulk_id = scan.json()["bulk_id"]
-        while (await api.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "completed":
+        bulk_id = scan.json()["reference"]
+        while (await api.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "COMPLETED":
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
     return analysis, bulk_id

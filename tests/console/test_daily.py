@@ -342,9 +342,9 @@ async def test_a_bulk_scan_has_a_page_of_its_own_with_counts_by_risk_level(
             headers={"X-CSRF-Token": csrf},
         )
         assert started.status_code == 202, started.text
-        bulk_id = started.json()["bulk_id"]
+        bulk_id = started.json()["reference"]
         deadline = time.monotonic() + 60
-        while (await http.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "completed":
+        while (await http.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "COMPLETED":
             assert time.monotonic() < deadline
             await asyncio.sleep(0.1)
         page = await http.get(f"/console/bulk-scans/{bulk_id}")

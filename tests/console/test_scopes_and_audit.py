@@ -233,7 +233,7 @@ async def test_a_manual_result_is_recorded_as_the_signed_in_analyst(
             headers=headers,
         )
         assert made.status_code == 201, made.text
-        request = made.json()["data"][0]
+        request = made.json()["data"]["requests"][0]
         _page, form_csrf = await open_form(visitor, request["invitation_url"])
         files = {"police_clearance": ("pcc.pdf", PDF, "application/pdf")}
         submitted = await post_form(visitor, request["invitation_url"], form_csrf, FORM, files)
@@ -245,9 +245,9 @@ async def test_a_manual_result_is_recorded_as_the_signed_in_analyst(
         assert forged.status_code == 400 and forged.json()["details"][0]["field"] == "analyst"
         recorded = await http.post(url, json=verdict, headers=headers)
     assert recorded.status_code == 200, recorded.text
-    check = next(c for c in recorded.json()["checks"] if c["code"] == "criminal_record")
+    check = next(c for c in recorded.json()["data"]["checks"] if c["code"] == "criminal_record")
     assert check["recorded_by"] == analyst.email
-    assert all(analyst.email not in e["detail"] for e in recorded.json()["timeline"])
+    assert all(analyst.email not in e["detail"] for e in recorded.json()["data"]["timeline"])
     assert await stored_in_clear(runtime, db, [analyst.email]) == []
 
 

@@ -49,7 +49,7 @@ async def api(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, Data
 async def progress(http: httpx.AsyncClient, headers: dict[str, str], bulk_id: str) -> dict:
     response = await http.get(f"{URL}/{bulk_id}", params={"page_size": 1}, headers=headers)
     assert response.status_code == 200, response.text
-    found: dict = response.json()
+    found: dict = response.json()["data"]
     return found
 
 
@@ -58,7 +58,7 @@ async def wait_until(
 ) -> dict:
     deadline = time.monotonic() + within
     while (found := await progress(http, headers, bulk_id))["processed_records"] < done:
-        assert found["status"] != "failed", found
+        assert found["state"] != "failed", found
         assert time.monotonic() < deadline, found
         await asyncio.sleep(0.02)
     return found
@@ -108,7 +108,7 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
         finally:
             stop(second)
         done = await progress(http, headers, bulk_id)
-        assert done["status"] == "completed"
+        assert done["state"] == "completed"
         assert (done["success_count"], done["error_count"]) == (ROWS, 0)
         assert done["charged_amount"] == ROWS * PRICE
 

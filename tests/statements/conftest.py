@@ -14,8 +14,17 @@ from hakiki.core.database import Database
 from hakiki.core.ids import new_id
 from hakiki.statements.tables import statement_analyses as table
 from tests.support.consent import CONSENT_FORM
+from tests.support.envelope import envelope_problems
 
 URL = "/v3/statements"
+# The envelope's status of an analysis's state, and its verdict (docs/api.md#verdicts).
+OUTCOMES = {
+    "pending": "PENDING",
+    "processing": "PENDING",
+    "completed": "COMPLETED",
+    "failed": "FAILED",
+}
+VERDICTS = {"genuine": "PASS", "suspicious": "REVIEW", "tampered": "FAIL"}
 
 
 async def post_statement(
@@ -39,8 +48,12 @@ async def analyze(
     response = await post_statement(client, headers, content, **form)
     assert response.status_code == 202, response.text
     body: dict[str, Any] = response.json()
-    assert body["status"] == "pending" and body["progress"] == 0
-    return body
+    assert envelope_problems(body, live=body["live"]) == [], body
+    assert (body["status"], body["async_pending"]) == ("PENDING", True)
+    analysis: dict[str, Any] = body["data"]
+    assert analysis["state"] == "pending" and analysis["progress"] == 0
+    assert body["reference"] == analysis["analysis_id"]
+    return analysis
 
 
 async def finished(
@@ -55,8 +68,12 @@ async def finished(
         response = await client.get(f"{URL}/{analysis_id}", params=params, headers=headers)
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
-        if body["status"] in ("completed", "failed"):
-            return body
+        assert envelope_problems(body, live=body["live"]) == [], body
+        analysis: dict[str, Any] = body["data"]
+        assert body["status"] == OUTCOMES[analysis["state"]], body
+        assert body["verdict"] == VERDICTS.get(analysis["verdict"]), body
+        if analysis["state"] in ("completed", "failed"):
+            return analysis
         assert time.monotonic() < deadline, body
         await asyncio.sleep(0.05)
 
@@ -68,7 +85,7 @@ async def sandbox_analysis(
     content = (resources.files("hakiki.statements") / "sandbox_data" / sample).read_bytes()
     started = await analyze(client, headers, content, statement_type="mpesa", **form)
     done = await finished(client, headers, started["analysis_id"])
-    assert done["status"] == "completed", done
+    assert done["state"] == "completed", done
     return done
 
 

@@ -67,7 +67,7 @@ async def test_sandbox_genuine_statement_completes_with_metrics_and_the_webhook(
     )  # fmt: skip
     assert started["live"] is False and started["price"] == 0 and started["duplicate_of"] is None
     done = await finished(client, account.headers, started["analysis_id"], page_size=10)
-    assert done["status"] == "completed" and done["progress"] == 100, done
+    assert done["state"] == "completed" and done["progress"] == 100, done
     assert (done["verdict"], done["signals"], done["layout"]) == ("genuine", [], "mpesa_openpdf_v1")
     assert done["charged_amount"] == 0
     assert done["holder"]["name"] == d.NAME and done["holder"]["phone"] == d.PHONE
@@ -82,7 +82,7 @@ async def test_sandbox_genuine_statement_completes_with_metrics_and_the_webhook(
     last = await client.get(
         f"{URL}/{started['analysis_id']}", params=pages, headers=account.headers
     )
-    assert last.json()["transactions"][-1]["receipt"] == rows()[-1].receipt
+    assert last.json()["data"]["transactions"][-1]["receipt"] == rows()[-1].receipt
 
     delivered = await eventually(lambda: receiver.accepted())
     event = delivered[0].json
@@ -166,10 +166,12 @@ async def test_live_analysis_is_charged_once_and_a_refused_file_never(
     headers = {**account.headers, "Idempotency-Key": "stmt-1"}
     started = await analyze(client, headers, locked, password=d.ID_NUMBER)
     again = await post_statement(client, headers, locked, password=d.ID_NUMBER)
-    assert again.json()["analysis_id"] == started["analysis_id"]  # replayed, not a second job
+    assert (
+        again.json()["data"]["analysis_id"] == started["analysis_id"]
+    )  # replayed, not a second job
     assert started["live"] is True and started["price"] == PRICE
     done = await finished(client, account.headers, started["analysis_id"])
-    assert (done["status"], done["verdict"], done["charged_amount"]) == (
+    assert (done["state"], done["verdict"], done["charged_amount"]) == (
         "completed", "genuine", PRICE,
     )  # fmt: skip
     assert await debit_count(db, account.org_id) == 1
@@ -200,7 +202,7 @@ async def test_a_pdf_of_another_layout_is_400_and_one_without_transactions_fails
     assert headless != plain
     started = await analyze(client, account.headers, headless)
     done = await finished(client, account.headers, started["analysis_id"])
-    assert (done["status"], done["failure_code"], done["charged_amount"]) == (
+    assert (done["state"], done["failure_code"], done["charged_amount"]) == (
         "failed", "no_transactions", 0,
     )  # fmt: skip
     assert await debit_count(db, account.org_id) == 0

@@ -22,7 +22,7 @@ async def test_a_bank_statement_pdf_is_read_and_an_unproven_one_fails_uncharged(
     rows = b.rows(30, seed=8)
     started = await analyze(client, account.headers, b.statement_pdf(b.ECOBANK, rows))
     done = await finished(client, account.headers, started["analysis_id"], page_size=50)
-    assert (done["status"], done["layout"], done["verdict"]) == (
+    assert (done["state"], done["layout"], done["verdict"]) == (
         "completed", "bank_pdf_v1", "genuine",
     )  # fmt: skip
     assert [t["balance"] for t in done["transactions"]] == [r.balance for r in rows]
@@ -31,7 +31,7 @@ async def test_a_bank_statement_pdf_is_read_and_an_unproven_one_fails_uncharged(
     scrambled = [replace(r, balance=r.balance + 3 * i) for i, r in enumerate(rows)]
     started = await analyze(client, account.headers, b.statement_pdf(b.ECOBANK, scrambled))
     done = await finished(client, account.headers, started["analysis_id"])
-    assert (done["status"], done["failure_code"], done["charged_amount"]) == (
+    assert (done["state"], done["failure_code"], done["charged_amount"]) == (
         "failed", "unproven_reading", 0,
     )  # fmt: skip
     assert "balances do not follow" in done["failure_reason"]

@@ -82,7 +82,7 @@ async def test_a_bomb_past_the_pages_the_upload_looks_at_fails_the_job_uncharged
     with changed(settings_of(client), statement_reader_memory_mb=SMALL_MEMORY_MB):
         started = await analyze(client, account.headers, out.getvalue())
         done = await finished(client, account.headers, started["analysis_id"])
-    assert (done["status"], done["failure_code"], done["charged_amount"]) == (
+    assert (done["state"], done["failure_code"], done["charged_amount"]) == (
         "failed", "too_large", 0,
     )  # fmt: skip
     assert f"more than the {SMALL_MEMORY_MB} MB" in done["failure_reason"]
@@ -120,14 +120,14 @@ async def test_another_organisations_upload_is_answered_while_an_analysis_runs(
     big, small = await make_account("sandbox"), await make_account("sandbox")
     started = await analyze(client, big.headers, long_statement())
     while (state := await _state(client, big.headers, started["analysis_id"]))["progress"] <= 5:
-        assert state["status"] in ("pending", "processing"), state
+        assert state["state"] in ("pending", "processing"), state
         await asyncio.sleep(0.02)
     answered = await post_statement(client, small.headers, genuine())
     assert answered.status_code == 202, answered.text
     running = await _state(client, big.headers, started["analysis_id"])
-    assert running["status"] == "processing", running  # answered before the analysis ended
+    assert running["state"] == "processing", running  # answered before the analysis ended
     done = await finished(client, big.headers, started["analysis_id"])
-    assert done["status"] == "completed" and done["progress"] == 100
+    assert done["state"] == "completed" and done["progress"] == 100
 
 
 @cache
@@ -138,7 +138,7 @@ def long_statement() -> bytes:
 async def _state(client: httpx.AsyncClient, headers: dict[str, str], analysis_id: str) -> dict:
     response = await client.get(f"{URL}/{analysis_id}", params={"page_size": 1}, headers=headers)
     assert response.status_code == 200, response.text
-    found: dict = response.json()
+    found: dict = response.json()["data"]
     return found
 
 
@@ -167,7 +167,7 @@ async def test_a_statement_with_a_bad_date_is_read_without_the_date(
     writer.write(out)
     started = await analyze(client, account.headers, out.getvalue())
     done = await finished(client, account.headers, started["analysis_id"])
-    assert done["status"] == "completed", done
+    assert done["state"] == "completed", done
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ async def api(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, Data
 async def state(http: httpx.AsyncClient, headers: dict[str, str], analysis_id: str) -> dict:
     response = await http.get(f"{URL}/{analysis_id}", params={"page_size": 1}, headers=headers)
     assert response.status_code == 200, response.text
-    found: dict = response.json()
+    found: dict = response.json()["data"]
     return found
 
 
@@ -57,8 +57,8 @@ async def wait_for(
     http: httpx.AsyncClient, headers: dict[str, str], analysis_id: str, status: str, within: float
 ) -> dict:
     deadline = time.monotonic() + within
-    while (found := await state(http, headers, analysis_id))["status"] != status:
-        assert found["status"] != "failed", found
+    while (found := await state(http, headers, analysis_id))["state"] != status:
+        assert found["state"] != "failed", found
         assert time.monotonic() < deadline, found
         await asyncio.sleep(0.02)
     return found
@@ -96,7 +96,7 @@ async def test_a_killed_worker_is_taken_over_and_the_analysis_charged_once(
         finally:
             stop(first, signal.SIGKILL)
         at_kill = await state(http, headers, analysis_id)
-        assert at_kill["status"] == "processing", at_kill  # killed midway
+        assert at_kill["state"] == "processing", at_kill  # killed midway
 
         second = start(settings, "worker")
         try:

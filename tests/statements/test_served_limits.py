@@ -57,14 +57,16 @@ def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> N
         slow = upload(hostile.xref_bomb(150_000))  # under the object limit, walked for 6 s
         assert "longer than the 3 s" in slow.json()["message"], slow.text
         assert "not defined" not in log.text  # pypdf's warning per entry, 877k lines in 7 min
-        analysis_id = started.json()["analysis_id"]
+        analysis_id = started.json()["data"]["analysis_id"]
         deadline = time.monotonic() + 60
-        while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json())["status"] not in (
+        while (done := httpx.get(f"{url}/{analysis_id}", headers=headers).json()["data"])[
+            "state"
+        ] not in (
             "completed",
             "failed",
         ):
             assert time.monotonic() < deadline, done
             time.sleep(0.1)
-        assert done["status"] == "completed" and done["progress"] == 100, done
+        assert done["state"] == "completed" and done["progress"] == 100, done
     finally:
         stop_serve(log)

@@ -20,7 +20,7 @@ async def test_a_gtbank_html_xls_completes_genuine(
     page = await analyze(client, account.headers, sheets.gtb_html(opening, lines))
     assert page["file_format"] == "html"
     done = await finished(client, account.headers, page["analysis_id"], page_size=100)
-    assert done["status"] == "completed" and done["layout"] == "html_columns_v2"
+    assert done["state"] == "completed" and done["layout"] == "html_columns_v2"
     assert done["verdict"] == "genuine" and len(done["transactions"]) == len(lines)
 
 

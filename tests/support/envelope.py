@@ -56,7 +56,9 @@ def envelope_problems(body: Any, *, live: bool = False) -> list[str]:
 RESOURCES = frozenset(
     {
         "screening.channels",
+        "screening.monitored_subjects.create",
         "screening.monitored_subjects.list",
+        "screening.monitored_subjects.read",
         "screening.monitoring.sandbox_list_update",
         "screening.watchlist.upload",
         "screening.watchlists",
@@ -107,26 +109,7 @@ RESOURCES = frozenset(
     }
 )
 
-# Results not yet in the envelope on this branch (issue 35, item 1 continues): the jobs and
-# records whose answers still have their own shapes. Remove a key when its category converts.
-NOT_YET = frozenset(
-    {
-        "screening.monitored_subjects.create",
-        "screening.monitored_subjects.read",
-        "background.candidates.create",
-        "background.candidates.read",
-        "background.candidates.reinitiate",
-        "background.checks.record",
-        "fraud.bulk_scan.upload",
-        "fraud.bulk_scan",
-        "statements.analyze",
-        "statements.read",
-        "verification.sessions.create",
-        "verification.sessions.read",
-    }
-)
-
 
 def enveloped(endpoint: Endpoint) -> bool:
     """Whether the endpoint's success answer is a result in the envelope."""
-    return endpoint.key not in RESOURCES and endpoint.key not in NOT_YET
+    return endpoint.key not in RESOURCES

@@ -15,6 +15,7 @@ import pytest
 from hakiki.core import clock
 from tests.documents.specimens import TD1_KENYA, render_card
 from tests.support.consent import CONSENT
+from tests.support.envelope import envelope_problems
 from tests.verification import faces
 
 FPS = 4
@@ -89,5 +90,28 @@ async def create(
     }
     made = await client.post("/v3/verification/sessions", json=body, headers=headers)
     assert made.status_code == 201, made.text
-    result: dict[str, Any] = made.json()
-    return result
+    return session_of(made.json())
+
+
+# The envelope's status of a session's state (docs/api.md#verification-sessions).
+OUTCOMES = {"completed": "COMPLETED", "failed": "FAILED", "expired": "FAILED"}
+VERDICTS = {"approved": "PASS", "review": "REVIEW", "declined": "FAIL"}
+
+
+def session_of(body: dict[str, Any]) -> dict[str, Any]:
+    """The session in an answer, once the envelope around it is checked."""
+    assert envelope_problems(body, live=body["live"]) == [], body
+    session: dict[str, Any] = body["data"]
+    assert body["reference"] == session["id"]
+    assert body["status"] == OUTCOMES.get(session["state"], "PENDING"), body
+    completed = session["state"] == "completed"
+    assert body["verdict"] == (VERDICTS[session["decision"]] if completed else None), body
+    return session
+
+
+async def read_session(
+    client: httpx.AsyncClient, headers: dict[str, str], session_id: str
+) -> dict[str, Any]:
+    got = await client.get(f"/v3/verification/sessions/{session_id}", headers=headers)
+    assert got.status_code == 200, got.text
+    return session_of(got.json())

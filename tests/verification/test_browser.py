@@ -27,7 +27,7 @@ from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.support.consent import CONSENT
 from tests.support.served import Served
 from tests.verification import faces
-from tests.verification.helpers import card
+from tests.verification.helpers import card, session_of
 from tests.webhooks.receiver import run_receiver
 
 pytestmark = pytest.mark.processes
@@ -99,14 +99,13 @@ def _session(base: str, headers: dict[str, str], reference: str, **extra: Any) -
     }
     made = httpx.post(f"{base}/v3/verification/sessions", json=body, headers=headers, timeout=10)
     assert made.status_code == 201, made.text
-    result: dict[str, Any] = made.json()
-    return result
+    return session_of(made.json())
 
 
 def _result(base: str, headers: dict[str, str], session_id: str) -> dict[str, Any]:
     got = httpx.get(f"{base}/v3/verification/sessions/{session_id}", headers=headers, timeout=10)
-    result: dict[str, Any] = got.json()
-    return result
+    assert got.status_code == 200, got.text
+    return session_of(got.json())
 
 
 async def _browse(flows: list[tuple[str, str, str]], video: Path, document: Path) -> list[Any]:
@@ -180,12 +179,12 @@ def test_the_hosted_flow_in_chromium_with_a_fake_camera(served: Served, tmp_path
             for name, got in done.items()
         }
         assert selfie["live"]["status"] == "passed", selfie["live"]
-        assert done["live"]["status"] == "completed", done["live"]
+        assert done["live"]["state"] == "completed", done["live"]
         assert "did not turn" in selfie["still"]["reason"], selfie["still"]
         assert "asked to turn" in selfie["order"]["reason"], selfie["order"]
         assert "not the document's holder" in selfie["other"]["reason"], selfie["other"]
         for name in ("still", "order", "other"):
-            assert done[name]["status"] == "failed" and done[name]["decision"] == "declined"
+            assert done[name]["state"] == "failed" and done[name]["decision"] == "declined"
         # The live submission, replayed: to its own link, then into a fresh session.
         replay = ended[1][1]
         token_path = sessions["live"]["url"].removeprefix(base)

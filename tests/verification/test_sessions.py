@@ -18,7 +18,15 @@ from tests.background.helpers import until
 from tests.conftest import AccountFactory
 from tests.support.consent import CONSENT
 from tests.verification.faces import jpeg, portrait
-from tests.verification.helpers import Page, after_challenge, capture, card, create, data_url
+from tests.verification.helpers import (
+    Page,
+    after_challenge,
+    capture,
+    card,
+    create,
+    data_url,
+    read_session,
+)
 
 BASE = "/v3/verification/sessions"
 
@@ -72,7 +80,7 @@ async def test_a_sandbox_session_from_link_to_webhook_and_a_replay_fails(
         client, account.headers, customer={"first_name": "Wanjiru", "last_name": "Kamau"},
         redirect_url="https://lender.example/done",
     )  # fmt: skip
-    assert session["status"] == "created" and session["live"] is False
+    assert session["state"] == "created" and session["live"] is False
     assert session["url"].startswith("http://hakiki.test/verify/")
     page = await client.get(session["url"].removeprefix("http://hakiki.test"))
     assert page.status_code == 200 and "Identity verification" in page.text
@@ -83,8 +91,8 @@ async def test_a_sandbox_session_from_link_to_webhook_and_a_replay_fails(
     assert answer.status_code == 200, answer.text
     assert answer.json()["status"] == "completed"
     assert answer.json()["redirect_url"].startswith("https://lender.example/done?session_id=vss_")
-    got = (await client.get(f"{BASE}/{session['id']}", headers=account.headers)).json()
-    assert got["status"] == "completed" and got["decision"] == "approved", got
+    got = await read_session(client, account.headers, session["id"])
+    assert got["state"] == "completed" and got["decision"] == "approved", got
     assert got["url"] is None and got["consent_at"] and got["submitted_at"]
     assert {s: r["status"] for s, r in results(got).items()} == {
         "id_number": "passed", "document": "passed", "selfie_liveness": "passed",
@@ -107,7 +115,7 @@ async def test_a_sandbox_session_from_link_to_webhook_and_a_replay_fails(
     after_challenge(monkeypatch, fresh)
     replayed = await page2.submit(body | {"nonce": fresh["nonce"]})
     assert replayed.json()["status"] == "failed"
-    failed = (await client.get(f"{BASE}/{other['id']}", headers=account.headers)).json()
+    failed = await read_session(client, account.headers, other["id"])
     assert failed["decision"] == "declined"
     assert results(failed)["selfie_liveness"]["reason"].startswith("replayed:")
     listed = (await client.get(BASE, headers=account.headers, params={"page_size": 1})).json()
@@ -138,7 +146,7 @@ async def test_the_sandbox_inputs_drive_each_outcome(
     session = await create(client, account.headers, reference)
     answer, _ = await _run(client, monkeypatch, session["url"], id_number=id_number)
     assert answer.status_code == 200, answer.text
-    got = (await client.get(f"{BASE}/{session['id']}", headers=account.headers)).json()
+    got = await read_session(client, account.headers, session["id"])
     assert results(got)[step]["status"] == status, got
     assert got["decision"] == ("declined" if status == "failed" else "review")
     assert any(r.startswith(f"{step}: ") for r in got["reasons"])
@@ -151,8 +159,8 @@ async def test_a_sandbox_link_expires_unused(
     session = await create(client, account.headers, "cust+expire")
 
     async def expired() -> dict[str, Any] | None:
-        got = (await client.get(f"{BASE}/{session['id']}", headers=account.headers)).json()
-        return got if got["status"] == "expired" else None
+        got = await read_session(client, account.headers, session["id"])
+        return got if got["state"] == "expired" else None
 
     await until(expired, what="the session to expire")
     sent = await events(db, account.org_id, session["id"])
@@ -197,12 +205,12 @@ async def test_live_sessions_run_the_engines_and_bill_each_step_once(
     live = await session_for("live-1")
     answer, _ = await _run(client, monkeypatch, live["url"], id_number=None)
     assert answer.status_code == 200, answer.text
-    got = (await client.get(f"{BASE}/{live['id']}", headers=account.headers)).json()
+    got = await read_session(client, account.headers, live["id"])
     selfie = results(got)["selfie_liveness"]
     assert selfie["status"] == "passed", got
     assert selfie["evidence"]["observed"] == selfie["evidence"]["challenge"]
     assert selfie["evidence"]["distance"] < 0.6
-    assert got["status"] == "completed", got
+    assert got["state"] == "completed", got
     # This server has no live PEP list: screening asks for review and is not charged.
     assert results(got)["screening"]["status"] == "review"
     assert results(got)["screening"]["reason"].startswith("not every list could be screened")
@@ -218,8 +226,8 @@ async def test_live_sessions_run_the_engines_and_bill_each_step_once(
         answer, _ = await _run(
             client, monkeypatch, made["url"], id_number=None, face=face, shown=shown
         )
-        got = (await client.get(f"{BASE}/{made['id']}", headers=account.headers)).json()
-        assert got["status"] == "failed", got
+        got = await read_session(client, account.headers, made["id"])
+        assert got["state"] == "failed", got
         assert reason in results(got)["selfie_liveness"]["reason"], got
         sent = await events(db, account.org_id, made["id"])
         assert sent[-1]["type"] == "verification_session.failed"
@@ -242,7 +250,7 @@ async def test_a_live_sequence_in_the_wrong_order_fails(
         {"nonce": challenge["nonce"], "document_image": data_url(card(), "png"), "frames": frames}
     )
     assert answer.json()["status"] == "failed"
-    got = (await client.get(f"{BASE}/{made['id']}", headers=account.headers)).json()
+    got = await read_session(client, account.headers, made["id"])
     assert "step 1 asked to turn" in results(got)["selfie_liveness"]["reason"]
     assert got["charged_amount"] == 2500  # both steps ran: each charged once
 
@@ -264,7 +272,8 @@ async def test_a_retried_create_with_its_idempotency_key_is_the_same_session(
     first = await client.post(BASE, json=body, headers=headers)
     again = await client.post(BASE, json=body, headers=headers)
     assert first.status_code == again.status_code == 201, again.text
-    assert first.json()["id"] == again.json()["id"] and first.json()["url"] == again.json()["url"]
+    assert first.json()["data"]["id"] == again.json()["data"]["id"]
+    assert first.json()["data"]["url"] == again.json()["data"]["url"]
     listed = (await client.get(BASE, headers=account.headers)).json()
     assert listed["pagination"]["total_items"] == 1
     # The reservation was made once: 2,500 of 10,000 held, so three more sessions fit, and
@@ -316,11 +325,11 @@ async def test_a_submission_whose_run_dies_ends_failed_uncharged_by_its_job(
         pass
 
     async def ended() -> dict[str, Any] | None:
-        got = (await client.get(f"{BASE}/{session['id']}", headers=account.headers)).json()
-        return got if got["status"] != "submitted" else None
+        got = await read_session(client, account.headers, session["id"])
+        return got if got["state"] != "submitted" else None
 
     got = await until(ended, what="the interrupted session to end")
-    assert got["status"] == "failed" and got["decision"] == "review", got
+    assert got["state"] == "failed" and got["decision"] == "review", got
     assert {r["status"] for r in got["results"]} == {"not_run"}
     assert all("interrupted" in r for r in got["reasons"]) and got["charged_amount"] == 0
     sent = await events(db, account.org_id, session["id"])

@@ -17,21 +17,29 @@ from hakiki.background.check_types import ALL_CODES, BY_COUNTRY
 from hakiki.background.packages import Owner, get_package, package_price
 from hakiki.background.sandbox import sandbox_path
 from hakiki.background.schemas import (
+    INVITED,
+    REQUEST_MESSAGES,
+    VERDICTS,
     CandidateOut,
     CandidateRequestDetail,
     CandidateRequestList,
     CandidateRequestOut,
+    CandidateResult,
     CandidatesCreated,
     CandidatesRequest,
+    CandidatesResult,
     CheckOut,
     CheckResultRequest,
+    ReinitiatedResult,
     TimelineEntry,
+    request_outcome,
 )
 from hakiki.background.system_packages import SYSTEM_PACKAGES
 from hakiki.core import billing, clock, mail, mail_links
 from hakiki.core.calls import Call, finish_write
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
+from hakiki.core.envelope import E, Outcome, enveloped, rendered
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
@@ -122,7 +130,7 @@ def request_out(
     return CandidateRequestOut(
         reference=row["reference"],
         live=row["environment"] == "live",
-        status=row["status"],
+        state=row["status"],
         result=row["result"],
         package=snapshot,
         candidate=CandidateOut(
@@ -233,15 +241,37 @@ async def create(call: Call, body: CandidatesRequest) -> bytes:
             await timers.schedule_invitation(conn, runtime, row, mailed_url(mailed, token))
 
     def render() -> bytes:
-        data = [
+        requests = [
             request_out(runtime.vault, row, f"{base}/invitations/{token}")
             for row, _checks, token in made
         ]
-        created = CandidatesCreated(data=data, callback_secret=callback_secret)
-        return created.model_dump_json().encode()
+        return rendered(
+            CandidatesResult,
+            call,
+            None,
+            reference=requests[0].reference,
+            data=CandidatesCreated(requests=requests, callback_secret=callback_secret),
+            outcome=Outcome.PENDING,
+            message=INVITED,
+        )
 
     return await finish_write(
         call, write, render, description="Background check invitations", status_code=201
+    )
+
+
+def answer(call: Call, model: type[E], request: CandidateRequestOut) -> E:
+    """A request in the envelope (docs/api.md#background-checks)."""
+    outcome = request_outcome(request.state)
+    return enveloped(
+        model,
+        call,
+        None,
+        reference=request.reference,
+        data=request,
+        outcome=outcome,
+        verdict=VERDICTS.get(request.result or "") if outcome is Outcome.COMPLETED else None,
+        message=REQUEST_MESSAGES[request.state],
     )
 
 
@@ -279,6 +309,13 @@ async def detail(runtime: Runtime, owner: Owner, reference: str) -> CandidateReq
     row = await owned(runtime, owner, reference)
     async with read(runtime.db) as conn:
         return await detail_of(conn, runtime.vault, row)
+
+
+async def get(call: Call, reference: str) -> CandidateResult:
+    """A request with its checks and timeline, in the envelope."""
+    return answer(
+        call, CandidateResult, await detail(call.runtime, call.principal.owner, reference)
+    )
 
 
 async def detail_of(
@@ -332,7 +369,7 @@ async def reinitiate(call: Call, reference: str) -> bytes:
     url = f"{base_url(call)}/invitations/{token}"
     mailed = mailed_url(mail_base(call), token)
     now = clock.utcnow()
-    answer: dict[str, Any] = {}
+    done: dict[str, Any] = {}
 
     async def write(conn: AsyncConnection) -> None:
         row = await repository.lock_request(conn, found["id"])
@@ -373,10 +410,11 @@ async def reinitiate(call: Call, reference: str) -> bytes:
         )
         assert moved is not None  # locked above
         await timers.schedule_invitation(conn, runtime, moved, mailed)
-        answer["row"] = moved
+        done["row"] = moved
 
     def render() -> bytes:
-        return request_out(runtime.vault, answer["row"], url).model_dump_json().encode()
+        again = request_out(runtime.vault, done["row"], url)
+        return answer(call, ReinitiatedResult, again).model_dump_json().encode()
 
     return await finish_write(call, write, render, description="Background check reinitiated")
 
@@ -385,7 +423,7 @@ async def record_result(call: Call, reference: str, code: str, body: CheckResult
     runtime, principal = call.runtime, call.principal
     found = await owned(runtime, principal.owner, reference)
     now = clock.utcnow()
-    answer: dict[str, Any] = {}
+    recorded: dict[str, Any] = {}
 
     async def write(conn: AsyncConnection) -> None:
         row = await repository.lock_request(conn, found["id"])
@@ -420,9 +458,9 @@ async def record_result(call: Call, reference: str, code: str, body: CheckResult
         )
         latest = await repository.get_request(conn, row["id"])
         assert latest is not None
-        answer["detail"] = await detail_of(conn, runtime.vault, latest)
+        recorded["detail"] = await detail_of(conn, runtime.vault, latest)
 
     def render() -> bytes:
-        return bytes(answer["detail"].model_dump_json().encode())
+        return answer(call, CandidateResult, recorded["detail"]).model_dump_json().encode()
 
     return await finish_write(call, write, render, description=f"Background check {code} recorded")

@@ -22,7 +22,7 @@ PACKAGE: dict[str, Any] = {
 DETAIL: dict[str, Any] = {
     "reference": "bgc_06h0qct25r1y07hn5km9hdw6s0",
     "live": False,
-    "status": "completed",
+    "state": "completed",
     "result": "clear",
     "package": {
         "id": "spk_ke_basic_identity",
@@ -133,7 +133,7 @@ DETAIL: dict[str, Any] = {
 REINITIATED: dict[str, Any] = {
     "reference": "bgc_06h0qct3zpw5xs9xm69rnxb5fr",
     "live": False,
-    "status": "pending",
+    "state": "pending",
     "result": None,
     "package": {
         "id": "spk_ke_basic_identity",

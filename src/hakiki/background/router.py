@@ -23,17 +23,17 @@ from hakiki.background.endpoints import (
     SYSTEM_PACKAGES,
 )
 from hakiki.background.schemas import (
-    CandidateRequestDetail,
     CandidateRequestList,
-    CandidateRequestOut,
-    CandidatesCreated,
+    CandidateResult,
     CandidatesRequest,
+    CandidatesResult,
     CheckResultRequest,
     CheckTypeList,
     CountryList,
     PackageList,
     PackageOut,
     PackageRequest,
+    ReinitiatedResult,
 )
 from hakiki.core.calls import Call
 from hakiki.core.pagination import PageRequest, page_params, parse_day
@@ -132,9 +132,11 @@ async def delete_package(call: Call, package_id: str = PackageId) -> Response:
     return Response(status_code=204)
 
 
-@router.endpoint(CANDIDATES_CREATE, response_model=CandidatesCreated)
+@router.endpoint(CANDIDATES_CREATE, response_model=CandidatesResult)
 async def create_candidates(body: CandidatesRequest, call: Call) -> bytes:
-    """One request per candidate, each `pending` with its `invitation_url` (a hosted page:
+    """In the envelope, PENDING, `reference` the first request's (the only one's, for one
+    candidate): in `data.requests`, one request per candidate, each `pending` with its
+    reference and `invitation_url` (a hosted page:
     consent, the fields the package's checks need, document upload) and `expires_at`; the
     invitation is e-mailed when an SMTP server is configured. Live: the package's price per
     candidate is reserved first (402 before anything is created or sent); each check is then
@@ -164,25 +166,27 @@ async def list_candidates(
     return await candidates.listing(call.runtime, call.principal.owner, page, filters)
 
 
-@router.endpoint(CANDIDATE_READ, response_model=CandidateRequestDetail)
-async def get_candidate(call: Call, reference: str = Reference) -> CandidateRequestDetail:
-    """The request with each check's `status`, `result` (`clear`, `consider`,
+@router.endpoint(CANDIDATE_READ, response_model=CandidateResult)
+async def get_candidate(call: Call, reference: str = Reference) -> CandidateResult:
+    """The request in the envelope: PENDING until completed, then COMPLETED with `verdict`
+    from its `result` (clear PASS; consider and unverifiable REVIEW), or FAILED when expired.
+    In `data`, its `state`, each check's `status`, `result` (`clear`, `consider`,
     `unverifiable`) and evidence, and its append-only `timeline`. Another organisation's is
     404. Free. Sandbox: the sandbox's paths leave the same timeline a live request does."""
-    return await candidates.detail(call.runtime, call.principal.owner, reference)
+    return await candidates.get(call, reference)
 
 
-@router.endpoint(CANDIDATE_REINITIATE, response_model=CandidateRequestOut)
+@router.endpoint(CANDIDATE_REINITIATE, response_model=ReinitiatedResult)
 async def reinitiate(call: Call, reference: str = Reference) -> bytes:
-    """`stalled` or `expired` -> `pending`: a fresh invitation with a new link and
-    `expires_at` (the old link stops working); checks without a result start again. From any
-    other state 409 `conflict` naming the current state. Live: a request whose reservation was
-    released is reserved again for its unfinished checks (402). Sandbox: a `+...` e-mail takes
-    its path again."""
+    """`stalled` or `expired` -> `pending` (the envelope PENDING again): a fresh invitation with a
+    new link and `expires_at` (the old link stops working); checks without a result start again.
+    From any other state 409 `conflict` naming the current state. Live: a request whose
+    reservation was released is reserved again for its unfinished checks (402). Sandbox: a
+    `+...` e-mail takes its path again."""
     return await candidates.reinitiate(call, reference)
 
 
-@router.endpoint(CHECK_RESULT, response_model=CandidateRequestDetail)
+@router.endpoint(CHECK_RESULT, response_model=CandidateResult)
 async def record_check_result(
     body: CheckResultRequest,
     call: Call,
@@ -192,6 +196,7 @@ async def record_check_result(
     """Your analyst's result (`clear`, `consider`, `unverifiable`) for a manual check
     awaiting one, with its evidence and who recorded it; the check is charged then (live).
     409 `conflict` for an automated check, a check already recorded, or a request the
-    candidate has not submitted. Answers the request as it is now. Sandbox: the same; the
+    candidate has not submitted. Answers the request as it is now, in the envelope as the GET
+    does. Sandbox: the same; the
     `+complete` and `+consider` paths record manual checks as the "sandbox analyst"."""
     return await candidates.record_result(call, reference, code, body)

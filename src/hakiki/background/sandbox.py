@@ -34,7 +34,13 @@ def _create(description: str, email: str, status: str) -> TestValue:
     return TestValue(
         description=description,
         body={"package_id": "spk_ke_basic_identity", "candidates": [_candidate(email)]},
-        expect={"http_status": 201, "data.0.status": status, "data.0.live": False},
+        expect={
+            "http_status": 201,
+            "status": "PENDING",
+            "async_pending": True,
+            "data.requests.0.state": status,
+            "data.requests.0.live": False,
+        },
     )
 
 

@@ -17,6 +17,8 @@ from pydantic_core import PydanticCustomError
 
 from hakiki.background import examples
 from hakiki.background.check_types import COUNTRIES
+from hakiki.core.envelope import Envelope, Outcome, example
+from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.core.privacy.consent import consent_id_field
 from hakiki.core.strict import FromCredentials
@@ -227,7 +229,11 @@ class CandidateRequestOut(BaseModel):
 
     reference: str
     live: bool
-    status: RequestState
+    state: RequestState = Field(
+        description="pending (invited) -> in_progress -> completed, or stalled, or expired "
+        "(the envelope's status: PENDING until completed, then COMPLETED; FAILED when "
+        "expired)."
+    )
     result: CheckResult | None
     package: dict[str, Any]
     candidate: CandidateOut
@@ -255,13 +261,90 @@ class CandidateRequestDetail(CandidateRequestOut):
 
 
 class CandidatesCreated(BaseModel):
-    data: list[CandidateRequestOut]
+    requests: list[CandidateRequestOut] = Field(
+        description="One request per candidate, in the order sent, each with its reference."
+    )
     callback_secret: str | None = Field(
         default=None,
         description="whsec_...: with a callback_url, the secret that signs the events sent to "
         "it (Standard Webhooks). Shown only here.",
     )
     consent_id: str | None = consent_id_field()
+
+
+INVITED = (
+    "The candidates are invited: each request continues in the background until its checks "
+    "have run; poll it by its reference, or wait for background_check.updated."
+)
+REQUEST_MESSAGES = {
+    "pending": "The candidate is invited and has not submitted yet.",
+    "in_progress": "The candidate has submitted; the checks are running.",
+    "stalled": "A check is past its turnaround; the request completes when its result is in.",
+    "completed": "Every check has a result: the request's result and each check's are in data.",
+    "expired": "The invitation expired before the candidate submitted; reinitiate it to send "
+    "a fresh one. Nothing was charged for the checks that did not run.",
+}
+
+
+class CandidatesResult(Envelope):
+    """The 201 of an invitation in the envelope: PENDING, ``reference`` the first request's
+    (the only one's, for one candidate); each request's own in ``data.requests``."""
+
+    data: CandidatesCreated
+
+
+class CandidateResult(Envelope):
+    """A request in the envelope: PENDING until completed, then COMPLETED with its result's
+    verdict; FAILED when expired (reinitiate it)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.DETAIL,
+                    reference=examples.DETAIL["reference"],
+                    verdict=Judgement.PASS,
+                    message=REQUEST_MESSAGES["completed"],
+                )
+            ]
+        }
+    )
+
+    data: CandidateRequestDetail
+
+
+class ReinitiatedResult(Envelope):
+    """A reinitiated request in the envelope: PENDING again, with its fresh invitation."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.REINITIATED,
+                    reference=examples.REINITIATED["reference"],
+                    outcome=Outcome.PENDING,
+                    message=REQUEST_MESSAGES["pending"],
+                )
+            ]
+        }
+    )
+
+    data: CandidateRequestOut
+
+
+# A completed request's result in the envelope's one vocabulary (docs/api.md#verdicts): what
+# could not be verified is for a person to look at, not a failure of the candidate.
+VERDICTS: dict[str, Judgement] = {
+    "clear": Judgement.PASS,
+    "consider": Judgement.REVIEW,
+    "unverifiable": Judgement.REVIEW,
+}
+_OUTCOMES = {"completed": Outcome.COMPLETED, "expired": Outcome.FAILED}
+
+
+def request_outcome(state: str) -> Outcome:
+    """The envelope's status of a request in ``state``."""
+    return _OUTCOMES.get(state, Outcome.PENDING)
 
 
 class CandidateRequestList(BaseModel):

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from hakiki.background import candidates
 from hakiki.background.endpoints import CANDIDATE_REINITIATE as REINITIATE
 from hakiki.background.endpoints import CANDIDATES_CREATE as CREATE
-from hakiki.background.schemas import CandidateRequestOut, CandidatesCreated, CandidatesRequest
+from hakiki.background.schemas import CandidatesRequest, CandidatesResult, ReinitiatedResult
 from hakiki.background.system_packages import SYSTEM_PACKAGES
 from hakiki.console import charts
 from hakiki.console.roles import RUN_CALLS
@@ -69,7 +69,7 @@ async def statement_page(request: Request, analysis_id: str) -> Response:
     if READ_SCOPE not in principal.scopes:
         raise ApiError(403, "insufficient_scope", f"The {session.role} role cannot read analyses.")
     page = PageRequest(_page_number(request.query_params.get("page")), TRANSACTIONS)
-    analysis = await statements.get_analysis(
+    analysis = await statements.analysis_detail(
         runtime_of(request), principal.owner, analysis_id[:ID_LENGTH], page
     )
     monthly = (analysis.metrics or {}).get("monthly") or []
@@ -108,7 +108,7 @@ async def bulk_scan_page(request: Request, bulk_id: str) -> Response:
     page = PageRequest(_page_number(request.query_params.get("page")), ROWS)
     runtime = runtime_of(request)
     bulk_id = bulk_id[:ID_LENGTH]
-    scan = await bulk_scans.get_scan(runtime, principal.owner, bulk_id, page, status)
+    scan = await bulk_scans.scan_detail(runtime, principal.owner, bulk_id, page, status)
     levels = await bulk_scans.risk_levels(runtime, principal.owner, bulk_id)
     return render(
         request,
@@ -172,7 +172,7 @@ async def invite(request: Request) -> Response:
             }
         )
         call = Call(runtime_of(request), request, principal, CREATE.key, body.model_dump())
-        made = CandidatesCreated.model_validate_json(await candidates.create(call, body))
+        made = CandidatesResult.model_validate_json(await candidates.create(call, body))
     except ValidationError as error:
         problem = error.errors()[0]
         field = ".".join(str(part) for part in problem["loc"])
@@ -184,7 +184,9 @@ async def invite(request: Request) -> Response:
         return render(
             request, "background.html", session, 400, packages=packages, error=error.message
         )
-    return render(request, "background.html", session, packages=packages, invited=made.data[0])
+    return render(
+        request, "background.html", session, packages=packages, invited=made.data.requests[0]
+    )
 
 
 async def _request_page(
@@ -233,9 +235,9 @@ async def reinitiate(request: Request, reference: str) -> Response:
     reference = reference[:ID_LENGTH]
     call = Call(runtime_of(request), request, principal, REINITIATE.key, {})
     try:
-        again = CandidateRequestOut.model_validate_json(
+        again = ReinitiatedResult.model_validate_json(
             await candidates.reinitiate(call, reference)
-        )
+        ).data
     except ApiError as error:
         if error.status_code != 409:
             raise

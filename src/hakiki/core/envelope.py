@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from hakiki.core.calls import Call
     from hakiki.core.wallet.service import Charge
 
-# The version of the result shape (CHANGELOG.md): 1 is the first stable one, the envelope.
-API_VERSION = "1.1.0"
+# The version of the result shape (CHANGELOG.md): 1 was the first stable one, the envelope
+# (1.1 added ``consent_id``); 2 puts the jobs (bulk scans, statements, background requests,
+# verification sessions) in it.
+API_VERSION = "2.0.0"
 
 # ``provider`` of every sandbox answer, and of live answers our own engines compute (scores,
 # screening, fraud scans, documents, statements): one value each, in every category.
@@ -345,3 +347,32 @@ def payload_answer(
         verdict=verdict,
         found=found,
     )
+
+
+def example(
+    data: dict[str, Any],
+    *,
+    reference: str,
+    outcome: Outcome = Outcome.COMPLETED,
+    verdict: Verdict | None = None,
+    message: str,
+) -> dict[str, Any]:
+    """A sandbox answer in the envelope, for a model's OpenAPI example where the sandbox cannot
+    be captured answering it (a job's later state, a request reinitiated after it expired)."""
+    fields = envelope_fields(outcome)
+    return {
+        "request_id": "req_06h0qct25r1y07hn5km9hdw6s0",
+        "live": False,
+        "ok": fields["ok"],
+        "response_code": fields["response_code"],
+        "status": outcome.value,
+        "verdict": verdict.value if verdict else None,
+        "found": fields["found"],
+        "soft_error": fields["soft_error"],
+        "async_pending": fields["async_pending"],
+        "reference": reference,
+        "message": message,
+        "data": data,
+        "provider": SANDBOX_PROVIDER,
+        "billing": {"charged": False, "amount": 0, "currency": "KES", "transaction_id": None},
+    }

@@ -66,9 +66,13 @@ class Recipe:
     after: str | None = None
 
 
-# Operations whose request is not their body's first request example. statements.analyze is
-# left to its hand-kept example: its 202 omits callback_secret, which its model declares.
+# Operations whose request is not their body's first request example. The reads of jobs whose
+# state moves on its own (a bulk scan, a statement analysis, a background request: its timeline
+# gains the invitation e-mail's entry when the timer runs), a reinitiate and a recorded check
+# keep the examples of their models (core.envelope.example).
 RECIPES: dict[str, Recipe] = {
+    "statements.analyze": Recipe(test_value="a genuine M-Pesa statement"),
+    "verification.sessions.read": Recipe(after="verification.sessions.create"),
     "fraud.face_scan": Recipe(test_value="first number ends in 7"),
     "fraud.bulk_scan.upload": Recipe(test_value="an ID scan of sandbox BVNs"),
     "screening.watchlist.upload": Recipe(test_value="a watchlist CSV"),

@@ -720,7 +720,9 @@ def _bulk_upload_values() -> list[TestValue]:
     started = {
         "http_status": 202,
         "live": False,
-        "status": "pending",
+        "status": "PENDING",
+        "async_pending": True,
+        "state": "pending",
         "file_format": "csv",
         "processed_records": 0,
         "price_per_row": 0,
@@ -815,5 +817,5 @@ ADDRESS = Examples(in_data(_address_values()))
 IDENTITY_RISK = Examples(in_data(_identity_risk_values()))
 REPORT = Examples(in_data(_report_values(), also=frozenset({"status"})))
 REPORT_LIST = Examples(_report_list_values())
-BULK_UPLOAD = Examples(_bulk_upload_values())
+BULK_UPLOAD = Examples(in_data(_bulk_upload_values()))
 BULK_LIST = Examples(_bulk_list_values())

@@ -7,7 +7,7 @@ from typing import Any
 ANALYSIS: dict[str, Any] = {
     "analysis_id": "sta_01jf3v9k2m7x8q4r5s6t7u8v9w",
     "live": False,
-    "status": "pending",
+    "state": "pending",
     "progress": 0,
     "statement_type": "mpesa",
     "file_format": "pdf",
@@ -32,7 +32,7 @@ ACCEPTED: dict[str, Any] = {
 
 DETAIL: dict[str, Any] = {
     **ANALYSIS,
-    "status": "completed",
+    "state": "completed",
     "progress": 100,
     "layout": "mpesa_openpdf_v1",
     "verdict": "genuine",

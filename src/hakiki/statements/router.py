@@ -12,9 +12,9 @@ from hakiki.statements import service
 from hakiki.statements.endpoints import ANALYZE, LIST, READ
 from hakiki.statements.schemas import (
     AnalysisStatus,
-    StatementAnalysisAccepted,
-    StatementAnalysisDetail,
     StatementAnalysisList,
+    StatementAnalysisResult,
+    StatementAnalysisStarted,
     StatementType,
     Verdict,
 )
@@ -22,7 +22,7 @@ from hakiki.statements.schemas import (
 router = EndpointRouter(tags=["Statements"])
 
 
-@router.endpoint(ANALYZE, response_model=StatementAnalysisAccepted)
+@router.endpoint(ANALYZE, response_model=StatementAnalysisStarted)
 async def analyze(
     call: Call,
     file: UploadFile = File(
@@ -71,7 +71,8 @@ async def analyze(
 ) -> bytes:
     """multipart/form-data. Checked at once: the format, the password of a locked PDF, a
     scanned (image-only) PDF, a sheet's limits: a 400 naming the field, nothing stored or
-    charged. Otherwise 202 with the analysis `pending`; a job reads it (`processing`, with
+    charged. Otherwise 202 in the envelope, PENDING, `reference` the analysis's id and
+    `data.state` `pending`; a job reads it (`processing`, with
     `progress`), then `completed` (or `failed`, uncharged) and `statement_analysis.completed`
     is sent. A file or statement analysed before is flagged with `duplicate_of`. Live: the
     price is reserved now (402) and charged once when the analysis completes. Sandbox: the
@@ -118,14 +119,16 @@ async def list_analyses(
     return await service.list_analyses(call.runtime, call.principal.owner, page, filters)
 
 
-@router.endpoint(READ, response_model=StatementAnalysisDetail)
+@router.endpoint(READ, response_model=StatementAnalysisResult)
 async def get_analysis(
     analysis_id: str,
     call: Call,
     page: PageRequest = Depends(page_params),
-) -> StatementAnalysisDetail:
-    """Status and progress; once completed, the holder, the statement's summary, metrics,
+) -> StatementAnalysisResult:
+    """The analysis in the envelope (PENDING while it runs, then COMPLETED with `verdict`
+    PASS, REVIEW or FAIL from `data.verdict` genuine, suspicious or tampered, or FAILED); in
+    `data`, its state and progress; once completed, the holder, the statement's summary, metrics,
     cash-flow score, signals with their evidence and verdict, and a page of the transactions
     (oldest first). Another organisation's analysis, or one of the other environment, is 404.
     Free. Sandbox: the analyses uploaded with sandbox keys."""
-    return await service.get_analysis(call.runtime, call.principal.owner, analysis_id, page)
+    return await service.get_analysis(call, analysis_id, page)

@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any
 
 from hakiki.core.endpoints import Examples, Multipart, TestValue
+from hakiki.core.envelope import in_data
 
 INVALID = {"http_status": 400, "error": "invalid_request"}
 HOLDER, HOLDER_PHONE, PASSWORD = "JANE WANJIKU MWANGI", "0722000111", "12345678"
@@ -34,7 +35,14 @@ def _upload(file: str, **fields: str) -> Multipart:
 
 
 def _analyze_values() -> list[TestValue]:
-    pending = {"http_status": 202, "live": False, "status": "pending", "file_format": "pdf"}
+    pending = {
+        "http_status": 202,
+        "live": False,
+        "status": "PENDING",
+        "async_pending": True,
+        "state": "pending",
+        "file_format": "pdf",
+    }
     return [
         TestValue(
             description="a genuine M-Pesa statement with the holder's name and phone: 202 "
@@ -81,7 +89,7 @@ def _analyze_values() -> list[TestValue]:
     ]
 
 
-ANALYZE = Examples(_analyze_values())
+ANALYZE = Examples(in_data(_analyze_values()))
 
 
 def _list_values() -> list[TestValue]:

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hakiki.core.envelope import Envelope, Outcome, example
+from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.core.privacy.consent import consent_id_field
 from hakiki.statements import examples
@@ -47,7 +49,10 @@ class StatementAnalysis(BaseModel):
 
     analysis_id: str
     live: bool
-    status: AnalysisStatus = Field(description="pending -> processing -> completed | failed")
+    state: AnalysisStatus = Field(
+        description="pending -> processing -> completed | failed (the envelope's status: "
+        "PENDING, then COMPLETED or FAILED)."
+    )
     progress: int = Field(description="Percent done.")
     statement_type: StatementType
     file_format: Literal["pdf", "csv", "xlsx", "xls", "html"] = Field(
@@ -101,3 +106,54 @@ class StatementAnalysisDetail(StatementAnalysis):
     signals: list[Signal]
     transactions: list[StatementTransaction] = Field(description="Oldest first, paginated.")
     pagination: Pagination
+
+
+def analysis_messages(failure: str | None = None) -> dict[Outcome, str]:
+    return {
+        Outcome.PENDING: "The analysis continues in the background: poll GET "
+        "/v3/statements/{reference}, or wait for the statement_analysis.completed webhook.",
+        Outcome.COMPLETED: "The statement is analysed: its verdict, metrics, score and "
+        "signals are in data.",
+        Outcome.FAILED: f"The analysis failed ({failure}); nothing was charged.",
+    }
+
+
+class StatementAnalysisStarted(Envelope):
+    """The 202 of an upload in the envelope: PENDING, ``reference`` the analysis's id."""
+
+    data: StatementAnalysisAccepted
+
+
+class StatementAnalysisResult(Envelope):
+    """An analysis in the envelope: PENDING while it runs, then COMPLETED (with the verdict)
+    or FAILED."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.DETAIL,
+                    reference=examples.DETAIL["analysis_id"],
+                    verdict=Judgement.PASS,
+                    message=analysis_messages()[Outcome.COMPLETED],
+                )
+            ]
+        }
+    )
+
+    data: StatementAnalysisDetail
+
+
+# The statement's own verdict in the envelope's one vocabulary (docs/api.md#verdicts).
+VERDICTS: dict[str, Judgement] = {
+    "genuine": Judgement.PASS,
+    "suspicious": Judgement.REVIEW,
+    "tampered": Judgement.FAIL,
+}
+
+
+def analysis_outcome(state: str) -> Outcome:
+    """The envelope's status of an analysis in ``state``."""
+    if state == "completed":
+        return Outcome.COMPLETED
+    return Outcome.FAILED if state == "failed" else Outcome.PENDING

@@ -19,6 +19,7 @@ from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, read, transaction
+from hakiki.core.envelope import Outcome, enveloped, rendered
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
@@ -28,13 +29,18 @@ from hakiki.engines.statements import Refused
 from hakiki.engines.statements.tabular import Limits
 from hakiki.statements import confined, repository
 from hakiki.statements.schemas import (
+    VERDICTS,
     Holder,
     Signal,
     StatementAnalysis,
     StatementAnalysisAccepted,
     StatementAnalysisDetail,
     StatementAnalysisList,
+    StatementAnalysisResult,
+    StatementAnalysisStarted,
     StatementTransaction,
+    analysis_messages,
+    analysis_outcome,
 )
 from hakiki.webhooks.service import add_callback
 from hakiki.webhooks.signing import new_secret
@@ -72,7 +78,7 @@ def analysis_model(row: dict[str, Any]) -> StatementAnalysis:
     return StatementAnalysis(
         analysis_id=row["id"],
         live=row["environment"] == "live",
-        status=row["status"],
+        state=row["status"],
         progress=row["progress"],
         statement_type=row["statement_type"],
         file_format=row["file_format"],
@@ -192,11 +198,19 @@ async def upload(call: Call, data: bytes, form: dict[str, Any]) -> bytes:
             )
         await enqueue(conn, ANALYSE_TASK, {"analysis_id": record["id"]})
 
-    def render(_charge: Charge | None) -> bytes:
+    def render(charge: Charge | None) -> bytes:
         accepted = StatementAnalysisAccepted(
             **analysis_model(record).model_dump(), callback_secret=callback_secret
         )
-        return accepted.model_dump_json().encode()
+        return rendered(
+            StatementAnalysisStarted,
+            call,
+            charge,
+            reference=record["id"],
+            data=accepted,
+            outcome=Outcome.PENDING,
+            message=analysis_messages()[Outcome.PENDING],
+        )
 
     return await finish_call(
         call,
@@ -214,9 +228,10 @@ def _not_found(analysis_id: str) -> ApiError:
     return ApiError(404, "not_found", f"No statement analysis {analysis_id} in this environment.")
 
 
-async def get_analysis(
+async def analysis_detail(
     runtime: Runtime, owner: tuple[str, str], analysis_id: str, page: PageRequest
 ) -> StatementAnalysisDetail:
+    """The analysis with its result and a page of its transactions."""
     environment, org_id = owner
     async with read(runtime.db) as conn:
         row = await repository.get_owned(conn, org_id, environment, analysis_id)
@@ -237,6 +252,22 @@ async def get_analysis(
         signals=[Signal.model_validate(s) for s in result.get("signals", [])],
         transactions=[StatementTransaction.model_validate(t) for t in shown],
         pagination=page.describe(len(transactions)),
+    )
+
+
+async def get_analysis(call: Call, analysis_id: str, page: PageRequest) -> StatementAnalysisResult:
+    """The analysis in the envelope: PENDING while it runs, then COMPLETED or FAILED."""
+    detail = await analysis_detail(call.runtime, call.principal.owner, analysis_id, page)
+    outcome = analysis_outcome(detail.state)
+    return enveloped(
+        StatementAnalysisResult,
+        call,
+        None,
+        reference=analysis_id,
+        data=detail,
+        outcome=outcome,
+        verdict=VERDICTS.get(detail.verdict or ""),
+        message=analysis_messages(detail.failure_reason)[outcome],
     )
 
 

@@ -34,7 +34,7 @@ each step's evidence below is what the engines measured.</p>
 <th scope="col">Created</th></tr></thead>
 <tbody>
 {% for s in listed.data %}
-<tr><td>{{ s.id }}</td><td>{{ s.customer_reference }}</td><td>{{ s.status }}</td>
+<tr><td>{{ s.id }}</td><td>{{ s.customer_reference }}</td><td>{{ s.state }}</td>
 <td>{{ s.decision or "" }}</td>
 <td><ul>{% for r in s.results %}<li><strong>{{ r.step }}</strong>: {{ r.status }}: {{ r.reason }}
 {% if r.evidence %}<details><summary>evidence</summary>

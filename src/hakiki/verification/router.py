@@ -9,20 +9,20 @@ from hakiki.core.pagination import PageRequest, page_params
 from hakiki.core.routing import EndpointRouter
 from hakiki.verification import service
 from hakiki.verification.endpoints import SESSION_CREATE, SESSION_LIST, SESSION_READ
-from hakiki.verification.schemas import SessionList, SessionOut, SessionRequest, SessionStatus
+from hakiki.verification.schemas import SessionList, SessionRequest, SessionResult, SessionStatus
 
 router = EndpointRouter(tags=["Verification sessions"])
 
 
-@router.endpoint(SESSION_CREATE, response_model=SessionOut)
+@router.endpoint(SESSION_CREATE, response_model=SessionResult)
 async def create_session(body: SessionRequest, call: Call) -> bytes:
-    """A hosted verification link for one customer: `status` `created` and the one-time
-    `url` (shown only in this answer) to send them. On the page they consent, then do the
-    `steps` in order. Live: the steps' price is reserved first (402 before anything is
-    made); each step is charged once when it ran; the rest is released when the session ends.
-    A live `id_number` step whose channel has no provider here is 503, nothing reserved.
-    Sandbox: the `customer_reference`'s suffix and the ID number typed drive the outcome
-    (docs/sandbox.md#verification-sessions)."""
+    """A hosted verification link for one customer, in the envelope: PENDING, `reference` the
+    session's id, `data.state` `created` and the one-time `data.url` (shown only in this answer)
+    to send them. On the page they consent, then do the `steps` in order. Live: the steps' price
+    is reserved first (402 before anything is made); each step is charged once when it ran; the
+    rest is released when the session ends. A live `id_number` step whose channel has no
+    provider here is 503, nothing reserved. Sandbox: the `customer_reference`'s suffix and the
+    ID number typed drive the outcome (docs/sandbox.md#verification-sessions)."""
     return await service.create(call, body)
 
 
@@ -41,13 +41,15 @@ async def list_sessions(
     return await service.listing(call.runtime, call.principal.owner, page, filters)
 
 
-@router.endpoint(SESSION_READ, response_model=SessionOut)
+@router.endpoint(SESSION_READ, response_model=SessionResult)
 async def get_session(
     call: Call, session_id: str = Path(max_length=40, description="The session's id (vss_...).")
-) -> SessionOut:
-    """The session's `status` (created, started, submitted, completed, failed, expired), each
+) -> SessionResult:
+    """The session in the envelope: PENDING until it ends, then COMPLETED with `verdict`
+    PASS, REVIEW or FAIL from the decision, or FAILED (failed or expired); in `data`, its
+    `state` (created, started, submitted, completed, failed, expired), each
     step's result (`passed`, `review`, `failed`) with its reason and evidence, and the
     `decision` (`approved`, `review`, `declined`) with its `reasons`. Another organisation's
     is 404. Free. Sandbox: a sandbox session's results follow the documented inputs (the
     customer reference's suffix, the ID number's digits)."""
-    return await service.detail(call.runtime, call.principal.owner, session_id)
+    return await service.detail(call, session_id)

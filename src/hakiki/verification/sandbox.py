@@ -33,7 +33,13 @@ def _create(description: str, reference: str, **extra: Any) -> TestValue:
             "customer_reference": reference,
             **extra,
         },
-        expect={"http_status": 201, "status": "created", "live": False},
+        expect={
+            "http_status": 201,
+            "status": "PENDING",
+            "async_pending": True,
+            "data.state": "created",
+            "live": False,
+        },
     )
 
 

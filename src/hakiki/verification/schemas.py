@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
+from hakiki.core.envelope import Envelope, Outcome
+from hakiki.core.envelope import Verdict as Judgement
 from hakiki.core.pagination import Pagination
 from hakiki.core.privacy.consent import consent_id_field
 
@@ -82,7 +84,7 @@ class SessionOut(BaseModel):
                 {
                     "id": "vss_01JDQ4R0000000000000000000",
                     "live": False,
-                    "status": "created",
+                    "state": "created",
                     "decision": None,
                     "url": "https://hakiki.example.com/verify/kR3...",
                     "steps": ["id_number", "document", "selfie_liveness", "screening"],
@@ -108,7 +110,11 @@ class SessionOut(BaseModel):
 
     id: str
     live: bool
-    status: SessionStatus
+    state: SessionStatus = Field(
+        description="created -> started -> submitted -> completed | failed, or expired (the "
+        "envelope's status: PENDING until it ends, then COMPLETED, or FAILED when it failed "
+        "or expired)."
+    )
     decision: Decision | None = Field(
         description="approved: every step passed; review: a step needs a person (a screening "
         "hit, a source unavailable); declined: a step failed (see reasons)."
@@ -150,3 +156,25 @@ class SessionList(BaseModel):
 
     data: list[SessionOut]
     pagination: Pagination
+
+
+class SessionResult(Envelope):
+    """A session in the envelope: PENDING until the customer has submitted and its steps
+    have run, then COMPLETED (with the decision's verdict), or FAILED (failed or expired);
+    ``reference`` is the session's id."""
+
+    data: SessionOut
+
+
+# The decision in the envelope's one vocabulary (docs/api.md#verdicts).
+VERDICTS: dict[str, Judgement] = {
+    "approved": Judgement.PASS,
+    "review": Judgement.REVIEW,
+    "declined": Judgement.FAIL,
+}
+_ENDED = {"completed": Outcome.COMPLETED, "failed": Outcome.FAILED, "expired": Outcome.FAILED}
+
+
+def session_outcome(state: str) -> Outcome:
+    """The envelope's status of a session in ``state``."""
+    return _ENDED.get(state, Outcome.PENDING)

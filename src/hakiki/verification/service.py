@@ -17,6 +17,7 @@ from hakiki.core.calls import Call, finish_write
 from hakiki.core.clock import as_utc
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read
+from hakiki.core.envelope import enveloped
 from hakiki.core.errors import ApiError, invalid_request
 from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
@@ -25,7 +26,15 @@ from hakiki.core.runtime import Runtime
 from hakiki.identity.channels import find_channel
 from hakiki.identity.verify import live_provider
 from hakiki.verification import repository, sandbox
-from hakiki.verification.schemas import SessionList, SessionOut, SessionRequest, StepResult
+from hakiki.verification.schemas import (
+    VERDICTS,
+    SessionList,
+    SessionOut,
+    SessionRequest,
+    SessionResult,
+    StepResult,
+    session_outcome,
+)
 from hakiki.verification.steps import StepOutcome
 from hakiki.webhooks.service import emit
 
@@ -69,7 +78,7 @@ def session_out(vault: Vault, row: dict[str, Any], url: str | None = None) -> Se
     return SessionOut(
         id=row["id"],
         live=row["environment"] == "live",
-        status=row["status"],
+        state=row["status"],
         decision=row["decision"],
         url=url,
         steps=steps_of(row),  # type: ignore[arg-type]
@@ -186,7 +195,7 @@ async def create(call: Call, body: SessionRequest) -> bytes:
 
     def render() -> bytes:
         url = f"{base_url(call)}/verify/{token}"
-        return session_out(runtime.vault, row, url).model_dump_json().encode()
+        return answer(call, session_out(runtime.vault, row, url)).model_dump_json().encode()
 
     return await finish_write(
         call, write, render, description="Verification session", status_code=201
@@ -197,13 +206,38 @@ def _not_found(session_id: str) -> ApiError:
     return ApiError(404, "not_found", f"No verification session {session_id[:60]!r}.")
 
 
-async def detail(runtime: Runtime, owner: tuple[str, str], session_id: str) -> SessionOut:
-    environment, org_id = owner
-    async with read(runtime.db) as conn:
+_MESSAGES = {
+    "created": "Send the url to the customer; the session continues in the background: poll "
+    "it by its reference, or wait for its webhook.",
+    "started": "The customer has consented and is doing the steps.",
+    "submitted": "The customer has submitted; the steps are running.",
+    "completed": "The steps have run: the decision and each step's result are in data.",
+    "failed": "The session could not be completed; the steps that did not run were not charged.",
+    "expired": "The link expired before the customer submitted; nothing was charged.",
+}
+
+
+def answer(call: Call, session: SessionOut) -> SessionResult:
+    """A session in the envelope (docs/api.md#verification-sessions)."""
+    return enveloped(
+        SessionResult,
+        call,
+        None,
+        reference=session.id,
+        data=session,
+        outcome=session_outcome(session.state),
+        verdict=VERDICTS.get(session.decision or "") if session.state == "completed" else None,
+        message=_MESSAGES[session.state],
+    )
+
+
+async def detail(call: Call, session_id: str) -> SessionResult:
+    environment, org_id = call.principal.owner
+    async with read(call.runtime.db) as conn:
         row = await repository.get_owned(conn, org_id, environment, session_id)
     if row is None:
         raise _not_found(session_id)
-    return session_out(runtime.vault, row)
+    return answer(call, session_out(call.runtime.vault, row))
 
 
 async def listing(

@@ -15,6 +15,7 @@ import httpx
 from openpyxl import Workbook
 
 from hakiki.core.settings import Settings
+from tests.support.envelope import envelope_problems
 from tests.webhooks.conftest import _forget_endpoints, receiver  # noqa: F401  (fixtures)
 
 URL = "/v3/fraud/bulk-scan"
@@ -35,6 +36,15 @@ def xlsx_bytes(rows: list[list[Any]]) -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+# The envelope's status of a scan's state (docs/api.md#bulk-scans).
+_OUTCOMES = {
+    "pending": "PENDING",
+    "processing": "PENDING",
+    "completed": "COMPLETED",
+    "failed": "FAILED",
+}
 
 
 async def post_file(
@@ -59,8 +69,12 @@ async def upload(
     response = await post_file(client, headers, content, scan_type, **form)
     assert response.status_code == 202, response.text
     body: dict[str, Any] = response.json()
-    assert body["status"] == "pending" and body["processed_records"] == 0
-    return body
+    assert envelope_problems(body, live=body["live"]) == [], body
+    assert (body["status"], body["async_pending"]) == ("PENDING", True)
+    scan: dict[str, Any] = body["data"]
+    assert scan["state"] == "pending" and scan["processed_records"] == 0
+    assert body["reference"] == scan["bulk_id"]
+    return scan
 
 
 async def finished(
@@ -75,8 +89,11 @@ async def finished(
         response = await client.get(f"{URL}/{bulk_id}", params=params, headers=headers)
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
-        if body["status"] in ("completed", "failed"):
-            return body
+        assert envelope_problems(body, live=body["live"]) == [], body
+        scan: dict[str, Any] = body["data"]
+        assert body["status"] == _OUTCOMES[scan["state"]], body
+        if scan["state"] in ("completed", "failed"):
+            return scan
         assert time.monotonic() < deadline, body
         await asyncio.sleep(0.05)
 

@@ -38,7 +38,7 @@ async def test_sandbox_id_scan_matches_the_single_scan_and_charges_nothing(
     started = await upload(client, account.headers, csv_bytes(sheet), "id")
     assert started["total_records"] == 6 and started["price_per_row"] == 0
     done = await finished(client, account.headers, started["bulk_id"])
-    assert (done["status"], done["processed_records"]) == ("completed", 6)
+    assert (done["state"], done["processed_records"]) == ("completed", 6)
     assert (done["success_count"], done["error_count"], done["charged_amount"]) == (6, 0, 0)
     assert done["started_at"] and done["completed_at"]
 
@@ -61,8 +61,8 @@ async def test_sandbox_id_scan_matches_the_single_scan_and_charges_nothing(
     page = await client.get(
         f"{URL}/{started['bulk_id']}", params={"page": 2, "page_size": 4}, headers=account.headers
     )
-    assert [r["row"] for r in page.json()["results"]] == [6, 7]
-    assert page.json()["pagination"]["total_items"] == 6
+    assert [r["row"] for r in page.json()["data"]["results"]] == [6, 7]
+    assert page.json()["data"]["pagination"]["total_items"] == 6
 
     exported = await client.get(
         f"{URL}/{started['bulk_id']}", params={"format": "csv"}, headers=account.headers
@@ -147,11 +147,11 @@ async def test_live_upload_needs_the_whole_price_and_replays_by_key(
     first = await post_file(client, keyed, two, "phone", country_code="KE")
     again = await post_file(client, keyed, two, "phone", country_code="KE")
     assert first.status_code == again.status_code == 202
-    assert again.json()["bulk_id"] == first.json()["bulk_id"]
+    assert again.json()["data"]["bulk_id"] == first.json()["data"]["bulk_id"]
     assert again.headers.get("idempotent-replayed") == "true"
-    await finished(client, lender.headers, first.json()["bulk_id"])
+    await finished(client, lender.headers, first.json()["data"]["bulk_id"])
     listed = await client.get(URL, headers=lender.headers, params={"status": "completed"})
-    assert [s["bulk_id"] for s in listed.json()["data"]] == [first.json()["bulk_id"]]
+    assert [s["bulk_id"] for s in listed.json()["data"]] == [first.json()["data"]["bulk_id"]]
     money = await wallet(client, lender.headers)
     assert (money["balance"], money["reserved"]) == (0, 0)
 
@@ -168,8 +168,8 @@ async def test_phones_from_an_xlsx_sheet(
     ])  # fmt: skip
     response = await post_file(client, lender.headers, sheet, "phone", "phones.xlsx")
     assert response.status_code == 202, response.text
-    assert response.json()["file_format"] == "xlsx"
-    done = await finished(client, lender.headers, response.json()["bulk_id"])
+    assert response.json()["data"]["file_format"] == "xlsx"
+    done = await finished(client, lender.headers, response.json()["data"]["bulk_id"])
     phones = [r["findings"]["phone"] for r in done["results"]]
     assert [p["e164"] for p in phones[:2]] == ["+254712345678", "+2348031234567"]
     assert phones[0]["original_carrier"] and phones[1]["region"] == "NG"

@@ -88,7 +88,7 @@ async def test_faces_by_url_with_errors_per_row(
         params={"row_status": "error"},
         headers=lender.headers,
     )
-    assert [r["reference"] for r in errors_only.json()["results"]] == ["d", "e", "f"]
+    assert [r["reference"] for r in errors_only.json()["data"]["results"]] == ["d", "e", "f"]
 
 
 async def test_private_addresses_and_unlisted_hosts_are_refused(

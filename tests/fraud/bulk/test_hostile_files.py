@@ -109,8 +109,8 @@ async def test_a_sheet_declaring_the_whole_grid_is_read_as_the_rows_it_has(
     response, took = await timed_post(client, account.headers, evil, "phone")
     assert response.status_code == 202, response.text
     assert took < 5, took
-    assert response.json()["total_records"] == 2
-    done = await finished(client, account.headers, response.json()["bulk_id"])
+    assert response.json()["data"]["total_records"] == 2
+    done = await finished(client, account.headers, response.json()["data"]["bulk_id"])
     assert [r["row"] for r in done["results"]] == [2, 1048576]
 
     # The same shape past the row limit is a 400 as soon as the limit is passed.
@@ -232,7 +232,7 @@ async def test_reading_has_a_wall_clock_budget_and_does_not_stall_other_uploads(
     normal = xlsx_bytes([["phone", "reference"], ["0712345678", "r1"], [712345679, "r2"]])
     response = await post_file(client, slow.headers, normal, "phone", "n.xlsx", country_code="KE")
     assert response.status_code == 202, response.text
-    done = await finished(client, slow.headers, response.json()["bulk_id"])
+    done = await finished(client, slow.headers, response.json()["data"]["bulk_id"])
     assert [r["input"]["phone"] for r in done["results"]] == ["0712345678", "712345679"]
 
 
@@ -262,7 +262,7 @@ async def test_control_characters_and_surrogates_name_their_cell(
     odd = b"reference,phone\nr\xed\xa0\x80,0712345678\n"
     response = await post_file(client, account.headers, odd, "phone")
     assert response.status_code == 202, response.text
-    done = await finished(client, account.headers, response.json()["bulk_id"])
+    done = await finished(client, account.headers, response.json()["data"]["bulk_id"])
     assert done["results"][0]["reference"] == "r\xed\xa0\u20ac"
 
     # The file's own name is stored without its control characters (written by hand: httpx
@@ -280,7 +280,7 @@ async def test_control_characters_and_surrogates_name_their_cell(
         headers={**account.headers, "Content-Type": f"multipart/form-data; boundary={boundary}"},
     )
     assert response.status_code == 202, response.text
-    assert response.json()["file_name"] == "a_b_.csv"
+    assert response.json()["data"]["file_name"] == "a_b_.csv"
     listed = await client.get(URL, headers=account.headers)
     assert listed.json()["pagination"]["total_items"] == 2  # the two accepted files only
 
@@ -314,8 +314,8 @@ async def test_an_unsupported_country_is_refused_before_anything_is_reserved(
     fine = csv_bytes([["phone", "country_code"], ["0712345678", "ke"]])
     response = await post_file(client, lender.headers, fine, "phone")
     assert response.status_code == 202, response.text
-    done = await finished(client, lender.headers, response.json()["bulk_id"])
-    assert done["status"] == "completed" and done["success_count"] == 1
+    done = await finished(client, lender.headers, response.json()["data"]["bulk_id"])
+    assert done["state"] == "completed" and done["success_count"] == 1
 
 
 async def test_a_sheet_over_the_row_limit_is_refused_from_a_count_before_it_is_parsed(

@@ -359,7 +359,7 @@ class BulkScan(TypedDict):
     bulk_id: str
     live: bool
     scan_type: Literal["id", "phone", "face"]
-    status: Literal["pending", "processing", "completed", "failed"]
+    state: Literal["pending", "processing", "completed", "failed"]
     file_name: str
     file_format: Literal["csv", "xlsx"]
     total_records: int
@@ -376,12 +376,30 @@ class BulkScan(TypedDict):
     completed_at: str | None
 
 
+class BulkScanAccepted(TypedDict):
+    """The 202 of an upload in the envelope: PENDING, ``reference`` the scan's id."""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: BulkScan
+    provider: str
+    billing: Billing
+
+
 class BulkScanDetail(TypedDict):
     """BulkScanDetail"""
     bulk_id: str
     live: bool
     scan_type: Literal["id", "phone", "face"]
-    status: Literal["pending", "processing", "completed", "failed"]
+    state: Literal["pending", "processing", "completed", "failed"]
     file_name: str
     file_format: Literal["csv", "xlsx"]
     total_records: int
@@ -404,6 +422,24 @@ class BulkScanList(TypedDict):
     """BulkScanList"""
     data: list[BulkScan]
     pagination: Pagination
+
+
+class BulkScanResult(TypedDict):
+    """A bulk scan in the envelope: PENDING while it runs, then COMPLETED or FAILED."""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: BulkScanDetail
+    provider: str
+    billing: Billing
 
 
 class BureauAccount(TypedDict):
@@ -546,7 +582,7 @@ class CandidateRequestDetail(TypedDict):
     """CandidateRequestDetail"""
     reference: str
     live: bool
-    status: Literal["pending", "in_progress", "completed", "stalled", "expired"]
+    state: Literal["pending", "in_progress", "completed", "stalled", "expired"]
     result: Literal["clear", "consider", "unverifiable"] | None
     package: dict[str, Any]
     candidate: CandidateOut
@@ -573,7 +609,7 @@ class CandidateRequestOut(TypedDict):
     """CandidateRequestOut"""
     reference: str
     live: bool
-    status: Literal["pending", "in_progress", "completed", "stalled", "expired"]
+    state: Literal["pending", "in_progress", "completed", "stalled", "expired"]
     result: Literal["clear", "consider", "unverifiable"] | None
     package: dict[str, Any]
     candidate: CandidateOut
@@ -588,9 +624,27 @@ class CandidateRequestOut(TypedDict):
     created_at: str
 
 
+class CandidateResult(TypedDict):
+    """A request in the envelope: PENDING until completed, then COMPLETED with its result's"""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: CandidateRequestDetail
+    provider: str
+    billing: Billing
+
+
 class CandidatesCreated(TypedDict):
     """CandidatesCreated"""
-    data: list[CandidateRequestOut]
+    requests: list[CandidateRequestOut]
     callback_secret: NotRequired[str | None]
     consent_id: NotRequired[str | None]
 
@@ -601,6 +655,24 @@ class CandidatesRequest(TypedDict):
     candidates: list[CandidateIn]
     callback_url: NotRequired[str | None]
     consent: Consent
+
+
+class CandidatesResult(TypedDict):
+    """The 201 of an invitation in the envelope: PENDING, ``reference`` the first request's"""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: CandidatesCreated
+    provider: str
+    billing: Billing
 
 
 class CashFlowIn(TypedDict):
@@ -2113,6 +2185,24 @@ class Reason(TypedDict):
     description: str
 
 
+class ReinitiatedResult(TypedDict):
+    """A reinitiated request in the envelope: PENDING again, with its fresh invitation."""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: CandidateRequestOut
+    provider: str
+    billing: Billing
+
+
 class ReportSubject(TypedDict):
     """ReportSubject"""
     first_name: NotRequired[str | None]
@@ -2331,7 +2421,7 @@ class SessionOut(TypedDict):
     """SessionOut"""
     id: str
     live: bool
-    status: Literal["created", "started", "submitted", "completed", "failed", "expired"]
+    state: Literal["created", "started", "submitted", "completed", "failed", "expired"]
     decision: Literal["approved", "review", "declined"] | None
     url: str | None
     steps: list[Literal["id_number", "document", "selfie_liveness", "screening"]]
@@ -2363,6 +2453,24 @@ class SessionRequest(TypedDict):
     redirect_url: NotRequired[str | None]
     expires_in_minutes: NotRequired[int]
     consent: Consent
+
+
+class SessionResult(TypedDict):
+    """A session in the envelope: PENDING until the customer has submitted and its steps"""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: SessionOut
+    provider: str
+    billing: Billing
 
 
 class ShareholderOut(TypedDict):
@@ -2415,7 +2523,7 @@ class StatementAnalysis(TypedDict):
     """StatementAnalysis"""
     analysis_id: str
     live: bool
-    status: Literal["pending", "processing", "completed", "failed"]
+    state: Literal["pending", "processing", "completed", "failed"]
     progress: int
     statement_type: Literal["auto", "mpesa", "airtel_money", "mtn_momo", "bank"]
     file_format: Literal["pdf", "csv", "xlsx", "xls", "html"]
@@ -2437,7 +2545,7 @@ class StatementAnalysisAccepted(TypedDict):
     """The 202 of an upload: the analysis, and the signing secret of its ``callback_url``."""
     analysis_id: str
     live: bool
-    status: Literal["pending", "processing", "completed", "failed"]
+    state: Literal["pending", "processing", "completed", "failed"]
     progress: int
     statement_type: Literal["auto", "mpesa", "airtel_money", "mtn_momo", "bank"]
     file_format: Literal["pdf", "csv", "xlsx", "xls", "html"]
@@ -2461,7 +2569,7 @@ class StatementAnalysisDetail(TypedDict):
     """StatementAnalysisDetail"""
     analysis_id: str
     live: bool
-    status: Literal["pending", "processing", "completed", "failed"]
+    state: Literal["pending", "processing", "completed", "failed"]
     progress: int
     statement_type: Literal["auto", "mpesa", "airtel_money", "mtn_momo", "bank"]
     file_format: Literal["pdf", "csv", "xlsx", "xls", "html"]
@@ -2490,6 +2598,42 @@ class StatementAnalysisList(TypedDict):
     """StatementAnalysisList"""
     data: list[StatementAnalysis]
     pagination: Pagination
+
+
+class StatementAnalysisResult(TypedDict):
+    """An analysis in the envelope: PENDING while it runs, then COMPLETED (with the verdict)"""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: StatementAnalysisDetail
+    provider: str
+    billing: Billing
+
+
+class StatementAnalysisStarted(TypedDict):
+    """The 202 of an upload in the envelope: PENDING, ``reference`` the analysis's id."""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: StatementAnalysisAccepted
+    provider: str
+    billing: Billing
 
 
 class StatementTransaction(TypedDict):
@@ -3072,25 +3216,25 @@ class Operations:
         """Delete a custom package (running requests made with it run on) (DELETE /v3/background/packages/{package_id})."""
         self._send(Request('DELETE', f'/v3/background/packages/{_segment(package_id)}'))
 
-    def post_background_candidates(self, body: CandidatesRequest, *, idempotency_key: str | None = None) -> CandidatesCreated:
+    def post_background_candidates(self, body: CandidatesRequest, *, idempotency_key: str | None = None) -> CandidatesResult:
         """Invite one or more candidates to a background check with a package (POST /v3/background/candidates)."""
-        return cast("CandidatesCreated", self._send(Request('POST', '/v3/background/candidates', json=body, idempotency_key=idempotency_key)))
+        return cast("CandidatesResult", self._send(Request('POST', '/v3/background/candidates', json=body, idempotency_key=idempotency_key)))
 
     def get_background_candidates(self, *, status: Literal["pending", "in_progress", "completed", "stalled", "expired"] | None | None = None, package_id: str | None | None = None, created_from: str | None | None = None, created_to: str | None | None = None, page: int | None = None, page_size: int | None = None) -> CandidateRequestList:
         """List candidate requests (filters: status, package, dates) (GET /v3/background/candidates)."""
         return cast("CandidateRequestList", self._send(Request('GET', '/v3/background/candidates', params={"status": status, "package_id": package_id, "created_from": created_from, "created_to": created_to, "page": page, "page_size": page_size})))
 
-    def get_background_candidates_by_reference(self, reference: str) -> CandidateRequestDetail:
+    def get_background_candidates_by_reference(self, reference: str) -> CandidateResult:
         """One candidate request: its checks, their results and evidence, its timeline (GET /v3/background/candidates/{reference})."""
-        return cast("CandidateRequestDetail", self._send(Request('GET', f'/v3/background/candidates/{_segment(reference)}')))
+        return cast("CandidateResult", self._send(Request('GET', f'/v3/background/candidates/{_segment(reference)}')))
 
-    def post_background_candidates_by_reference_reinitiate(self, reference: str, *, idempotency_key: str | None = None) -> CandidateRequestOut:
+    def post_background_candidates_by_reference_reinitiate(self, reference: str, *, idempotency_key: str | None = None) -> ReinitiatedResult:
         """Send a stalled or expired request a fresh invitation (the old link dies) (POST /v3/background/candidates/{reference}/reinitiate)."""
-        return cast("CandidateRequestOut", self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/reinitiate', idempotency_key=idempotency_key)))
+        return cast("ReinitiatedResult", self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/reinitiate', idempotency_key=idempotency_key)))
 
-    def post_background_candidates_by_reference_checks_by_code_result(self, reference: str, code: str, body: CheckResultRequest, *, idempotency_key: str | None = None) -> CandidateRequestDetail:
+    def post_background_candidates_by_reference_checks_by_code_result(self, reference: str, code: str, body: CheckResultRequest, *, idempotency_key: str | None = None) -> CandidateResult:
         """Record a manual check's result with its evidence (your analyst) (POST /v3/background/candidates/{reference}/checks/{code}/result)."""
-        return cast("CandidateRequestDetail", self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/checks/{_segment(code)}/result', json=body, idempotency_key=idempotency_key)))
+        return cast("CandidateResult", self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/checks/{_segment(code)}/result', json=body, idempotency_key=idempotency_key)))
 
     def post_farmer360_crop(self, body: CropRequest, *, idempotency_key: str | None = None) -> EvaluationResult:
         """Score a crop farmer on 1000 points: CRB, agro-ecological, cash flow, market (POST /api/v1/farmer360/crop)."""
@@ -3108,17 +3252,17 @@ class Operations:
         """Verify an identity document: zone, barcodes, consistency, forensics, face (POST /v3/documents/verify)."""
         return cast("DocumentResult", self._send(Request('POST', '/v3/documents/verify', json=body, idempotency_key=idempotency_key)))
 
-    def post_verification_sessions(self, body: SessionRequest, *, idempotency_key: str | None = None) -> SessionOut:
+    def post_verification_sessions(self, body: SessionRequest, *, idempotency_key: str | None = None) -> SessionResult:
         """Create a hosted verification link (ID number, document, selfie with liveness, screening) for one customer (POST /v3/verification/sessions)."""
-        return cast("SessionOut", self._send(Request('POST', '/v3/verification/sessions', json=body, idempotency_key=idempotency_key)))
+        return cast("SessionResult", self._send(Request('POST', '/v3/verification/sessions', json=body, idempotency_key=idempotency_key)))
 
     def get_verification_sessions(self, *, status: Literal["created", "started", "submitted", "completed", "failed", "expired"] | None | None = None, customer_reference: str | None | None = None, page: int | None = None, page_size: int | None = None) -> SessionList:
         """List verification sessions, newest first (filters: status, customer_reference) (GET /v3/verification/sessions)."""
         return cast("SessionList", self._send(Request('GET', '/v3/verification/sessions', params={"status": status, "customer_reference": customer_reference, "page": page, "page_size": page_size})))
 
-    def get_verification_sessions_by_session_id(self, session_id: str) -> SessionOut:
+    def get_verification_sessions_by_session_id(self, session_id: str) -> SessionResult:
         """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
-        return cast("SessionOut", self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
+        return cast("SessionResult", self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
 
     def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReportResult:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
@@ -3152,29 +3296,29 @@ class Operations:
         """Composite identity-risk scan from a flexible payload (POST /v3/fraud/identity-risk)."""
         return cast("IdentityRiskResult", self._send(Request('POST', '/v3/fraud/identity-risk', json=body, idempotency_key=idempotency_key)))
 
-    def post_fraud_bulk_scan_upload(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> BulkScan:
+    def post_fraud_bulk_scan_upload(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> BulkScanAccepted:
         """Start a bulk fraud scan of a CSV or XLSX file (POST /v3/fraud/bulk-scan/upload)."""
-        return cast("BulkScan", self._send(Request('POST', '/v3/fraud/bulk-scan/upload', data=data, files=files, idempotency_key=idempotency_key)))
+        return cast("BulkScanAccepted", self._send(Request('POST', '/v3/fraud/bulk-scan/upload', data=data, files=files, idempotency_key=idempotency_key)))
 
     def get_fraud_bulk_scan(self, *, status: Literal["pending", "processing", "completed", "failed"] | None | None = None, scan_type: Literal["id", "phone", "face"] | None | None = None, page: int | None = None, page_size: int | None = None) -> BulkScanList:
         """Your bulk scans, newest first (GET /v3/fraud/bulk-scan)."""
         return cast("BulkScanList", self._send(Request('GET', '/v3/fraud/bulk-scan', params={"status": status, "scan_type": scan_type, "page": page, "page_size": page_size})))
 
-    def get_fraud_bulk_scan_by_bulk_id(self, bulk_id: str, *, row_status: Literal["success", "error"] | None | None = None, format: Literal["json", "csv", "xlsx"] | None = None, page: int | None = None, page_size: int | None = None) -> BulkScanDetail:
+    def get_fraud_bulk_scan_by_bulk_id(self, bulk_id: str, *, row_status: Literal["success", "error"] | None | None = None, format: Literal["json", "csv", "xlsx"] | None = None, page: int | None = None, page_size: int | None = None) -> BulkScanResult:
         """Status, progress and results of a bulk scan (GET /v3/fraud/bulk-scan/{bulk_id})."""
-        return cast("BulkScanDetail", self._send(Request('GET', f'/v3/fraud/bulk-scan/{_segment(bulk_id)}', params={"row_status": row_status, "format": format, "page": page, "page_size": page_size})))
+        return cast("BulkScanResult", self._send(Request('GET', f'/v3/fraud/bulk-scan/{_segment(bulk_id)}', params={"row_status": row_status, "format": format, "page": page, "page_size": page_size})))
 
-    def post_statements_analyze(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> StatementAnalysisAccepted:
+    def post_statements_analyze(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> StatementAnalysisStarted:
         """Upload a statement (PDF, CSV or XLSX) for analysis; runs as a job (POST /v3/statements/analyze)."""
-        return cast("StatementAnalysisAccepted", self._send(Request('POST', '/v3/statements/analyze', data=data, files=files, idempotency_key=idempotency_key)))
+        return cast("StatementAnalysisStarted", self._send(Request('POST', '/v3/statements/analyze', data=data, files=files, idempotency_key=idempotency_key)))
 
     def get_statements(self, *, status: Literal["pending", "processing", "completed", "failed"] | None | None = None, verdict: Literal["genuine", "suspicious", "tampered"] | None | None = None, created_from: str | None | None = None, created_to: str | None | None = None, page: int | None = None, page_size: int | None = None) -> StatementAnalysisList:
         """Your statement analyses, newest first (GET /v3/statements)."""
         return cast("StatementAnalysisList", self._send(Request('GET', '/v3/statements', params={"status": status, "verdict": verdict, "created_from": created_from, "created_to": created_to, "page": page, "page_size": page_size})))
 
-    def get_statements_by_analysis_id(self, analysis_id: str, *, page: int | None = None, page_size: int | None = None) -> StatementAnalysisDetail:
+    def get_statements_by_analysis_id(self, analysis_id: str, *, page: int | None = None, page_size: int | None = None) -> StatementAnalysisResult:
         """Status, progress, transactions, metrics, score and signals of an analysis (GET /v3/statements/{analysis_id})."""
-        return cast("StatementAnalysisDetail", self._send(Request('GET', f'/v3/statements/{_segment(analysis_id)}', params={"page": page, "page_size": page_size})))
+        return cast("StatementAnalysisResult", self._send(Request('GET', f'/v3/statements/{_segment(analysis_id)}', params={"page": page, "page_size": page_size})))
 
     def get_account_wallet(self) -> Wallet:
         """The organisation's wallet balance (GET /v3/account/wallet)."""
@@ -3475,25 +3619,25 @@ class AsyncOperations:
         """Delete a custom package (running requests made with it run on) (DELETE /v3/background/packages/{package_id})."""
         await self._send(Request('DELETE', f'/v3/background/packages/{_segment(package_id)}'))
 
-    async def post_background_candidates(self, body: CandidatesRequest, *, idempotency_key: str | None = None) -> CandidatesCreated:
+    async def post_background_candidates(self, body: CandidatesRequest, *, idempotency_key: str | None = None) -> CandidatesResult:
         """Invite one or more candidates to a background check with a package (POST /v3/background/candidates)."""
-        return cast("CandidatesCreated", await self._send(Request('POST', '/v3/background/candidates', json=body, idempotency_key=idempotency_key)))
+        return cast("CandidatesResult", await self._send(Request('POST', '/v3/background/candidates', json=body, idempotency_key=idempotency_key)))
 
     async def get_background_candidates(self, *, status: Literal["pending", "in_progress", "completed", "stalled", "expired"] | None | None = None, package_id: str | None | None = None, created_from: str | None | None = None, created_to: str | None | None = None, page: int | None = None, page_size: int | None = None) -> CandidateRequestList:
         """List candidate requests (filters: status, package, dates) (GET /v3/background/candidates)."""
         return cast("CandidateRequestList", await self._send(Request('GET', '/v3/background/candidates', params={"status": status, "package_id": package_id, "created_from": created_from, "created_to": created_to, "page": page, "page_size": page_size})))
 
-    async def get_background_candidates_by_reference(self, reference: str) -> CandidateRequestDetail:
+    async def get_background_candidates_by_reference(self, reference: str) -> CandidateResult:
         """One candidate request: its checks, their results and evidence, its timeline (GET /v3/background/candidates/{reference})."""
-        return cast("CandidateRequestDetail", await self._send(Request('GET', f'/v3/background/candidates/{_segment(reference)}')))
+        return cast("CandidateResult", await self._send(Request('GET', f'/v3/background/candidates/{_segment(reference)}')))
 
-    async def post_background_candidates_by_reference_reinitiate(self, reference: str, *, idempotency_key: str | None = None) -> CandidateRequestOut:
+    async def post_background_candidates_by_reference_reinitiate(self, reference: str, *, idempotency_key: str | None = None) -> ReinitiatedResult:
         """Send a stalled or expired request a fresh invitation (the old link dies) (POST /v3/background/candidates/{reference}/reinitiate)."""
-        return cast("CandidateRequestOut", await self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/reinitiate', idempotency_key=idempotency_key)))
+        return cast("ReinitiatedResult", await self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/reinitiate', idempotency_key=idempotency_key)))
 
-    async def post_background_candidates_by_reference_checks_by_code_result(self, reference: str, code: str, body: CheckResultRequest, *, idempotency_key: str | None = None) -> CandidateRequestDetail:
+    async def post_background_candidates_by_reference_checks_by_code_result(self, reference: str, code: str, body: CheckResultRequest, *, idempotency_key: str | None = None) -> CandidateResult:
         """Record a manual check's result with its evidence (your analyst) (POST /v3/background/candidates/{reference}/checks/{code}/result)."""
-        return cast("CandidateRequestDetail", await self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/checks/{_segment(code)}/result', json=body, idempotency_key=idempotency_key)))
+        return cast("CandidateResult", await self._send(Request('POST', f'/v3/background/candidates/{_segment(reference)}/checks/{_segment(code)}/result', json=body, idempotency_key=idempotency_key)))
 
     async def post_farmer360_crop(self, body: CropRequest, *, idempotency_key: str | None = None) -> EvaluationResult:
         """Score a crop farmer on 1000 points: CRB, agro-ecological, cash flow, market (POST /api/v1/farmer360/crop)."""
@@ -3511,17 +3655,17 @@ class AsyncOperations:
         """Verify an identity document: zone, barcodes, consistency, forensics, face (POST /v3/documents/verify)."""
         return cast("DocumentResult", await self._send(Request('POST', '/v3/documents/verify', json=body, idempotency_key=idempotency_key)))
 
-    async def post_verification_sessions(self, body: SessionRequest, *, idempotency_key: str | None = None) -> SessionOut:
+    async def post_verification_sessions(self, body: SessionRequest, *, idempotency_key: str | None = None) -> SessionResult:
         """Create a hosted verification link (ID number, document, selfie with liveness, screening) for one customer (POST /v3/verification/sessions)."""
-        return cast("SessionOut", await self._send(Request('POST', '/v3/verification/sessions', json=body, idempotency_key=idempotency_key)))
+        return cast("SessionResult", await self._send(Request('POST', '/v3/verification/sessions', json=body, idempotency_key=idempotency_key)))
 
     async def get_verification_sessions(self, *, status: Literal["created", "started", "submitted", "completed", "failed", "expired"] | None | None = None, customer_reference: str | None | None = None, page: int | None = None, page_size: int | None = None) -> SessionList:
         """List verification sessions, newest first (filters: status, customer_reference) (GET /v3/verification/sessions)."""
         return cast("SessionList", await self._send(Request('GET', '/v3/verification/sessions', params={"status": status, "customer_reference": customer_reference, "page": page, "page_size": page_size})))
 
-    async def get_verification_sessions_by_session_id(self, session_id: str) -> SessionOut:
+    async def get_verification_sessions_by_session_id(self, session_id: str) -> SessionResult:
         """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
-        return cast("SessionOut", await self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
+        return cast("SessionResult", await self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
 
     async def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReportResult:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
@@ -3555,29 +3699,29 @@ class AsyncOperations:
         """Composite identity-risk scan from a flexible payload (POST /v3/fraud/identity-risk)."""
         return cast("IdentityRiskResult", await self._send(Request('POST', '/v3/fraud/identity-risk', json=body, idempotency_key=idempotency_key)))
 
-    async def post_fraud_bulk_scan_upload(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> BulkScan:
+    async def post_fraud_bulk_scan_upload(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> BulkScanAccepted:
         """Start a bulk fraud scan of a CSV or XLSX file (POST /v3/fraud/bulk-scan/upload)."""
-        return cast("BulkScan", await self._send(Request('POST', '/v3/fraud/bulk-scan/upload', data=data, files=files, idempotency_key=idempotency_key)))
+        return cast("BulkScanAccepted", await self._send(Request('POST', '/v3/fraud/bulk-scan/upload', data=data, files=files, idempotency_key=idempotency_key)))
 
     async def get_fraud_bulk_scan(self, *, status: Literal["pending", "processing", "completed", "failed"] | None | None = None, scan_type: Literal["id", "phone", "face"] | None | None = None, page: int | None = None, page_size: int | None = None) -> BulkScanList:
         """Your bulk scans, newest first (GET /v3/fraud/bulk-scan)."""
         return cast("BulkScanList", await self._send(Request('GET', '/v3/fraud/bulk-scan', params={"status": status, "scan_type": scan_type, "page": page, "page_size": page_size})))
 
-    async def get_fraud_bulk_scan_by_bulk_id(self, bulk_id: str, *, row_status: Literal["success", "error"] | None | None = None, format: Literal["json", "csv", "xlsx"] | None = None, page: int | None = None, page_size: int | None = None) -> BulkScanDetail:
+    async def get_fraud_bulk_scan_by_bulk_id(self, bulk_id: str, *, row_status: Literal["success", "error"] | None | None = None, format: Literal["json", "csv", "xlsx"] | None = None, page: int | None = None, page_size: int | None = None) -> BulkScanResult:
         """Status, progress and results of a bulk scan (GET /v3/fraud/bulk-scan/{bulk_id})."""
-        return cast("BulkScanDetail", await self._send(Request('GET', f'/v3/fraud/bulk-scan/{_segment(bulk_id)}', params={"row_status": row_status, "format": format, "page": page, "page_size": page_size})))
+        return cast("BulkScanResult", await self._send(Request('GET', f'/v3/fraud/bulk-scan/{_segment(bulk_id)}', params={"row_status": row_status, "format": format, "page": page, "page_size": page_size})))
 
-    async def post_statements_analyze(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> StatementAnalysisAccepted:
+    async def post_statements_analyze(self, files: Mapping[str, Any], *, data: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> StatementAnalysisStarted:
         """Upload a statement (PDF, CSV or XLSX) for analysis; runs as a job (POST /v3/statements/analyze)."""
-        return cast("StatementAnalysisAccepted", await self._send(Request('POST', '/v3/statements/analyze', data=data, files=files, idempotency_key=idempotency_key)))
+        return cast("StatementAnalysisStarted", await self._send(Request('POST', '/v3/statements/analyze', data=data, files=files, idempotency_key=idempotency_key)))
 
     async def get_statements(self, *, status: Literal["pending", "processing", "completed", "failed"] | None | None = None, verdict: Literal["genuine", "suspicious", "tampered"] | None | None = None, created_from: str | None | None = None, created_to: str | None | None = None, page: int | None = None, page_size: int | None = None) -> StatementAnalysisList:
         """Your statement analyses, newest first (GET /v3/statements)."""
         return cast("StatementAnalysisList", await self._send(Request('GET', '/v3/statements', params={"status": status, "verdict": verdict, "created_from": created_from, "created_to": created_to, "page": page, "page_size": page_size})))
 
-    async def get_statements_by_analysis_id(self, analysis_id: str, *, page: int | None = None, page_size: int | None = None) -> StatementAnalysisDetail:
+    async def get_statements_by_analysis_id(self, analysis_id: str, *, page: int | None = None, page_size: int | None = None) -> StatementAnalysisResult:
         """Status, progress, transactions, metrics, score and signals of an analysis (GET /v3/statements/{analysis_id})."""
-        return cast("StatementAnalysisDetail", await self._send(Request('GET', f'/v3/statements/{_segment(analysis_id)}', params={"page": page, "page_size": page_size})))
+        return cast("StatementAnalysisResult", await self._send(Request('GET', f'/v3/statements/{_segment(analysis_id)}', params={"page": page, "page_size": page_size})))
 
     async def get_account_wallet(self) -> Wallet:
         """The organisation's wallet balance (GET /v3/account/wallet)."""

@@ -231,7 +231,7 @@ function cell(row, text) {
   function row(scan) {
     const tr = document.createElement("tr");
     tr.id = "scan-" + scan.bulk_id;
-    [scan.created_at, scan.file_name, scan.scan_type, scan.status].forEach((v) => cell(tr, v));
+    [scan.created_at, scan.file_name, scan.scan_type, scan.state].forEach((v) => cell(tr, v));
     const progress = document.createElement("progress");
     progress.max = Math.max(1, scan.total_records);
     progress.value = scan.processed_records;
@@ -240,7 +240,7 @@ function cell(row, text) {
     td.appendChild(progress);
     td.append(" " + scan.processed_records + " / " + scan.total_records);
     const download = cell(tr, "");
-    if (scan.status === "completed") {
+    if (scan.state === "completed") {
       for (const format of ["csv", "xlsx"]) {
         const a = document.createElement("a");
         a.href = scan.results_file.split("?")[0] + "?format=" + format;
@@ -259,7 +259,7 @@ function cell(row, text) {
     const answer = await hakikiApi(csrf, "GET", "/v3/fraud/bulk-scan");
     const scans = (answer.data && answer.data.data) || [];
     list.replaceChildren(...scans.map(row));
-    const running = scans.some((s) => s.status === "pending" || s.status === "processing");
+    const running = scans.some((s) => s.state === "pending" || s.state === "processing");
     clearTimeout(timer);
     if (running) timer = setTimeout(refresh, 1000);
   }
@@ -269,7 +269,7 @@ function cell(row, text) {
     const form = new FormData(event.target);
     const answer = await hakikiApi(csrf, "POST", "/v3/fraud/bulk-scan/upload", form);
     status.textContent = answer.status === 202
-      ? "Scan " + answer.data.bulk_id + " started: " + answer.data.total_records + " rows."
+      ? "Scan " + answer.data.reference + " started: " + answer.data.data.total_records + " rows."
       : "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
     refresh();
   });
@@ -314,10 +314,10 @@ function cell(row, text) {
   async function show(reference) {
     const answer = await hakikiApi(csrf, "GET", "/v3/background/candidates/" + encodeURIComponent(reference));
     if (answer.status !== 200) { status.textContent = "Not found."; return; }
-    const r = answer.data;
+    const r = answer.data.data;
     detail.replaceChildren();
     const title = document.createElement("h2");
-    title.textContent = r.reference + ": " + r.status + (r.result ? " (" + r.result + ")" : "");
+    title.textContent = r.reference + ": " + r.state + (r.result ? " (" + r.result + ")" : "");
     const checks = document.createElement("table");
     checks.innerHTML = '<thead><tr><th scope="col">Check</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Analyst</th><th scope="col">Record</th></tr></thead><tbody></tbody>';
     for (const c of r.checks) {
@@ -354,7 +354,7 @@ function cell(row, text) {
       page.textContent = "page";
       ref.append(" ", page);
       ref.appendChild(open);
-      [r.candidate.first_name + " " + r.candidate.last_name, r.package.name || r.package.id, r.status, r.result, r.created_at].forEach((v) => cell(tr, v));
+      [r.candidate.first_name + " " + r.candidate.last_name, r.package.name || r.package.id, r.state, r.result, r.created_at].forEach((v) => cell(tr, v));
       list.appendChild(tr);
     }
     if (answer.status !== 200) status.textContent = "Refused (" + answer.status + ").";
@@ -505,7 +505,7 @@ function cell(row, text) {
   function show(a) {
     const parts = [
       line("Analysis", a.analysis_id),
-      line("Status", a.status + " (" + a.progress + "%)"),
+      line("Status", a.state + " (" + a.progress + "%)"),
       line("Layout", a.layout),
       line("Verdict", a.verdict),
     ];
@@ -543,8 +543,8 @@ function cell(row, text) {
       result.replaceChildren();
       return;
     }
-    show(answer.data);
-    if (answer.data.status === "pending" || answer.data.status === "processing") {
+    show(answer.data.data);
+    if (answer.data.async_pending) {
       timer = setTimeout(() => follow(id), 1000);
     }
   }
@@ -568,8 +568,8 @@ function cell(row, text) {
       }
       const answer = await hakikiApi(csrf, "POST", "/v3/statements/analyze", form);
       if (answer.status === 202) {
-        status.textContent = "Analysis " + answer.data.analysis_id + " started.";
-        follow(answer.data.analysis_id);
+        status.textContent = "Analysis " + answer.data.reference + " started.";
+        follow(answer.data.reference);
       } else {
         status.textContent = "Refused (" + answer.status + "): " + ((answer.data && answer.data.message) || "");
       }

@@ -12,13 +12,19 @@ from hakiki.core.errors import ApiError
 from hakiki.core.pagination import PageRequest, page_params
 from hakiki.core.routing import EndpointRouter
 from hakiki.fraud.bulk import export, service
-from hakiki.fraud.bulk.schemas import BulkScan, BulkScanDetail, BulkScanList, BulkStatus, ScanType
+from hakiki.fraud.bulk.schemas import (
+    BulkScanAccepted,
+    BulkScanList,
+    BulkScanResult,
+    BulkStatus,
+    ScanType,
+)
 from hakiki.fraud.endpoints import BULK_LIST, BULK_READ, BULK_UPLOAD
 
 router = EndpointRouter(tags=["Fraud"])
 
 
-@router.endpoint(BULK_UPLOAD, response_model=BulkScan)
+@router.endpoint(BULK_UPLOAD, response_model=BulkScanAccepted)
 async def upload(
     call: Call,
     file: UploadFile = File(
@@ -40,15 +46,15 @@ async def upload(
         examples=["NG"],
     ),
 ) -> bytes:
-    """multipart/form-data. The whole file is checked first: a bad header, a bad value or a
-    file over the limits is a 400 whose `details` give each problem's row (the header is row 1)
-    and column; nothing is stored or reserved then. Otherwise 202 with the scan `pending`; a
-    job scans it (`processing`), then `completed` (or `failed`) and `bulk_scan.completed` is
-    sent to your webhooks. Live: the whole file's price is reserved at once (402 if the wallet
-    cannot cover it); each scanned row is then one wallet debit, rows that end in an error are
-    not charged and their reservation is released. Sandbox: the same checks and job, the
-    single scans' sandbox rules per row, nothing reserved or charged. Columns per type in
-    docs/api.md."""
+    """multipart/form-data. The whole file is checked first: a bad header, a bad value or a file
+    over the limits is a 400 whose `details` give each problem's row (the header is row 1) and
+    column; nothing is stored or reserved then. Otherwise 202 in the envelope, PENDING,
+    `reference` the scan's id and `data.state` `pending`; a job scans it (`processing`), then
+    `completed` (COMPLETED; or `failed`, FAILED) and `bulk_scan.completed` is sent to your
+    webhooks. Live: the whole file's price is reserved at once (402 if the wallet cannot cover
+    it); each scanned row is then one wallet debit, rows that end in an error are not charged
+    and their reservation is released. Sandbox: the same checks and job, the single scans'
+    sandbox rules per row, nothing reserved or charged. Columns per type in docs/api.md."""
     limit = call.runtime.settings.bulk_max_bytes
     data = await file.read(limit + 1)
     if len(data) > limit:
@@ -77,7 +83,7 @@ async def list_scans(
     return await service.list_scans(call.runtime, call.principal.owner, page, filters)
 
 
-@router.endpoint(BULK_READ, response_model=BulkScanDetail)
+@router.endpoint(BULK_READ, response_model=BulkScanResult)
 async def get_scan(
     bulk_id: str,
     call: Call,
@@ -88,15 +94,16 @@ async def get_scan(
     format: Literal["json", "csv", "xlsx"] = Query(
         "json", description="csv or xlsx: the results file, every row, to download."
     ),
-) -> Response | BulkScanDetail:
-    """Progress (`processed_records` of `total_records`, `success_count`, `error_count`) and a
+) -> Response | BulkScanResult:
+    """The scan in the envelope (PENDING while it runs, then COMPLETED or FAILED); in `data`,
+    progress (`processed_records` of `total_records`, `success_count`, `error_count`) and a
     page of row results with their errors. `?format=csv` (or `xlsx`) downloads every row's
     result as a file: what has been scanned so far while the scan runs. Another
     organisation's scan, or one of the other environment, is 404. Free. Sandbox: the scans
     uploaded with sandbox keys."""
     runtime, owner = call.runtime, call.principal.owner
     if format == "json":
-        return await service.get_scan(runtime, owner, bulk_id, page, row_status)
+        return await service.get_scan(call, bulk_id, page, row_status)
     scan = await service.find_owned(runtime, owner, bulk_id)
     disposition = {"Content-Disposition": f'attachment; filename="{bulk_id}-results.{format}"'}
     if format == "csv":

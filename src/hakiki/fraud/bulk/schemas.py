@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hakiki.core.envelope import Envelope, Outcome, example
 from hakiki.core.pagination import Pagination
 from hakiki.fraud import examples
 from hakiki.fraud.scan_schemas import RiskAssessment
@@ -19,7 +20,10 @@ class BulkScan(BaseModel):
     bulk_id: str
     live: bool
     scan_type: ScanType
-    status: BulkStatus = Field(description="pending -> processing -> completed | failed")
+    state: BulkStatus = Field(
+        description="pending -> processing -> completed | failed (the envelope's status: "
+        "PENDING, then COMPLETED or FAILED)."
+    )
     file_name: str
     file_format: Literal["csv", "xlsx"]
     total_records: int
@@ -64,6 +68,47 @@ class BulkScanDetail(BulkScan):
 
     results: list[BulkRowResult] = Field(description="One page of rows, in sheet order.")
     pagination: Pagination
+
+
+def bulk_messages(failure: str | None = None) -> dict[Outcome, str]:
+    return {
+        Outcome.PENDING: "The scan continues in the background: poll GET "
+        "/v3/fraud/bulk-scan/{reference}, or wait for the bulk_scan.completed webhook.",
+        Outcome.COMPLETED: "The scan is completed: every row has its result; rows that ended "
+        "in an error were not charged.",
+        Outcome.FAILED: f"The scan failed ({failure}); the rows it did not scan were not charged.",
+    }
+
+
+class BulkScanAccepted(Envelope):
+    """The 202 of an upload in the envelope: PENDING, ``reference`` the scan's id."""
+
+    data: BulkScan
+
+
+class BulkScanResult(Envelope):
+    """A bulk scan in the envelope: PENDING while it runs, then COMPLETED or FAILED."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    examples.BULK_SCAN_DETAIL,
+                    reference=examples.BULK_SCAN_DETAIL["bulk_id"],
+                    message=bulk_messages()[Outcome.COMPLETED],
+                )
+            ]
+        }
+    )
+
+    data: BulkScanDetail
+
+
+def bulk_outcome(state: str) -> Outcome:
+    """The envelope's status of a scan in ``state``."""
+    if state == "completed":
+        return Outcome.COMPLETED
+    return Outcome.FAILED if state == "failed" else Outcome.PENDING
 
 
 class BulkScanList(BaseModel):

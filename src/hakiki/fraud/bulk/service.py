@@ -16,6 +16,7 @@ from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
 from hakiki.core.database import read
+from hakiki.core.envelope import Outcome, enveloped, rendered
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
@@ -28,9 +29,13 @@ from hakiki.fraud.bulk.runner import BULK_TASK, encode_rows, price_key
 from hakiki.fraud.bulk.schemas import (
     BulkRowResult,
     BulkScan,
+    BulkScanAccepted,
     BulkScanDetail,
     BulkScanList,
+    BulkScanResult,
     RowError,
+    bulk_messages,
+    bulk_outcome,
 )
 from hakiki.fraud.scan_schemas import RiskAssessment
 
@@ -74,7 +79,7 @@ def bulk_model(row: dict[str, Any]) -> BulkScan:
         bulk_id=row["id"],
         live=row["environment"] == "live",
         scan_type=row["scan_type"],
-        status=row["status"],
+        state=row["status"],
         file_name=row["file_name"],
         file_format=row["file_format"],
         total_records=row["total_records"],
@@ -150,8 +155,16 @@ async def upload(
         await repository.insert_scan(conn, record)
         await enqueue(conn, BULK_TASK, {"bulk_id": record["id"]})
 
-    def render(_charge: Charge | None) -> bytes:
-        return bulk_model(record).model_dump_json().encode()
+    def render(charge: Charge | None) -> bytes:
+        return rendered(
+            BulkScanAccepted,
+            call,
+            charge,
+            reference=record["id"],
+            data=bulk_model(record),
+            outcome=Outcome.PENDING,
+            message=bulk_messages()[Outcome.PENDING],
+        )
 
     return await finish_call(
         call,
@@ -188,13 +201,14 @@ def row_result(runtime: Runtime, row: dict[str, Any]) -> BulkRowResult:
     )
 
 
-async def get_scan(
+async def scan_detail(
     runtime: Runtime,
     owner: tuple[str, str],
     bulk_id: str,
     page: PageRequest,
     status: str | None,
 ) -> BulkScanDetail:
+    """The scan with a page of its rows (``status``: only rows of that status)."""
     environment, org_id = owner
     async with read(runtime.db) as conn:
         found = await repository.get_owned(conn, org_id, environment, bulk_id)
@@ -208,6 +222,24 @@ async def get_scan(
         **bulk_model(found).model_dump(),
         results=[row_result(runtime, row) for row in rows],
         pagination=page.describe(total),
+    )
+
+
+async def get_scan(
+    call: Call, bulk_id: str, page: PageRequest, status: str | None
+) -> BulkScanResult:
+    """The scan in the envelope: PENDING while it runs, then COMPLETED or FAILED."""
+    detail = await scan_detail(call.runtime, call.principal.owner, bulk_id, page, status)
+    outcome = bulk_outcome(detail.state)
+    return enveloped(
+        BulkScanResult,
+        call,
+        None,
+        reference=bulk_id,
+        data=detail,
+        outcome=outcome,
+        verdict=None,
+        message=bulk_messages(detail.failure_reason)[outcome],
     )
 
 
