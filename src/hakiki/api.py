@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from hakiki.account.privacy.router import router as privacy_router
+from hakiki.account.privacy.router import router as consent_audit_router
 from hakiki.account.router import router as account_router
 from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
@@ -56,7 +56,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     bulk_scan_router,
     statements_router,
     account_router,
-    privacy_router,
+    consent_audit_router,
     lists_router,
     review_router,
     alerts_router,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hakiki.background import tables as _background_tables  # noqa: F401
 from hakiki.console import tables as _console_tables  # noqa: F401
 from hakiki.core.jobs import tables as _jobs_tables  # noqa: F401
-from hakiki.core.privacy import tables as _privacy_tables  # noqa: F401
+from hakiki.core.privacy import tables as _consent_tables  # noqa: F401
 from hakiki.core.registry_checks import tables as _registry_checks_tables  # noqa: F401
 from hakiki.core.tables import metadata
 from hakiki.credit import tables as _credit_tables  # noqa: F401

@@ -392,6 +392,7 @@ class BulkScanAccepted(TypedDict):
     data: BulkScan
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class BulkScanDetail(TypedDict):
@@ -440,6 +441,7 @@ class BulkScanResult(TypedDict):
     data: BulkScanDetail
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class BureauAccount(TypedDict):
@@ -640,6 +642,7 @@ class CandidateResult(TypedDict):
     data: CandidateRequestDetail
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class CandidatesCreated(TypedDict):
@@ -673,6 +676,7 @@ class CandidatesResult(TypedDict):
     data: CandidatesCreated
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class CashFlowIn(TypedDict):
@@ -2201,6 +2205,7 @@ class ReinitiatedResult(TypedDict):
     data: CandidateRequestOut
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class ReportSubject(TypedDict):
@@ -2471,6 +2476,7 @@ class SessionResult(TypedDict):
     data: SessionOut
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class ShareholderOut(TypedDict):
@@ -2616,6 +2622,7 @@ class StatementAnalysisResult(TypedDict):
     data: StatementAnalysisDetail
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class StatementAnalysisStarted(TypedDict):
@@ -2634,6 +2641,7 @@ class StatementAnalysisStarted(TypedDict):
     data: StatementAnalysisAccepted
     provider: str
     billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class StatementTransaction(TypedDict):
