@@ -144,7 +144,7 @@ function cell(row, text) {
     reviews.replaceChildren();
     for (const r of (answer.data && answer.data.data) || []) {
       const row = document.createElement("tr");
-      [r.created_at, r.list_code, r.entity_id, r.decision, r.reviewer, r.reason].forEach((v) => cell(row, v));
+      [r.created_at, r.list_title || r.list_code, r.entity_name || r.entity_id + " (no longer on the loaded list)", r.decision, r.reviewer, r.reason].forEach((v) => cell(row, v));
       reviews.appendChild(row);
     }
   }
