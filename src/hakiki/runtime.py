@@ -53,6 +53,7 @@ from hakiki.screening.review_service import ReviewPresence
 from hakiki.screening.watchlists.files import WatchlistIndexes
 from hakiki.screening.watchlists.presence import WatchlistPresence
 from hakiki.statements.service import purge_files as purge_statement_files
+from hakiki.verification.images import purge_expired as purge_verification_images
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
 from hakiki.vehicle.registry import VehicleRegistries
@@ -129,6 +130,7 @@ async def _housekeeping(runtime: Runtime) -> None:
     await purge_credit_reports(runtime.db, runtime.settings.credit_report_retention_days)
     await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
     await purge_console_sessions(runtime.db)
+    await purge_verification_images(runtime.db)
 
 
 async def _every(

@@ -73,7 +73,7 @@ verification_settings = Table(
     Column("keep_images", Boolean, nullable=False),
     Column("retention_days", Integer, nullable=False),
     Column("updated_at", UtcDateTime(), nullable=False),
-    Column("updated_by", String(80), nullable=False),  # the key's client id or the user
+    Column("updated_by_encrypted", Text, nullable=False),  # the key's client id or the user
 )
 
 # A kept image of a session (document photo or liveness frame), sealed; only when the

@@ -47,7 +47,7 @@ def upgrade() -> None:
         sa.Column("keep_images", sa.Boolean(), nullable=False),
         sa.Column("retention_days", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_by", sa.String(length=80), nullable=False),
+        sa.Column("updated_by_encrypted", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(
             ["org_id"],
             ["organisations.id"],
