@@ -53,10 +53,10 @@ from hakiki.screening.review_service import ReviewPresence
 from hakiki.screening.watchlists.files import WatchlistIndexes
 from hakiki.screening.watchlists.presence import WatchlistPresence
 from hakiki.statements.service import purge_files as purge_statement_files
-from hakiki.verification.images import purge_expired as purge_verification_images
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
 from hakiki.vehicle.registry import VehicleRegistries
+from hakiki.verification.images import purge_expired as purge_verification_images
 
 logger = logging.getLogger("hakiki")
 

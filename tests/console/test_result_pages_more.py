@@ -13,7 +13,6 @@ from functools import partial
 from html import unescape
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi import FastAPI
 from PIL import Image

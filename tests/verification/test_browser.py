@@ -25,8 +25,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from hakiki.verification.strings import STRINGS
+from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.support.served import Served
 from tests.verification import faces
 from tests.verification.helpers import card
@@ -42,6 +42,10 @@ STEPS = ["id_number", "document", "selfie_liveness"]
 LIVE_STEPS = ["document", "selfie_liveness"]
 FLIP = {"turn_left": "turn_right", "turn_right": "turn_left"}
 GUIDANCE = [STRINGS["en"][k] for k in ("good", "fit", "glare", "blur", "dark")]
+
+
+async def _read(path: Path) -> bytes:
+    return await asyncio.to_thread(path.read_bytes)
 
 
 async def _until(page: Any, expression: str, within: float = 10) -> None:
@@ -82,7 +86,8 @@ async def _flow(
     await page.route("**/challenge", challenge)
     page.on("request", remember)
     if by == "camera":
-        faces.document_video(video, document.read_bytes())  # before the page opens the camera
+        # before the page opens the camera
+        await asyncio.to_thread(faces.document_video, video, await _read(document))
     try:
         await page.goto(url)
         await page.click("#start")  # without consent: told to tick it
@@ -136,9 +141,7 @@ def _result(base: str, headers: dict[str, str], session_id: str) -> dict[str, An
     return result
 
 
-async def _browse(
-    flows: list[tuple[str, str, str, str]], video: Path, document: Path
-) -> list[Any]:
+async def _browse(flows: list[tuple[str, str, str, str]], video: Path, document: Path) -> list[Any]:
     from playwright.async_api import async_playwright
 
     faces.video(video, "obama2.jpg", [])  # a straight face until a challenge is known

@@ -20,7 +20,8 @@ from hakiki.core.database import Database, read
 from hakiki.verification import images
 from hakiki.verification.tables import verification_images
 from tests.conftest import AccountFactory
-from tests.console.conftest import UserFactory, make_user  # noqa: F401  (fixture)
+from tests.console.conftest import UserFactory
+from tests.console.conftest import make_user as make_user  # the fixture
 from tests.console.helpers import browser, signed_in
 from tests.verification.helpers import create
 from tests.verification.test_sessions import _run

@@ -42,9 +42,7 @@ async def documents_page(request: Request) -> Response:
         return render(request, "documents.html", session, 403, found=None)
     page = PageRequest(_page_number(request.query_params.get("page")), ROWS)
     found, total = await documents.list_results(runtime_of(request), principal.owner, page)
-    return render(
-        request, "documents.html", session, found=found, pagination=page.describe(total)
-    )
+    return render(request, "documents.html", session, found=found, pagination=page.describe(total))
 
 
 @router.get("/documents/{reference}")
@@ -55,9 +53,7 @@ async def document_page(request: Request, reference: str) -> Response:
     principal = principal_of(session)
     if SCOPE not in principal.scopes:
         raise ApiError(403, "insufficient_scope", f"The {session.role} role cannot read these.")
-    kept = await documents.read_result(
-        runtime_of(request), principal.owner, reference[:ID_LENGTH]
-    )
+    kept = await documents.read_result(runtime_of(request), principal.owner, reference[:ID_LENGTH])
     assert kept.data is not None
     by_category = [
         (name, [c for c in kept.data.checks if c.category == name]) for name in CATEGORIES

@@ -1,10 +1,11 @@
 """The console's page of hosted verification sessions (GET /console/verification-sessions):
 each session's state, decision and each step's result with its evidence, and the images kept
-when the organisation opted in (verification/images.py), with their deletion date. One file, here rather than in console/ (the console's templates and script are
-being reworked elsewhere, and console/ importing this domain would close an import cycle
-through screening): it uses the console's session check and layout, and reads the sessions
-through this domain's service, scoped to the signed-in organisation and environment, as the
-API's GET does."""
+when the organisation opted in (verification/images.py), with their deletion date. One file,
+here rather than in console/ (the console's templates and script are being reworked
+elsewhere, and console/ importing this domain would close an import cycle through
+screening): it uses the console's session check and layout, and reads the sessions through
+this domain's service, scoped to the signed-in organisation and environment, as the API's GET
+does."""
 
 from __future__ import annotations
 
@@ -45,8 +46,13 @@ photo and liveness frames, sealed, for {{ setting.retention_days }} days after t
 {% if r.evidence %}<details><summary>evidence</summary>
 <pre>{{ r.evidence | tojson(indent=1) }}</pre></details>{% endif %}
 </li>{% else %}<li>{{ s.steps | join(", ") }} (not submitted)</li>{% endfor %}</ul>
-{% set pictures = kept.get(s.id) %}{% if pictures %}<details class="kept-images"><summary>{{ pictures|length }} image(s) kept until {{ pictures[0].delete_after.strftime("%Y-%m-%d") }}</summary>
-{% for p in pictures %}<figure><img src="{{ p.src }}" alt="{{ 'Document photo' if p.kind == 'document' else 'Liveness frame at ' ~ p.t_ms ~ ' ms' }} of {{ s.id }}" width="160"><figcaption>{{ p.kind }}{% if p.t_ms is not none %} · {{ p.t_ms }} ms{% endif %}</figcaption></figure>{% endfor %}
+{% set pictures = kept.get(s.id) %}{% if pictures %}<details class="kept-images">
+<summary>{{ pictures|length }} image(s) kept until
+{{ pictures[0].delete_after.strftime("%Y-%m-%d") }}</summary>
+{% for p in pictures %}{% set what = "Document photo" if p.kind == "document"
+else "Liveness frame at " ~ p.t_ms ~ " ms" %}<figure><img src="{{ p.src }}"
+alt="{{ what }} of {{ s.id }}" width="160"><figcaption>{{ p.kind }}{% if p.t_ms is not none %} ·
+{{ p.t_ms }} ms{% endif %}</figcaption></figure>{% endfor %}
 </details>{% endif %}</td>
 <td>{{ s.charged_amount }} {{ s.currency }}</td>
 <td>{{ s.created_at.strftime("%Y-%m-%d %H:%M") }}</td></tr>

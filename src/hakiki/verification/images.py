@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hakiki.core.auth import Principal
 from hakiki.core import clock
+from hakiki.core.auth import Principal
 from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, read, transaction
 from hakiki.core.ids import new_id
