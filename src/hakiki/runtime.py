@@ -56,6 +56,7 @@ from hakiki.statements.service import purge_files as purge_statement_files
 from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
 from hakiki.vehicle.registry import VehicleRegistries
+from hakiki.verification.images import purge_expired as purge_verification_images
 
 logger = logging.getLogger("hakiki")
 
@@ -130,6 +131,7 @@ async def _housekeeping(runtime: Runtime) -> None:
     await apply_retention(runtime.db, runtime.settings)
     await purge_statement_files(runtime.db, runtime.settings.statement_file_retention_days)
     await purge_console_sessions(runtime.db)
+    await purge_verification_images(runtime.db)
 
 
 async def _every(

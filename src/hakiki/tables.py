@@ -10,6 +10,7 @@ from hakiki.core.privacy import tables as _consent_tables  # noqa: F401
 from hakiki.core.registry_checks import tables as _registry_checks_tables  # noqa: F401
 from hakiki.core.tables import metadata
 from hakiki.credit import tables as _credit_tables  # noqa: F401
+from hakiki.documents import tables as _documents_tables  # noqa: F401
 from hakiki.fraud import tables as _fraud_tables  # noqa: F401
 from hakiki.fraud.bulk import tables as _bulk_tables  # noqa: F401
 from hakiki.kyc import tables as _kyc_tables  # noqa: F401

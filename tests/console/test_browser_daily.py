@@ -23,6 +23,7 @@ import pytest
 
 from hakiki import statements
 from hakiki.core.test_values import all_entries
+from hakiki.documents.sandbox import solid_png
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.console.accessibility import unlabelled
 from tests.support.served import Served
@@ -51,6 +52,8 @@ PAGES = (
     ("keys", "keys"),
     ("wallet", "wallet"),
     ("bulk-scans", "bulk-scans"),
+    ("face-scans", "face-scans"),
+    ("documents", "documents"),
     ("fraud-reports", "fraud-reports"),
     ("background", "background"),
     ("statements", "statements"),
@@ -62,7 +65,7 @@ PAGES = (
 )
 
 
-async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str]:
+async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str, str, str]:
     """Onboarding through the API: two name screenings and an AML-with-ID whose identity is
     listed (the sandbox's golden BVN), each hit an alert; one refused call for the log; a
     statement analysed and a bulk ID scan run (their ids)."""
@@ -103,13 +106,36 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str]:
         while (await api.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != "COMPLETED":
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
-    return analysis, bulk_id
+        verified = await api.post(
+            "/v3/documents/verify",
+            json={
+                "document_type": "passport",
+                "country_code": "KE",
+                "front_image": solid_png((230, 220, 40)),  # the sandbox's attention
+                "selfie_image": solid_png((200, 200, 200)),
+            },
+        )
+        assert verified.status_code == 200, verified.text
+        # A face scan whose URLs the server refuses (loopback): each row shown with why.
+        faces = "image_url,reference\nhttp://127.0.0.1:9/a.jpg,applicant-1\n"
+        face_scan = await api.post(
+            "/v3/fraud/bulk-scan/upload",
+            data={"scan_type": "face"},
+            files={"file": ("faces.csv", faces.encode())},
+        )
+        assert face_scan.status_code == 202, face_scan.text
+        face_id = face_scan.json()["bulk_id"]
+        while (await api.get(f"/v3/fraud/bulk-scan/{face_id}")).json()["status"] != "completed":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.2)
+    return analysis, bulk_id, verified.json()["reference"], face_id
 
 
-async def _drive(base: str, analysis: str, bulk_id: str, receiver: Receiver) -> list[str]:
+async def _drive(base: str, fed: tuple[str, str, str, str], receiver: Receiver) -> list[str]:
     from playwright.async_api import Page, async_playwright
 
     shot: list[str] = []
+    analysis, bulk_id, document, face_id = fed
 
     async def check(page: Page, name: str, *, phone: bool = True) -> None:
         """Labels, then a screenshot at desktop width and (``phone``) at 390 px, where the
@@ -193,6 +219,15 @@ async def _drive(base: str, analysis: str, bulk_id: str, receiver: Receiver) -> 
             await page.goto(f"{base}/console/bulk-scans/{bulk_id}")
             await page.wait_for_selector("#levels")
             await check(page, "bulk-scan")
+            await page.goto(f"{base}/console/documents")
+            await page.click(f"#documents a[href='/console/documents/{document}']")
+            await page.wait_for_selector("#checks-forensics")
+            assert await page.inner_text("#verdict") == "attention"
+            await check(page, "document")
+            await page.goto(f"{base}/console/face-scans/{face_id}")
+            await page.wait_for_selector("#progress-bar")
+            assert "url_refused" in await page.inner_text("#rows")
+            await check(page, "face-scan")
             await page.goto(base + "/console/requests?status=4xx")
             assert "invalid_request" in await page.inner_text("#entries")
             await check(page, "requests-errors", phone=False)
@@ -257,10 +292,10 @@ def _people(served: Served) -> str:
 def test_the_console_as_a_daily_tool_in_chromium(served: Served) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     _people(served)
-    analysis, bulk_id = asyncio.run(_feed_the_queue(served.url, served.key(ORGANISATION)))
+    fed = asyncio.run(_feed_the_queue(served.url, served.key(ORGANISATION)))
     with run_receiver() as receiver:
-        shot: Any = asyncio.run(_drive(served.url, analysis, bulk_id, receiver))
+        shot: Any = asyncio.run(_drive(served.url, fed, receiver))
     assert [m.json["type"] for m in receiver.accepted()] == ["webhook.test"]
-    assert len(shot) == len(PAGES) + 11
+    assert len(shot) == len(PAGES) + 13
     for name in shot:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

@@ -154,3 +154,22 @@ async def test_reviewing_needs_the_write_scope(
     )
     assert response.status_code == 403
     assert response.json()["error"] == "insufficient_scope"
+
+
+async def test_reviews_name_the_list_entry_they_decided(
+    client: httpx.AsyncClient, make_account: AccountFactory
+) -> None:
+    """A review stores no entity name; the audit trail names the entry and its list from the
+    loaded lists, and says nothing (null) of an entry no longer listed."""
+    account = await make_account("sandbox")
+    result = await sanction_screen(client, account.headers)
+    hit = result["data"]["aml"]["hits"][0]
+    made = await client.post(REVIEWS, json=review_of(result, "true_match"), headers=account.headers)
+    assert made.json()["entity_name"] == hit["entity_name"]
+    gone = review_of(result, "false_positive", entity_id="no-such-entry")
+    assert (await client.post(REVIEWS, json=gone, headers=account.headers)).status_code == 201
+    trail = (await client.get(REVIEWS, headers=account.headers)).json()["data"]
+    assert [(r["entity_name"], r["list_title"] is None) for r in trail] == [
+        (None, True),
+        (hit["entity_name"], False),
+    ]

@@ -124,13 +124,15 @@ def jpeg(pixels: np.ndarray, quality: int = 80) -> bytes:
 
 
 def write_y4m(path: Path, images: Sequence[np.ndarray], fps: int = FPS) -> None:
-    """A y4m (4:2:0) file of ``images`` for --use-file-for-fake-video-capture."""
+    """A y4m (4:2:0) file of ``images`` (all of one even size) for
+    --use-file-for-fake-video-capture."""
+    height, width = images[0].shape[:2]
     with path.open("wb") as out:
-        out.write(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
+        out.write(f"YUV4MPEG2 W{width} H{height} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
         for rgb in images:
             ycbcr = np.asarray(Image.fromarray(rgb).convert("YCbCr"), dtype=np.float32)
             y = ycbcr[..., 0].astype(np.uint8)
-            chroma = ycbcr[..., 1:].reshape(HEIGHT // 2, 2, WIDTH // 2, 2, 2).mean(axis=(1, 3))
+            chroma = ycbcr[..., 1:].reshape(height // 2, 2, width // 2, 2, 2).mean(axis=(1, 3))
             out.write(b"FRAME\n")
             out.write(y.tobytes())
             out.write(np.rint(chroma[..., 0]).astype(np.uint8).tobytes())
@@ -143,3 +145,19 @@ def video(path: Path, name: str, steps: Sequence[str], tail_ms: int = 1000) -> N
     times = [i * 1000 / FPS for i in range(int(total * FPS / 1000))]
     rng = np.random.default_rng()  # a camera's sensor noise: no two takes alike
     write_y4m(path, [noisy(p, rng) for p in frames(name, steps, times)])
+
+
+def document_video(
+    path: Path, document: bytes, size: tuple[int, int] = (1920, 1080), frames: int = 6
+) -> None:
+    """The y4m a phone's back camera would show of ``document`` (an image) held in the page's
+    guide: the card filling 84% of the width, centred, on a dark desk, with sensor noise."""
+    width, height = size
+    card = Image.open(io.BytesIO(document)).convert("RGB")
+    wide = round(width * 0.84)
+    card = card.resize((wide, round(wide * card.height / card.width)), Image.Resampling.LANCZOS)
+    scene = Image.new("RGB", size, (38, 34, 30))
+    scene.paste(card, ((width - card.width) // 2, (height - card.height) // 2))
+    pixels = np.asarray(scene)
+    rng = np.random.default_rng()
+    write_y4m(path, [noisy(pixels, rng) for _ in range(frames)], fps=4)

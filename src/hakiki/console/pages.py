@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from hakiki.console import (
     admin,
     alerts,
+    documents,
     records,
     recovery,
     results,
@@ -51,6 +52,7 @@ router.include_router(security.router)
 router.include_router(alerts.router)
 router.include_router(admin.router)
 router.include_router(results.router)
+router.include_router(documents.router)
 
 REQUEST_LOG_ROWS = 25
 ENVIRONMENTS = ("sandbox", "live")

@@ -95,6 +95,16 @@ async def statement_page(request: Request, analysis_id: str) -> Response:
     )
 
 
+@router.get("/face-scans")
+async def face_scans_page(request: Request) -> Response:
+    """Bulk face scans: the upload form (scan_type face) and the list, read from the API."""
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    return render(request, "bulk.html", session, face=True)
+
+
+@router.get("/face-scans/{bulk_id}")
 @router.get("/bulk-scans/{bulk_id}")
 async def bulk_scan_page(request: Request, bulk_id: str) -> Response:
     session = await signed_in(request)

@@ -1,23 +1,31 @@
 """POST /v3/documents/verify: the images checked (size before decoding, format, pixels), then
 the sandbox's answer or the live pipeline (engines/documents) and the face checks (the dlib
 engine and the fraud face bank). Images are never stored nor logged: they live in this
-request's memory only."""
+request's memory only. The result (its extracted fields sealed) is kept with the call, for
+the console's result page (read_result, list_results)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import math
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
 
 import numpy as np
+import orjson
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.billing import Charge
 from hakiki.core.calls import Call, finish_call
 from hakiki.core.clock import utcnow
+from hakiki.core.database import read
 from hakiki.core.envelope import rendered
 from hakiki.core.errors import ApiError
-from hakiki.documents import sandbox
+from hakiki.core.pagination import PageRequest
+from hakiki.core.runtime import Runtime
+from hakiki.documents import repository, sandbox
 from hakiki.documents.schemas import (
     DOCUMENT_VERDICTS,
     DocumentCheck,
@@ -220,32 +228,51 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
             match=None if distance is None else distance < MATCH_THRESHOLD,
         )
 
+    own = verdict(checks)
+    reference = "doc_" + call.request_id.removeprefix("req_")
+    data = DocumentResultData(
+        verdict=own,
+        retryable=bool(retry),
+        retry_reasons=retry,
+        reasons=[c.reason for c in checks if c.status in ("failed", "attention")],
+        checks=[
+            DocumentCheck(
+                name=c.name,
+                category=c.category,
+                status=c.status,
+                reason=c.reason,
+                signals=c.signals,
+            )
+            for c in checks
+        ],
+        document=_document(zone, codes, today),
+        face=face,
+    )
+
     def render(charge: Charge | None) -> bytes:
-        own = verdict(checks)
         return rendered(
             DocumentResult,
             call,
             charge,
-            reference="doc_" + call.request_id.removeprefix("req_"),
+            reference=reference,
             verdict=DOCUMENT_VERDICTS[own],
-            data=DocumentResultData(
-                verdict=own,
-                retryable=bool(retry),
-                retry_reasons=retry,
-                reasons=[c.reason for c in checks if c.status in ("failed", "attention")],
-                checks=[
-                    DocumentCheck(
-                        name=c.name,
-                        category=c.category,
-                        status=c.status,
-                        reason=c.reason,
-                        signals=c.signals,
-                    )
-                    for c in checks
-                ],
-                document=_document(zone, codes, today),
-                face=face,
-            ),
+            data=data,
+        )
+
+    async def write(conn: AsyncConnection) -> None:
+        await repository.insert_result(
+            conn,
+            {
+                "id": reference,
+                "org_id": principal.org_id,
+                "environment": principal.environment,
+                "request_id": call.request_id,
+                "document_type": body.document_type,
+                "country_code": body.country_code,
+                "verdict": own,
+                "result_sealed": call.runtime.vault.seal(data.model_dump_json().encode()),
+                "created_at": utcnow(),
+            },
         )
 
     return await finish_call(
@@ -255,4 +282,54 @@ async def verify(call: Call, body: DocumentRequest) -> bytes:
         subject=None,
         render=render,
         description="Document verification",
+        write=write,
     )
+
+
+@dataclass(frozen=True)
+class KeptResult:
+    """A document verification as kept: what the call answered, and when."""
+
+    reference: str
+    request_id: str
+    document_type: str
+    country_code: str | None
+    verdict: str
+    created_at: datetime
+    data: DocumentResultData | None  # None in a listing
+
+
+def _kept(row: dict[str, Any], data: DocumentResultData | None) -> KeptResult:
+    return KeptResult(
+        row["id"],
+        row["request_id"],
+        row["document_type"],
+        row["country_code"],
+        row["verdict"],
+        row["created_at"],
+        data,
+    )
+
+
+async def read_result(runtime: Runtime, owner: tuple[str, str], reference: str) -> KeptResult:
+    """One of the organisation's verifications in this environment (404 otherwise)."""
+    environment, org_id = owner
+    async with read(runtime.db) as conn:
+        row = await repository.get_owned(conn, org_id, environment, reference)
+    if row is None:
+        raise ApiError(404, "not_found", f"No document verification {reference}.")
+    sealed = runtime.vault.unseal(row["result_sealed"])
+    return _kept(row, DocumentResultData.model_validate(orjson.loads(sealed)))
+
+
+async def list_results(
+    runtime: Runtime, owner: tuple[str, str], page: PageRequest
+) -> tuple[list[KeptResult], int]:
+    """The organisation's verifications in this environment, newest first, and their count."""
+    environment, org_id = owner
+    async with read(runtime.db) as conn:
+        total = await repository.count_owned(conn, org_id, environment)
+        rows = await repository.list_owned(
+            conn, org_id, environment, offset=page.offset, limit=page.page_size
+        )
+    return [_kept(row, None) for row in rows], total

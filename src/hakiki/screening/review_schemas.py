@@ -49,6 +49,13 @@ class Review(BaseModel):
         "key's client id; taken from the credentials, never from the body."
     )
     created_at: datetime
+    entity_name: str | None = Field(
+        None,
+        description="The list entry's name and list title, looked up in the lists loaded "
+        "now (public list data, not stored with the review); null when the entry is no longer "
+        "on the loaded list.",
+    )
+    list_title: str | None = None
 
 
 class ReviewList(BaseModel):

@@ -19,7 +19,9 @@ from hakiki.core.database import Database, read
 from hakiki.core.ids import new_id
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
+from hakiki.engines.screening.engine import ScreeningEngine
 from hakiki.engines.screening.subject import Subject
+from hakiki.lists.engines import ScreeningEngines
 from hakiki.screening import repository
 from hakiki.screening.alerts_service import resolve_for_review
 from hakiki.screening.review_schemas import (
@@ -134,16 +136,28 @@ async def apply_reviews(runtime: Runtime, principal: Principal, aml: AmlResult) 
     return aml.model_copy(update={"hits": kept, "suppressed": suppressed})
 
 
+def _named(engine: ScreeningEngine, review: Review) -> Review:
+    """The review with its entry's name and list title, from the loaded lists (an O(log n)
+    look-up of the entry's id key, engine.find_entity): the review row stores neither."""
+    entry = engine.find_entity(review.list_code, review.entity_id)
+    if entry is None:
+        return review
+    title = next((v.title for v in engine.lists if v.code == review.list_code), None)
+    return review.model_copy(update={"entity_name": entry.primary_name, "list_title": title})
+
+
 async def create_review(call: Call, body: ReviewRequest) -> bytes:
     # Who reviewed is the caller, never the body (issue 30).
     review = Review(
         id=new_id("rev"), created_at=utcnow(), reviewer=call.principal.actor, **body.model_dump()
     )
+    engine = await call.runtime.part(ScreeningEngines).for_environment(call.principal.live)
+    review = _named(engine, review)
     vault = call.runtime.vault
 
     async def write(conn: Any) -> None:
         row = {
-            **review.model_dump(exclude={"reason", "reviewer"}),
+            **review.model_dump(exclude={"reason", "reviewer", "entity_name", "list_title"}),
             "reason_encrypted": vault.encrypt(review.reason),
             "reviewer_encrypted": vault.encrypt(review.reviewer),
             "org_id": call.principal.org_id,
@@ -179,7 +193,8 @@ async def list_reviews(
             offset=page.offset,
             limit=page.page_size,
         )
+    engine = await runtime.part(ScreeningEngines).for_environment(principal.live)
     return ReviewList(
-        data=[Review(**_opened(runtime.vault, row)) for row in rows],
+        data=[_named(engine, Review(**_opened(runtime.vault, row))) for row in rows],
         pagination=page.describe(total),
     )

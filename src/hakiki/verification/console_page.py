@@ -1,10 +1,11 @@
 """The console's page of hosted verification sessions (GET /console/verification-sessions):
-each session's state, decision and each step's result with its evidence. No image is shown:
-none is kept. One file, here rather than in console/ (the console's templates and script are
-being reworked elsewhere, and console/ importing this domain would close an import cycle
-through screening): it uses the console's session check and layout, and reads the sessions
-through this domain's service, scoped to the signed-in organisation and environment, as the
-API's GET does."""
+each session's state, decision and each step's result with its evidence, and the images kept
+when the organisation opted in (verification/images.py), with their deletion date. One file,
+here rather than in console/ (the console's templates and script are being reworked
+elsewhere, and console/ importing this domain would close an import cycle through
+screening): it uses the console's session check and layout, and reads the sessions through
+this domain's service, scoped to the signed-in organisation and environment, as the API's GET
+does."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, REVIEW, RUN_CALLS
 from hakiki.console.web import HEADERS, signed_in, templates, to_login
 from hakiki.core.calls import runtime_of
 from hakiki.core.pagination import PageRequest
-from hakiki.verification import service
+from hakiki.verification import images, service
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -26,8 +27,13 @@ _PAGE = templates.from_string(
 {% block title %}Verification sessions{% endblock %}
 {% block main %}
 <h1>Verification sessions <span class="env">{{ session.environment }}</span></h1>
-<p>{{ listed.pagination.total_items }} session(s). Photos and selfie frames are never kept:
-each step's evidence below is what the engines measured.</p>
+<p>{{ listed.pagination.total_items }} session(s). Each step's evidence below is what the
+engines measured.</p>
+<p id="image-setting">{% if setting.keep_images %}Your organisation keeps each session's document
+photo and liveness frames, sealed, for {{ setting.retention_days }} days after the submission
+(set {{ setting.updated_at.strftime("%Y-%m-%d %H:%M UTC") }} by {{ setting.updated_by }}).
+{% else %}Photos and selfie frames are not kept (your organisation has not opted in: PUT
+/v3/account/verification-settings).{% endif %}</p>
 <table id="verification-sessions">
 <thead><tr><th scope="col">Session</th><th scope="col">Customer</th><th scope="col">Status</th>
 <th scope="col">Decision</th><th scope="col">Steps</th><th scope="col">Charged</th>
@@ -39,7 +45,15 @@ each step's evidence below is what the engines measured.</p>
 <td><ul>{% for r in s.results %}<li><strong>{{ r.step }}</strong>: {{ r.status }}: {{ r.reason }}
 {% if r.evidence %}<details><summary>evidence</summary>
 <pre>{{ r.evidence | tojson(indent=1) }}</pre></details>{% endif %}
-</li>{% else %}<li>{{ s.steps | join(", ") }} (not submitted)</li>{% endfor %}</ul></td>
+</li>{% else %}<li>{{ s.steps | join(", ") }} (not submitted)</li>{% endfor %}</ul>
+{% set pictures = kept.get(s.id) %}{% if pictures %}<details class="kept-images">
+<summary>{{ pictures|length }} image(s) kept until
+{{ pictures[0].delete_after.strftime("%Y-%m-%d") }}</summary>
+{% for p in pictures %}{% set what = "Document photo" if p.kind == "document"
+else "Liveness frame at " ~ p.t_ms ~ " ms" %}<figure><img src="{{ p.src }}"
+alt="{{ what }} of {{ s.id }}" width="160"><figcaption>{{ p.kind }}{% if p.t_ms is not none %} ·
+{{ p.t_ms }} ms{% endif %}</figcaption></figure>{% endfor %}
+</details>{% endif %}</td>
 <td>{{ s.charged_amount }} {{ s.currency }}</td>
 <td>{{ s.created_at.strftime("%Y-%m-%d %H:%M") }}</td></tr>
 {% endfor %}
@@ -62,6 +76,11 @@ async def verification_sessions(
     listed = await service.listing(
         runtime, (session.environment, session.org_id), PageRequest(page, 25), {}
     )
+    owner = (session.environment, session.org_id)
+    reviewer = session.may(REVIEW)  # the images: to those who review, not to a viewer
+    shown = [s.id for s in listed.data] if reviewer else []
+    kept = await images.kept_images(runtime, owner, shown)
+    setting = await images.read_settings(runtime, owner)
     values: dict[str, Any] = {
         "session": session,
         "path": request.url.path,
@@ -73,5 +92,7 @@ async def verification_sessions(
             "run_calls": session.may(RUN_CALLS),
         },
         "listed": listed,
+        "kept": kept,
+        "setting": setting,
     }
     return HTMLResponse(_PAGE.render(**values), headers=HEADERS)

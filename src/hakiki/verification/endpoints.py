@@ -52,3 +52,23 @@ SESSION_READ = declare(
         errors=(400, 404),
     )
 )
+IMAGE_SETTINGS_READ = declare(
+    Endpoint(
+        key="verification.settings.read",
+        method="GET",
+        path="/v3/account/verification-settings",
+        scope="verification:read",
+        summary="Whether your verification sessions' images are kept for review, and how long",
+        errors=(400,),
+    )
+)
+IMAGE_SETTINGS_UPDATE = declare(
+    Endpoint(
+        key="verification.settings.update",
+        method="PUT",
+        path="/v3/account/verification-settings",
+        scope="account:admin",
+        summary="Opt in (or out) to keeping verification sessions' images, sealed, for review",
+        errors=(400,),
+    )
+)

@@ -3,8 +3,9 @@
 third-party asset (its script and style are served from here) and the console's Content
 Security Policy, plus camera=self. The token in the link is the only credential (stored as a
 keyed hash); it works until the session is submitted or expires. Images and frames live in the
-submitting request's memory only: never stored, never logged; frames are remembered only as
-keyed digests, so the same frames sent again are refused as a replay."""
+submitting request's memory only, never logged, and are not stored unless the organisation
+opted in (verification/images.py: sealed, deleted after its retention period); frames are
+remembered as keyed digests, so the same frames sent again are refused as a replay."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from hakiki.core.jobs.queue import enqueue
 from hakiki.core.runtime import Runtime
 from hakiki.engines.face import liveness
 from hakiki.identity.channels import find_channel
-from hakiki.verification import consent, repository, sandbox, service, steps
+from hakiki.verification import consent, images, repository, sandbox, service, steps
 from hakiki.verification.strings import STRINGS
 
 router = APIRouter(include_in_schema=False)
@@ -338,6 +339,9 @@ async def submit(token: str, request: Request) -> JSONResponse:
             submission.replayed_frames = sum(d in seen for d in digests)
             fresh = [d for d in dict.fromkeys(digests) if d not in seen]
             await repository.remember_frames(conn, row["id"], fresh, now)
+        await images.keep_submitted(
+            conn, runtime.vault, row, submission.document, submission.frames, now
+        )
         await repository.move(
             conn,
             row["id"],

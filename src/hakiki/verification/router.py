@@ -7,9 +7,22 @@ from fastapi import Depends, Path, Query
 from hakiki.core.calls import Call
 from hakiki.core.pagination import PageRequest, page_params
 from hakiki.core.routing import EndpointRouter
-from hakiki.verification import service
-from hakiki.verification.endpoints import SESSION_CREATE, SESSION_LIST, SESSION_READ
-from hakiki.verification.schemas import SessionList, SessionRequest, SessionResult, SessionStatus
+from hakiki.verification import images, service
+from hakiki.verification.endpoints import (
+    IMAGE_SETTINGS_READ,
+    IMAGE_SETTINGS_UPDATE,
+    SESSION_CREATE,
+    SESSION_LIST,
+    SESSION_READ,
+)
+from hakiki.verification.schemas import (
+    ImageSettings,
+    ImageSettingsRequest,
+    SessionList,
+    SessionResult,
+    SessionRequest,
+    SessionStatus,
+)
 
 router = EndpointRouter(tags=["Verification sessions"])
 
@@ -53,3 +66,22 @@ async def get_session(
     is 404. Free. Sandbox: a sandbox session's results follow the documented inputs (the
     customer reference's suffix, the ID number's digits)."""
     return await service.detail(call, session_id)
+
+
+@router.endpoint(IMAGE_SETTINGS_READ, response_model=ImageSettings)
+async def read_image_settings(call: Call) -> ImageSettings:
+    """Whether this environment's sessions keep their images (the document photo and the
+    liveness frames) for your analysts: `keep_images` is false unless your organisation opted
+    in (`updated_at` null: never set). Free. Sandbox: the sandbox's own setting."""
+    return await images.read_settings(call.runtime, call.principal.owner)
+
+
+@router.endpoint(IMAGE_SETTINGS_UPDATE, response_model=ImageSettings)
+async def update_image_settings(body: ImageSettingsRequest, call: Call) -> ImageSettings:
+    """Opt in to keeping, or stop keeping, the images of this environment's sessions
+    submitted from now on. Kept images are sealed (encrypted at rest), shown only to your
+    console users on the session's page, and deleted `retention_days` (1 to 365) after the
+    submission; turning it off keeps no new image and leaves the kept ones to their date.
+    Needs account:admin (an owner's or admin's key). Free. Sandbox: works as in live mode, for
+    sandbox sessions."""
+    return await images.put_settings(call.runtime, call.principal, body)

@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+)
 
 from hakiki.core.envelope import Envelope, Outcome
 from hakiki.core.envelope import Verdict as Judgement
@@ -178,3 +186,47 @@ _ENDED = {"completed": Outcome.COMPLETED, "failed": Outcome.FAILED, "expired": O
 def session_outcome(state: str) -> Outcome:
     """The envelope's status of a session in ``state``."""
     return _ENDED.get(state, Outcome.PENDING)
+
+
+MAX_RETENTION_DAYS = 365
+
+
+class ImageSettingsRequest(BaseModel):
+    """Whether the hosted page's images (the document photo, the liveness frames) are kept,
+    sealed, for your analysts to review, and for how long."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"keep_images": True, "retention_days": 30}]},
+    )
+
+    keep_images: StrictBool = Field(
+        description="true: keep each session's images from now on; false (the default): keep "
+        "none (the images already kept stay until their own deletion date)."
+    )
+    retention_days: StrictInt = Field(
+        30,
+        ge=1,
+        le=MAX_RETENTION_DAYS,
+        description="Days the images are kept after the submission; then deleted.",
+    )
+
+
+class ImageSettings(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "keep_images": True,
+                    "retention_days": 30,
+                    "updated_at": "2026-11-27T10:00:00Z",
+                    "updated_by": "hkc_sandbox_0a1b2c3d",
+                }
+            ]
+        }
+    )
+
+    keep_images: bool = Field(description="false unless your organisation opted in.")
+    retention_days: int
+    updated_at: datetime | None = Field(description="null: never set (the default, off).")
+    updated_by: str | None = Field(description="Who set it: the key or the console user.")

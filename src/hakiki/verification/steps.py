@@ -17,7 +17,13 @@ from hakiki.core.envelope import Outcome
 from hakiki.core.errors import ApiError
 from hakiki.core.runtime import Runtime
 from hakiki.engines.documents.verify import Side, analyse, verdict
-from hakiki.engines.face import FaceImageError, face_distance, load_image
+from hakiki.engines.face import (
+    FaceEmbedding,
+    FaceImageError,
+    NoFaceError,
+    face_distance,
+    load_image,
+)
 from hakiki.engines.face import liveness as liveness_engine
 from hakiki.engines.face.liveness import Frame
 from hakiki.engines.screening.compare import compare_names
@@ -149,6 +155,17 @@ def _document_pixels(data: bytes) -> Side:
     return Side("document", data, image.format, image.pixels, image.original_size)
 
 
+def _portrait(runtime: Runtime, data: bytes) -> FaceEmbedding:
+    """The document's portrait: a camera's photo of the card in the page's guide (84% of the
+    frame's width, on a desk) makes it smaller than an upload of the card alone, often under
+    the detector's smallest face; then it is looked for again at twice the scale."""
+    embedder = runtime.face_embedder()
+    try:
+        return embedder.embed_bytes(data)
+    except NoFaceError:
+        return embedder.embed_bytes(data, small_faces=True)
+
+
 async def document(ctx: Context, sub: Submission) -> StepOutcome:
     runtime, tenant = ctx.runtime, ctx.row["org_id"]
     if not sub.document:
@@ -164,7 +181,7 @@ async def document(ctx: Context, sub: Submission) -> StepOutcome:
     if "selfie_liveness" in ctx.row["steps"]:
         try:
             face = await runtime.images.run(
-                lambda: runtime.face_embedder().embed_bytes(sub.document or b""), tenant=tenant
+                lambda: _portrait(runtime, sub.document or b""), tenant=tenant
             )
             ctx.portrait = face.vector
         except FaceImageError as error:

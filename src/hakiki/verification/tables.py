@@ -3,7 +3,17 @@ every liveness frame ever submitted (a replayed frame is refused). No image is s
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, String, Table, Text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+)
 
 from hakiki.core.clock import UtcDateTime
 from hakiki.core.tables import metadata
@@ -51,4 +61,34 @@ verification_frames = Table(
     Column("digest", String(64), primary_key=True),
     Column("session_id", String(40), nullable=False),
     Column("created_at", UtcDateTime(), nullable=False),
+)
+
+# An organisation's choice (per environment) to keep a session's images for review: off unless
+# set; the images then kept sealed for retention_days, then deleted by housekeeping.
+verification_settings = Table(
+    "verification_settings",
+    metadata,
+    Column("org_id", String(40), ForeignKey("organisations.id"), primary_key=True),
+    Column("environment", String(10), primary_key=True),
+    Column("keep_images", Boolean, nullable=False),
+    Column("retention_days", Integer, nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Column("updated_by_encrypted", Text, nullable=False),  # the key's client id or the user
+)
+
+# A kept image of a session (document photo or liveness frame), sealed; only when the
+# organisation opted in, and only until delete_after.
+verification_images = Table(
+    "verification_images",
+    metadata,
+    Column("id", String(40), primary_key=True),  # vim_...
+    Column("session_id", String(40), nullable=False, index=True),
+    Column("org_id", String(40), nullable=False),
+    Column("environment", String(10), nullable=False),
+    Column("kind", String(10), nullable=False),  # document | frame
+    Column("position", Integer, nullable=False),  # the frame's order (0 for the document)
+    Column("t_ms", Integer),  # a frame's time in the challenge
+    Column("image_sealed", LargeBinary, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("delete_after", UtcDateTime(), nullable=False, index=True),
 )

@@ -1534,6 +1534,20 @@ class IdentityRiskResult(TypedDict):
     consent_id: NotRequired[str | None]
 
 
+class ImageSettings(TypedDict):
+    """ImageSettings"""
+    keep_images: bool
+    retention_days: int
+    updated_at: str | None
+    updated_by: str | None
+
+
+class ImageSettingsRequest(TypedDict):
+    """Whether the hosted page's images (the document photo, the liveness frames) are kept,"""
+    keep_images: bool
+    retention_days: NotRequired[int]
+
+
 class Incident(TypedDict):
     """Incident"""
     category: Literal["identity_theft", "synthetic_identity", "account_takeover", "first_party_fraud", "loan_stacking", "document_forgery", "impersonation", "card_fraud", "mobile_money_fraud", "sim_swap", "money_laundering", "other"]
@@ -2262,6 +2276,8 @@ class Review(TypedDict):
     reason: str
     reviewer: str
     created_at: str
+    entity_name: NotRequired[str | None]
+    list_title: NotRequired[str | None]
 
 
 class ReviewList(TypedDict):
@@ -3272,6 +3288,14 @@ class Operations:
         """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
         return cast("SessionResult", self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
 
+    def get_account_verification_settings(self) -> ImageSettings:
+        """Whether your verification sessions' images are kept for review, and how long (GET /v3/account/verification-settings)."""
+        return cast("ImageSettings", self._send(Request('GET', '/v3/account/verification-settings')))
+
+    def put_account_verification_settings(self, body: ImageSettingsRequest) -> ImageSettings:
+        """Opt in (or out) to keeping verification sessions' images, sealed, for review (PUT /v3/account/verification-settings)."""
+        return cast("ImageSettings", self._send(Request('PUT', '/v3/account/verification-settings', json=body)))
+
     def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReportResult:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""
         return cast("FraudReportResult", self._send(Request('POST', '/v3/fraud/reports', json=body, idempotency_key=idempotency_key)))
@@ -3674,6 +3698,14 @@ class AsyncOperations:
     async def get_verification_sessions_by_session_id(self, session_id: str) -> SessionResult:
         """One verification session: its state, each step's result and the decision (GET /v3/verification/sessions/{session_id})."""
         return cast("SessionResult", await self._send(Request('GET', f'/v3/verification/sessions/{_segment(session_id)}')))
+
+    async def get_account_verification_settings(self) -> ImageSettings:
+        """Whether your verification sessions' images are kept for review, and how long (GET /v3/account/verification-settings)."""
+        return cast("ImageSettings", await self._send(Request('GET', '/v3/account/verification-settings')))
+
+    async def put_account_verification_settings(self, body: ImageSettingsRequest) -> ImageSettings:
+        """Opt in (or out) to keeping verification sessions' images, sealed, for review (PUT /v3/account/verification-settings)."""
+        return cast("ImageSettings", await self._send(Request('PUT', '/v3/account/verification-settings', json=body)))
 
     async def post_fraud_reports(self, body: FraudReportRequest, *, idempotency_key: str | None = None) -> FraudReportResult:
         """Submit a fraud report to the shared fraud database (POST /v3/fraud/reports)."""

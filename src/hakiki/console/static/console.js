@@ -144,7 +144,7 @@ function cell(row, text) {
     reviews.replaceChildren();
     for (const r of (answer.data && answer.data.data) || []) {
       const row = document.createElement("tr");
-      [r.created_at, r.list_code, r.entity_id, r.decision, r.reviewer, r.reason].forEach((v) => cell(row, v));
+      [r.created_at, r.list_title || r.list_code, r.entity_name || r.entity_id + " (no longer on the loaded list)", r.decision, r.reviewer, r.reason].forEach((v) => cell(row, v));
       reviews.appendChild(row);
     }
   }
@@ -249,14 +249,17 @@ function cell(row, text) {
       }
     }
     const open = document.createElement("a");
-    open.href = "/console/bulk-scans/" + encodeURIComponent(scan.bulk_id);
+    open.href = (scan.scan_type === "face" ? "/console/face-scans/" : "/console/bulk-scans/") +
+      encodeURIComponent(scan.bulk_id);
     open.textContent = "Rows and risk levels";
     download.append(open);
     return tr;
   }
 
   async function refresh() {
-    const answer = await hakikiApi(csrf, "GET", "/v3/fraud/bulk-scan");
+    const only = root.dataset.scanType;
+    const query = only ? "?scan_type=" + encodeURIComponent(only) : "";
+    const answer = await hakikiApi(csrf, "GET", "/v3/fraud/bulk-scan" + query);
     const scans = (answer.data && answer.data.data) || [];
     list.replaceChildren(...scans.map(row));
     const running = scans.some((s) => s.state === "pending" || s.state === "processing");
@@ -264,7 +267,8 @@ function cell(row, text) {
     if (running) timer = setTimeout(refresh, 1000);
   }
 
-  document.getElementById("bulk-form").addEventListener("submit", async (event) => {
+  const upload = document.getElementById("bulk-form");
+  if (upload) upload.addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
     const answer = await hakikiApi(csrf, "POST", "/v3/fraud/bulk-scan/upload", form);

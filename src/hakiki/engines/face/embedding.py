@@ -136,14 +136,17 @@ class FaceEmbedder:
             data, max_bytes=self.max_bytes, max_pixels=self.max_pixels, max_side=DETECT_MAX_SIDE
         )
 
-    def embed_bytes(self, data: bytes) -> FaceEmbedding:
-        """Embed the one face of an uploaded image; raises a FaceImageError subclass."""
-        return self.embed_image(self.load(data))
+    def embed_bytes(self, data: bytes, *, small_faces: bool = False) -> FaceEmbedding:
+        """Embed the one face of an uploaded image; raises a FaceImageError subclass.
+        ``small_faces``: look for faces half the usual smallest size too (the detector run on
+        the image upsampled once; slower): a document's portrait in a photo of the whole
+        card on a desk."""
+        return self.embed_image(self.load(data), small_faces=small_faces)
 
-    def embed_image(self, image: LoadedImage) -> FaceEmbedding:
+    def embed_image(self, image: LoadedImage, *, small_faces: bool = False) -> FaceEmbedding:
         pixels = image.pixels
         height, width = pixels.shape[:2]
-        upsample = 1 if max(width, height) < UPSAMPLE_BELOW_SIDE else 0
+        upsample = 1 if small_faces or max(width, height) < UPSAMPLE_BELOW_SIDE else 0
         with self._lock:
             rects, scores, _ = self._detector.run(pixels, upsample, 0.0)
             detections = [

@@ -7,6 +7,7 @@ engine and swap the reference.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from array import array
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -42,6 +43,12 @@ _KIND_RANK = {"primary": 0, "alias": 1, "weak_alias": 2}
 Prune = Callable[[NameTable, NormalizedName, float, list[int]], list[int]]
 
 
+def _id_key(list_code: str, entity_id: str) -> int:
+    """A list entry's 64-bit id key (the same in every process, unlike hash())."""
+    digest = hashlib.blake2b(f"{list_code}\x00{entity_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
 @dataclass(frozen=True, slots=True)
 class _ListInfo:
     snapshot: ListSnapshot
@@ -75,9 +82,11 @@ class ScreeningEngine:
         first_name = array("q")
         table = NameTable()
         identifiers: list[tuple[int, str]] = []
+        id_keys = array("q")  # entity e's id key (list code and entity id hashed), in order
         for list_pos, info in enumerate(self._lists):
             for entity in info.snapshot.entities:
                 position = entities.add(entity)
+                id_keys.append(_id_key(info.snapshot.code, entity.entity_id))
                 entity_list.append(list_pos)
                 first_name.append(len(table))
                 group = self._group(list_pos, entity.schema)
@@ -99,6 +108,9 @@ class ScreeningEngine:
         self._first_name = np.frombuffer(first_name, dtype=np.int64).copy()
         self.index = CandidateIndex(table)
         self._identifiers = IdentifierIndex(identifiers)
+        keys = np.frombuffer(id_keys, dtype=np.int64)
+        self._id_order = np.argsort(keys, kind="stable")
+        self._id_sorted = keys[self._id_order]
 
     @staticmethod
     def _group(list_pos: int, schema: Schema) -> int:
@@ -110,14 +122,16 @@ class ScreeningEngine:
 
     def find_entity(self, list_code: str, entity_id: str) -> ListEntity | None:
         """The list's entry ``entity_id`` (names, dates, countries, programmes), or None: a
-        scan of that list's entries, for one page showing one hit beside its entry."""
-        for list_pos, info in enumerate(self._lists):
-            if info.snapshot.code != list_code:
-                continue
-            for position in np.flatnonzero(self._entity_list == list_pos):
-                entity = self._entities[int(position)]
-                if entity.entity_id == entity_id:
-                    return entity
+        binary search of the sorted id keys (8 bytes an entity), then the key's entries (one,
+        unless two ids' keys collide) compared in full."""
+        key = _id_key(list_code, entity_id)
+        start = int(np.searchsorted(self._id_sorted, key, side="left"))
+        end = int(np.searchsorted(self._id_sorted, key, side="right"))
+        for position in self._id_order[start:end]:
+            entity = self._entities[int(position)]
+            listed = self._lists[int(self._entity_list[position])].snapshot.code
+            if entity.entity_id == entity_id and listed == list_code:
+                return entity
         return None
 
     @property
