@@ -152,7 +152,7 @@ async def make_subject_data(
         declared_phone="254712345678",
     )  # fmt: skip
     done = await finished(http, headers, started["analysis_id"])
-    assert done["status"] == "completed", done
+    assert done["state"] == "completed", done
     candidate = {"first_name": FIRST, "last_name": LAST, "email": EMAIL}
     body = {
         "package_id": "spk_ke_basic_identity",
@@ -163,7 +163,7 @@ async def make_subject_data(
 
     async def background_done() -> bool:
         listed = (await http.get("/v3/background/candidates", headers=headers)).json()
-        return all(item["status"] == "completed" for item in listed["data"])
+        return all(item["state"] == "completed" for item in listed["data"])
 
     await _until(background_done)
     session = {

@@ -177,6 +177,18 @@ TABLES: tuple[SubjectTable, ...] = (
         reference=("customer_reference",),
     ),
     SubjectTable(
+        "verification_images",
+        "verification_sessions",
+        sealed=("image_sealed",),
+        links=(Link("session_id", "verification_sessions", "id"),),
+        scope=Link("session_id", "verification_sessions", "id"),
+    ),
+    SubjectTable(
+        "document_verifications",
+        "documents",
+        sealed=("result_sealed",),
+    ),
+    SubjectTable(
         "verification_frames",
         "verification_sessions",
         hashes=("digest",),
@@ -315,6 +327,7 @@ NOT_SUBJECT_DATA: dict[str, str] = {
     "credit_models": "a lender's model: its uploaded loan book (many borrowers) is deleted once "
     "trained; the card holds aggregates only",
     "webhook_sequences": "a counter per resource id",
+    "verification_settings": "the organisation's image setting, and which key or user set it",
     "list_file_parts": "public screening lists",
     "monitoring_list_entries": "public screening lists' entries",
 }

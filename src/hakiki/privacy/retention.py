@@ -68,6 +68,16 @@ CATEGORIES: dict[str, Category] = {
             "HAKIKI_CREDIT_REPORT_RETENTION_DAYS (90), at most a year",
         ),
         Category("identity", ("verifications",), 2555, 1825, 3650, _AML),
+        Category("documents", ("document_verifications",), 2555, 1825, 3650, _AML),
+        Category(
+            "credit_decisions",
+            ("credit_decisions",),
+            2555,
+            365,
+            3650,
+            "a decision is explained and replayed when the applicant or a regulator asks; "
+            "kept for the loan's life at least a year",
+        ),
         Category("registry_checks", ("registry_checks",), 2555, 1825, 3650, _AML),
         Category("verification_sessions", ("verification_sessions",), 2555, 1825, 3650, _AML),
         Category(

@@ -19,8 +19,8 @@ from hakiki.verification.schemas import (
     ImageSettings,
     ImageSettingsRequest,
     SessionList,
-    SessionResult,
     SessionRequest,
+    SessionResult,
     SessionStatus,
 )
 
