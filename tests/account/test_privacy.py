@@ -253,7 +253,7 @@ async def test_consent_is_required_for_sessions_checks_and_statements(
     record = await client.get(
         f"/v3/privacy/consents/{accepted.json()['consent_id']}", headers=account.headers
     )
-    assert record.json()["reference"] == accepted.json()["analysis_id"]
+    assert record.json()["reference"] == accepted.json()["reference"]
 
 
 async def test_consent_is_optional_elsewhere_and_stored_once_on_a_replay(
@@ -316,7 +316,7 @@ async def test_reads_and_changes_are_audited_and_the_log_is_exported(
         },
         headers=account.headers,
     )
-    session_id = session.json()["id"]
+    session_id = session.json()["reference"]
     await client.get(f"/v3/verification/sessions/{session_id}", headers=account.headers)
     await client.get("/v3/verification/sessions", headers=account.headers)
     await client.get("/v3/verification/sessions/vss_nothing", headers=account.headers)  # 404
@@ -418,7 +418,7 @@ async def test_the_hosted_page_records_the_customers_consent(
         },
         headers=account.headers,
     )
-    session = made.json()
+    session = made.json()["data"]
     path = "/" + session["url"].split("/", 3)[3]
     refused = await client.post(f"{path}/start", json={"consent": False, "language": "sw"})
     assert refused.status_code == 400

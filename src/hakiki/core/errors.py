@@ -141,6 +141,8 @@ PATTERN_WORDS: dict[str, str] = {
     r"^[0-9a-f]{64}$": "must be 64 lowercase hexadecimal characters, as a screening's "
     "data.aml.subject_key",
     r"^[A-Z]{2}$": "must be a two-letter ISO 3166-1 country code in capitals, e.g. KE",
+    r"^[a-z0-9_]{1,40}$": "must be 1 to 40 lowercase letters, digits or underscores, as the "
+    "loan purposes are written (e.g. school_fees)",
     r"^[A-Za-z]{2}$": "must be a two-letter ISO 3166-1 country code, e.g. KE",
     r"^[A-Z]{3}$": "must be a three-letter ISO 4217 currency code in capitals, e.g. KES",
     r"^[^@\s]+@[^@\s]+\.[^@\s]+$": "must be an e-mail address (name@example.com)",

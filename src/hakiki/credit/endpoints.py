@@ -55,6 +55,7 @@ FORM_FRAMING_BYTES = 1 << 20
 MODEL_TRAIN = declare(
     Endpoint(
         key="credit.models.train",
+        consent="none",  # the lender's own model: no subject's consent to record here
         method="POST",
         path="/v3/credit/models",
         scope="credit:write",
@@ -90,6 +91,7 @@ MODEL_READ = declare(
 MODEL_ACTIVATE = declare(
     Endpoint(
         key="credit.models.activate",
+        consent="none",  # the lender's own model: no subject's consent to record here
         method="POST",
         path="/v3/credit/models/{model_id}/activate",
         scope="credit:write",
@@ -100,6 +102,7 @@ MODEL_ACTIVATE = declare(
 MODEL_ROLLBACK = declare(
     Endpoint(
         key="credit.models.rollback",
+        consent="none",  # the lender's own model: no subject's consent to record here
         method="POST",
         path="/v3/credit/models/{model_id}/rollback",
         scope="credit:write",

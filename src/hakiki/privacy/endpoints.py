@@ -60,7 +60,11 @@ SUBJECT_EXPORT = _privacy(
     errors=(404, 409),
 )
 RETENTION_GET = _privacy(
-    "retention", "GET", "/retention", "Retention per category: days, default, bounds, reasons"
+    "retention",
+    "GET",
+    "/retention",
+    "Retention per category: days, default, bounds, reasons",
+    errors=(400,),
 )
 RETENTION_SET = _privacy(
     "retention_set",

@@ -59,11 +59,11 @@ async def get_subject_export(request_id: str, call: Call) -> SubjectExport:
 
 
 @router.endpoint(RETENTION_GET, response_model=RetentionPolicies)
-async def get_retention(call: Call) -> RetentionPolicies:
+async def get_retention(call: Call, page: PageRequest = Depends(page_params)) -> RetentionPolicies:
     """Each category's retention in days (yours or the default), with its bounds and the
     reason for them (docs/privacy.md#retention). Free. Sandbox and live keys see the same
     policies: a policy covers both environments."""
-    return await service.policies(call.runtime, call.principal)
+    return await service.policies(call.runtime, call.principal, page)
 
 
 @router.endpoint(RETENTION_SET, response_model=RetentionPolicies)

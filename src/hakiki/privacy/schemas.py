@@ -159,13 +159,20 @@ class RetentionPolicies(BaseModel):
                             "reason": "a bureau report serves the decision it was pulled for",
                             "updated_at": "2026-11-28T03:24:53Z",
                         }
-                    ]
+                    ],
+                    "pagination": {
+                        "page": 1,
+                        "page_size": 20,
+                        "total_pages": 1,
+                        "total_items": 1,
+                    },
                 }
             ]
         }
     )
 
     data: list[RetentionPolicy]
+    pagination: Pagination
 
 
 class RetentionChange(BaseModel):

@@ -14,7 +14,7 @@ from hakiki.core.database import read, transaction
 from hakiki.core.errors import ApiError, invalid_request
 from hakiki.core.ids import new_id
 from hakiki.core.jobs.queue import enqueue
-from hakiki.core.pagination import PageRequest
+from hakiki.core.pagination import MAX_PAGE_SIZE, PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.privacy import repository, retention
 from hakiki.privacy.schemas import (
@@ -138,9 +138,14 @@ async def export(runtime: Runtime, principal: Principal, request_id: str) -> Sub
     return SubjectExport(id=row["id"], created_at=row["created_at"], categories=categories)
 
 
-async def policies(runtime: Runtime, principal: Principal) -> RetentionPolicies:
+async def policies(
+    runtime: Runtime, principal: Principal, page: PageRequest | None = None
+) -> RetentionPolicies:
+    """Every category's policy, a page of them (all on one page after a change)."""
     rows = await retention.effective(runtime.db, runtime.settings, principal.org_id)
-    return RetentionPolicies(data=[RetentionPolicy(**r) for r in rows])
+    listed = [RetentionPolicy(**r) for r in rows]
+    data, pagination = (page or PageRequest(1, MAX_PAGE_SIZE)).slice(listed)
+    return RetentionPolicies(data=data, pagination=pagination)
 
 
 async def set_policies(

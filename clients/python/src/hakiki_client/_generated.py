@@ -330,7 +330,6 @@ class Body_train_model_v3_credit_models_post(TypedDict):
     """Body_train_model_v3_credit_models_post"""
     file: str
     window_days: NotRequired[int]
-    consent: NotRequired[str | None]
 
 
 class Body_upload_v3_fraud_bulk_scan_upload_post(TypedDict):
@@ -2251,6 +2250,7 @@ class RetentionChange(TypedDict):
 class RetentionPolicies(TypedDict):
     """RetentionPolicies"""
     data: list[RetentionPolicy]
+    pagination: Pagination
 
 
 class RetentionPolicy(TypedDict):
@@ -3440,9 +3440,9 @@ class Operations:
         """An access request's export: everything held about the subject, as JSON (GET /v3/privacy/subject-requests/{request_id}/export)."""
         return cast("SubjectExport", self._send(Request('GET', f'/v3/privacy/subject-requests/{_segment(request_id)}/export')))
 
-    def get_privacy_retention(self) -> RetentionPolicies:
+    def get_privacy_retention(self, *, page: int | None = None, page_size: int | None = None) -> RetentionPolicies:
         """Retention per category: days, default, bounds, reasons (GET /v3/privacy/retention)."""
-        return cast("RetentionPolicies", self._send(Request('GET', '/v3/privacy/retention')))
+        return cast("RetentionPolicies", self._send(Request('GET', '/v3/privacy/retention', params={"page": page, "page_size": page_size})))
 
     def put_privacy_retention(self, body: RetentionChange) -> RetentionPolicies:
         """Set the organisation's retention of categories (within their bounds) (PUT /v3/privacy/retention)."""
@@ -3851,9 +3851,9 @@ class AsyncOperations:
         """An access request's export: everything held about the subject, as JSON (GET /v3/privacy/subject-requests/{request_id}/export)."""
         return cast("SubjectExport", await self._send(Request('GET', f'/v3/privacy/subject-requests/{_segment(request_id)}/export')))
 
-    async def get_privacy_retention(self) -> RetentionPolicies:
+    async def get_privacy_retention(self, *, page: int | None = None, page_size: int | None = None) -> RetentionPolicies:
         """Retention per category: days, default, bounds, reasons (GET /v3/privacy/retention)."""
-        return cast("RetentionPolicies", await self._send(Request('GET', '/v3/privacy/retention')))
+        return cast("RetentionPolicies", await self._send(Request('GET', '/v3/privacy/retention', params={"page": page, "page_size": page_size})))
 
     async def put_privacy_retention(self, body: RetentionChange) -> RetentionPolicies:
         """Set the organisation's retention of categories (within their bounds) (PUT /v3/privacy/retention)."""
