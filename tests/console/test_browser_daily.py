@@ -26,6 +26,7 @@ from hakiki.core.test_values import all_entries
 from hakiki.documents.sandbox import solid_png
 from tests.background.test_browser import CHROMIUM, CHROMIUM_ARGS, IN_CI
 from tests.console.accessibility import unlabelled
+from tests.support.consent import CONSENT_FORM
 from tests.support.served import Served
 from tests.webhooks.receiver import Receiver, run_receiver
 
@@ -85,7 +86,7 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str, str
         started = await api.post(
             "/v3/statements/analyze",
             files={"file": ("statement.pdf", STATEMENT.read_bytes(), "application/pdf")},
-            data={"statement_type": "mpesa"},
+            data={"statement_type": "mpesa", "consent": CONSENT_FORM},
         )
         assert started.status_code == 202, started.text
         analysis = started.json()["reference"]
@@ -124,8 +125,8 @@ async def _feed_the_queue(base: str, key: dict[str, str]) -> tuple[str, str, str
             files={"file": ("faces.csv", faces.encode())},
         )
         assert face_scan.status_code == 202, face_scan.text
-        face_id = face_scan.json()["bulk_id"]
-        while (await api.get(f"/v3/fraud/bulk-scan/{face_id}")).json()["status"] != "completed":
+        face_id = face_scan.json()["reference"]
+        while (await api.get(f"/v3/fraud/bulk-scan/{face_id}")).json()["status"] != "COMPLETED":
             assert time.monotonic() < deadline
             await asyncio.sleep(0.2)
     return analysis, bulk_id, verified.json()["reference"], face_id

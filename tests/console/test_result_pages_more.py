@@ -113,11 +113,11 @@ async def test_face_scans_have_a_list_page_and_a_page_per_scan(
                 headers=headers,
             )
             assert started.status_code == 202, started.text
-            bulk_id = started.json()["bulk_id"]
+            bulk_id = started.json()["reference"]
             running = await http.get(f"/console/face-scans/{bulk_id}")
             deadline = time.monotonic() + 60
             while (await http.get(f"/v3/fraud/bulk-scan/{bulk_id}")).json()["status"] != (
-                "completed"
+                "COMPLETED"
             ):
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.1)
