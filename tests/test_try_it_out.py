@@ -23,6 +23,7 @@ FILES = {
     ("/v3/statements/analyze", "file"): ("mpesa-statement.pdf", "application/pdf"),
     ("/v3/fraud/face-scan", "image"): ("selfie.jpg", "image/jpeg"),
     ("/v3/fraud/bulk-scan/upload", "file"): ("applicants.csv", "text/csv"),
+    ("/v3/credit/models", "file"): ("loans.csv", "text/csv"),
 }
 
 

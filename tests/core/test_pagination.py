@@ -53,6 +53,8 @@ async def test_every_list_bounds_its_page(
         )
         assert last.status_code == 200, (path, last.text)
         found = last.json()
+        if "pagination" not in found:  # a bulk scan in the envelope: its rows' page in data
+            found = found["data"]
         assert found["pagination"]["page"] == MAX_PAGE
         assert found.get("data", found.get("results")) == []
 

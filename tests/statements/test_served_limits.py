@@ -15,6 +15,7 @@ import pytest
 from tests.statements import documents as d
 from tests.statements import hostile
 from tests.support.cli import free_port, hakiki_env, start_serve, stop_serve
+from tests.support.consent import CONSENT_FORM
 
 pytestmark = pytest.mark.processes
 
@@ -44,7 +45,8 @@ def test_hakiki_serve_reads_statements_in_confined_children(tmp_path: Path) -> N
 
         def upload(data: bytes) -> httpx.Response:
             files = {"file": ("s.pdf", data, "application/pdf")}
-            return httpx.post(f"{url}/analyze", files=files, headers=headers, timeout=60)
+            form = {"consent": CONSENT_FORM}
+            return httpx.post(f"{url}/analyze", files=files, data=form, headers=headers, timeout=60)
 
         started = upload(d.mpesa_pdf(d.mpesa_rows(40)))
         assert started.status_code == 202, started.text

@@ -92,6 +92,8 @@ RESOURCES = frozenset(
         "webhooks.get",
         "webhooks.rotate_secret",
         "verification.sessions.list",
+        "verification.settings.read",
+        "verification.settings.update",
         "credit.models.train",
         "credit.models",
         "credit.model",

@@ -57,7 +57,7 @@ IMAGE_SETTINGS_READ = declare(
         key="verification.settings.read",
         method="GET",
         path="/v3/account/verification-settings",
-        scope="verification:read",
+        scope=None,  # the organisation's own setting: any of its keys reads it
         summary="Whether your verification sessions' images are kept for review, and how long",
         errors=(400,),
     )
