@@ -30,7 +30,9 @@ from tests.support.databases import isolated_settings
 from tests.support.halt import HALTED
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
 
-pytestmark = pytest.mark.processes
+# Alone: under the parallel suite's load (CI, 2 cores) the resumed worker twice took over 30 s
+# to stop after SIGTERM since the merges of 2026-11-28 (issue note); alone it stops at once.
+pytestmark = [pytest.mark.alone, pytest.mark.processes]
 
 ROWS, PRICE, CHUNK = 1_000, 500, 100
 HALT_AFTER = 5 * CHUNK
