@@ -116,13 +116,14 @@ class VehicleRegistries:
         providers: VehicleRegistry | list[VehicleRegistry] | None,
         order: Mapping[str, list[str]] | None = None,
         policy: BreakerPolicy | None = None,
+        breakers: BreakerBoard | None = None,
     ) -> None:
         if providers is None:
             providers = []
         self.items = providers if isinstance(providers, list) else [providers]
         self.order = dict(order or {})
         check_names("HAKIKI_PROVIDER_ORDER", self.order, {"vehicle": KNOWN})
-        self.breakers = BreakerBoard(policy or BreakerPolicy())
+        self.breakers = breakers or BreakerBoard(policy or BreakerPolicy())
         chain = ordered(self.items, self.order, "vehicle")
         self.registry: VehicleRegistry | None = (
             VehicleChain(chain, self.breakers) if chain else None
