@@ -12,6 +12,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import Any, Protocol
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
 from hakiki.console.records import creator_scopes
@@ -27,7 +28,7 @@ from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.jobs.worker import job_worker
 from hakiki.core.privacy.audit import AuditWriter
 from hakiki.core.providers.breaker import BreakerPolicy
-from hakiki.core.providers.live import LiveProviders
+from hakiki.core.providers.live import Lister, LiveProviders, Stater
 from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.runtime import Runtime
@@ -113,30 +114,35 @@ async def build_runtime(settings: Settings) -> Runtime:
     return runtime
 
 
+class _Listed(Protocol):
+    def channels(self) -> list[dict[str, Any]]: ...
+
+    def states(self) -> dict[str, dict[str, Any]]: ...
+
+
 def _live_providers(runtime: Runtime) -> LiveProviders:
-    """Every category's live channels and breakers, read from its part when asked."""
+    """Every category's live channels and breakers, read from its part when asked (a part
+    replaced at run time is seen)."""
     live = LiveProviders()
-    live.add(
-        "identity",
-        lambda: runtime.part(Providers).channels(),
-        lambda: runtime.part(Providers).states(),
-    )
-    live.add(
-        "tax",
-        lambda: runtime.part(TaxProviders).channels(),
-        lambda: runtime.part(TaxProviders).states(),
-    )
-    live.add(
-        "kyb",
-        lambda: runtime.part(Registries).channels(),
-        lambda: runtime.part(Registries).states(),
-    )
-    live.add(
-        "vehicle",
-        lambda: runtime.part(VehicleRegistries).channels(),
-        lambda: runtime.part(VehicleRegistries).states(),
-    )
+    parts: dict[str, type[_Listed]] = {
+        "identity": Providers,
+        "tax": TaxProviders,
+        "kyb": Registries,
+        "vehicle": VehicleRegistries,
+    }
+    for category, kind in parts.items():
+        live.add(category, *_readers(runtime, kind))
     return live
+
+
+def _readers(runtime: Runtime, kind: type[_Listed]) -> tuple[Lister, Stater]:
+    def channels() -> list[dict[str, Any]]:
+        return runtime.part(kind).channels()
+
+    def states() -> dict[str, dict[str, Any]]:
+        return runtime.part(kind).states()
+
+    return channels, states
 
 
 async def _lists_from_database(runtime: Runtime) -> None:
