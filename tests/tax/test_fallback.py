@@ -23,7 +23,7 @@ from tests.identity.providers.fake_dojah import TIN_COMPANY, TIN_ONLY_AT_DOJAH, 
 from tests.identity.providers.fake_dojah import FaultMode as DojahFault
 from tests.support.breakers import COOL_DOWN, Clock, board
 from tests.tax.fake_prembly_tin import API_KEY, APP_ID, COMPANY_NAME, FakePremblyTin, Mode
-from tests.tax.helpers import post, status
+from tests.tax.helpers import post, status, wait_final
 
 UseTax = Callable[..., TaxProviders]
 
@@ -289,3 +289,24 @@ async def test_every_breaker_open_is_a_free_02_without_a_call(
     assert "circuit open" in body["message"] or body["data"]
     assert len(fake_tin.requests) == 1 and len(fake_dojah.requests) == 1
     assert await debit_count(db, account.org_id) == 0
+
+
+async def test_a_pending_check_finished_by_the_fallback_names_it(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    db: Database,
+    runtime: Runtime,
+    fake_tin: FakePremblyTin,
+    fake_dojah: FakeDojah,
+    use_tax: tuple[UseTax, Clock],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runtime.settings, "tax_sync_seconds", 0.1)
+    account = await make_account("live", balance=10_000)
+    fake_tin.set_mode(Mode.SLOW, slow_seconds=1.5)  # past the 0.5 s provider timeout
+    body = await check(client, account.headers, TIN_COMPANY)
+    assert (body["status"], body["provider"]) == ("PENDING", "prembly")  # the one expected
+    final = await wait_final(client, account.headers, body["reference"])
+    assert (final["status"], final["provider"]) == ("VERIFIED", "dojah")
+    assert final["data"]["taxpayer"]["name"] == COMPANY_NAME
+    assert await debit_count(db, account.org_id) == 1
