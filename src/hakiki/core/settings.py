@@ -589,10 +589,12 @@ class Settings(BaseSettings):
                 or (len(parts) > 1 and (len(country) != 2 or not country.isalpha()))
                 or (len(parts) > 2 and not parts[2])
                 or (category == "identity" and len(parts) == 1)
+                or (category == "vehicle" and len(parts) > 1)
             ):
                 raise ValueError(
-                    f"{key!r}: keys are CATEGORY or CATEGORY:COUNTRY (identity:COUNTRY[:channel])"
-                    f", categories {list(PROVIDER_CATEGORIES)}, e.g. tax:NG"
+                    f"{key!r}: keys are CATEGORY or CATEGORY:COUNTRY (identity:COUNTRY[:channel]"
+                    f"; vehicle alone: one list for every country), categories "
+                    f"{list(PROVIDER_CATEGORIES)}, e.g. tax:NG"
                 )
             cleaned = [name.strip().lower() for name in names]
             if not cleaned or not all(cleaned) or len(set(cleaned)) != len(cleaned):

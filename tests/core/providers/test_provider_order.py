@@ -57,7 +57,7 @@ def test_the_setting_takes_categories_countries_and_identity_channels() -> None:
     order = {
         " Tax:ng ": [" Dojah", "prembly"],
         "kyb": ["prembly"],
-        "vehicle:KE": ["prembly"],
+        "vehicle": ["prembly"],
         "identity:ng:BVN": ["dojah"],
         "identity:NG": ["prembly", "dojah"],
     }
@@ -65,7 +65,7 @@ def test_the_setting_takes_categories_countries_and_identity_channels() -> None:
     assert settings.provider_order == {
         "tax:NG": ["dojah", "prembly"],
         "kyb": ["prembly"],
-        "vehicle:KE": ["prembly"],
+        "vehicle": ["prembly"],
         "identity:NG:bvn": ["dojah"],
         "identity:NG": ["prembly", "dojah"],
     }
@@ -78,6 +78,7 @@ def test_the_setting_takes_categories_countries_and_identity_channels() -> None:
         {"tax:NGA": ["dojah"]},
         {"tax:NG:pin": ["dojah"]},  # channels are identity's only
         {"identity": ["dojah"]},  # identity needs its country
+        {"vehicle:NG": ["prembly"]},  # one vehicle list serves every country
         {"tax:NG": []},
         {"tax:NG": ["dojah", "dojah"]},
     ],
