@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-Verdict = Literal["failed", "unavailable", "not_found"]
+#: ``failed``: refused for our account's sake (credentials, balance, a wrong address);
+#: ``rejected``: the request refused (a 400 other than "not found": the number's form);
+#: ``unavailable``: down, slow, rate-limited; ``not_found``: the registry's no.
+Verdict = Literal["failed", "rejected", "unavailable", "not_found"]
 
 _UNAVAILABLE = frozenset({408, 424, 429})
 
@@ -50,5 +53,5 @@ def read_status(status: int, words: str, what: str) -> tuple[Verdict, str] | Non
             "HAKIKI_DOJAH_BASE_URL (e.g. https://api.dojah.io)"
         )
     if status >= 400:
-        return "failed", f"Dojah rejected the request (HTTP {status}){detail}"
+        return "rejected", f"Dojah rejected the request (HTTP {status}){detail}"
     return None

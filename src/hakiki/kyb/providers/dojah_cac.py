@@ -45,6 +45,7 @@ TYPES = {"business_name": "bn", "incorporated_trustees": "it"}
 _CLASSES = {"BUSINESS NAME": "BN", "COMPANY": "RC", "INCORPORATED TRUSTEES": "IT"}
 _VERDICTS = {
     "failed": RegistryOutcome.FAILED,
+    "rejected": RegistryOutcome.FAILED,
     "unavailable": RegistryOutcome.UNAVAILABLE,
     "not_found": RegistryOutcome.NOT_FOUND,
 }

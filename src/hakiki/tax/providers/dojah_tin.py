@@ -17,30 +17,30 @@ The adapter never raises for upstream trouble and never logs or echoes a TIN or 
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import httpx
 
 from hakiki.core.providers import dojah
-from hakiki.engines.tax.formats import parse_firs_tin
-from hakiki.tax.providers.base import LookupOutcome, TaxLookup, TaxpayerRecord, TaxQuery
-
-logger = logging.getLogger(__name__)
+from hakiki.engines.tax.formats import TaxpayerNumber
+from hakiki.tax.providers.base import LookupOutcome, TaxLookup, TaxpayerRecord
+from hakiki.tax.providers.tin_http import TinAdapter
 
 PROVIDER_NAME = "dojah"
 PATH = "/api/v1/kyc/tin"
 _VERDICTS = {
     "failed": LookupOutcome.FAILED,
+    "rejected": LookupOutcome.FAILED,
     "unavailable": LookupOutcome.UNAVAILABLE,
     "not_found": LookupOutcome.NOT_FOUND,
 }
 
 
-class DojahTinProvider:
+class DojahTinProvider(TinAdapter):
     """``TaxProvider`` for FIRS TINs (NG, the PIN check by number) through Dojah."""
 
     name = PROVIDER_NAME
+    label = "Dojah"
 
     def __init__(
         self,
@@ -50,48 +50,14 @@ class DojahTinProvider:
         timeout: float,
         client: httpx.AsyncClient | None = None,
     ) -> None:
+        super().__init__(timeout, client)
         self._headers = dojah.headers(app_id, secret_key)
         self._url = base_url.rstrip("/") + PATH
-        self._timeout = timeout
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient(timeout=timeout)
 
-    def supports(self, query: TaxQuery) -> bool:
-        return query.country == "NG" and query.check == "pin" and query.pin is not None
+    async def _send(self, tin: TaxpayerNumber) -> httpx.Response:
+        return await self._client.get(self._url, params={"tin": tin.display}, headers=self._headers)
 
-    async def aclose(self) -> None:
-        if self._owns_client:
-            await self._client.aclose()
-
-    async def lookup(self, query: TaxQuery) -> TaxLookup:
-        if not self.supports(query):
-            return self._result(LookupOutcome.FAILED, "Dojah answers NG TIN checks only")
-        tin = parse_firs_tin(query.pin or "")
-        try:
-            response = await self._client.get(
-                self._url, params={"tin": tin.display}, headers=self._headers
-            )
-        except httpx.TimeoutException:
-            logger.warning("dojah tin look-up timed out")
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"Dojah did not answer within {self._timeout:g}s"
-            )
-        except httpx.HTTPError as exc:
-            logger.warning("dojah tin look-up failed: %s", type(exc).__name__)
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"could not reach Dojah ({type(exc).__name__})"
-            )
-        try:
-            result = self._interpret(tin, response)
-        except Exception as exc:  # a body shape nobody foresaw must not escape
-            logger.warning("dojah tin answer unreadable: %s", type(exc).__name__)
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"unreadable answer from Dojah ({type(exc).__name__})"
-            )
-        logger.info("dojah tin look-up: HTTP %s -> %s", response.status_code, result.outcome)
-        return result
-
-    def _interpret(self, tin: Any, response: httpx.Response) -> TaxLookup:
+    def _interpret(self, tin: TaxpayerNumber, response: httpx.Response) -> TaxLookup:
         try:
             payload: Any = response.json()
         except ValueError:
@@ -114,9 +80,6 @@ class DojahTinProvider:
         company = _text(entity, "CAC_Reg_No", "cac_reg_no", "cac_reg_number")
         record = TaxpayerRecord(tin.number, name, "Non Individual" if company else None, None)
         return TaxLookup(LookupOutcome.FOUND, self.name, record, None, "found")
-
-    def _result(self, outcome: LookupOutcome, message: str) -> TaxLookup:
-        return TaxLookup(outcome, self.name, None, None, message)
 
 
 def _text(data: dict[str, Any], *keys: str) -> str | None:
