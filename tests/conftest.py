@@ -33,6 +33,7 @@ from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings
 from hakiki.core.tables import wallet_transactions
 from hakiki.core.wallet import service as wallet
+from tests.identity.providers.fake_dojah import FakeDojah, run_fake_dojah
 from tests.identity.providers.fake_prembly import FakePrembly, run_fake_prembly
 from tests.identity.providers.fake_smile_id import FakeSmileId, run_fake_smile_id
 from tests.jobs import sample_tasks as _sample_tasks  # noqa: F401  (registers test tasks)
@@ -342,6 +343,20 @@ def make_account(db: Database) -> AccountFactory:
         return Account(org.id, name, key.client_id, key.secret, environment)
 
     return factory
+
+
+@pytest.fixture(scope="session")
+def fake_dojah_server() -> Iterator[FakeDojah]:
+    """A fake Dojah (identity, TIN and CAC look-ups) for the session; see fake_dojah.py."""
+    with run_fake_dojah() as fake:
+        yield fake
+
+
+@pytest.fixture
+def fake_dojah(fake_dojah_server: FakeDojah) -> Iterator[FakeDojah]:
+    fake_dojah_server.reset()
+    yield fake_dojah_server
+    fake_dojah_server.reset()
 
 
 async def debit_count(db: Database, org_id: str) -> int:

@@ -19,9 +19,9 @@ from hakiki.core.errors import install_error_handlers
 from hakiki.core.health import health_router
 from hakiki.core.middleware import RequestContextMiddleware
 from hakiki.core.openapi import customise_openapi, install_docs
+from hakiki.core.providers.live import LiveProviders
 from hakiki.core.runtime import Runtime
 from hakiki.core.settings import Settings, get_settings
-from hakiki.identity.providers.registry import Providers
 from hakiki.kyc import tasks as _kyc_tasks  # noqa: F401  (registers the job's task)
 from hakiki.lists.engines import ScreeningEngines
 from hakiki.runtime import started
@@ -103,4 +103,4 @@ def _screening_lists(runtime: Runtime) -> str | None:
 
 def _provider_states(runtime: Runtime) -> dict[str, Any]:
     """Each configured upstream provider's circuit breaker in this process (docs/providers.md)."""
-    return {"identity": runtime.part(Providers).states()}
+    return runtime.part(LiveProviders).states()

@@ -12,6 +12,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import Any, Protocol
 
 from hakiki import tasks as _tasks  # noqa: F401  (registers every durable task)
 from hakiki.console.records import creator_scopes
@@ -26,6 +27,8 @@ from hakiki.core.database import create_database
 from hakiki.core.idempotency.service import purge_expired as purge_idempotency
 from hakiki.core.jobs.worker import job_worker
 from hakiki.core.privacy.audit import AuditWriter
+from hakiki.core.providers.breaker import BreakerPolicy
+from hakiki.core.providers.live import Lister, LiveProviders, Stater
 from hakiki.core.rate_limit import RateLimiter
 from hakiki.core.request_log.service import RequestLogWriter
 from hakiki.core.runtime import Runtime
@@ -53,7 +56,7 @@ from hakiki.screening.review_service import ReviewPresence
 from hakiki.screening.watchlists.files import WatchlistIndexes
 from hakiki.screening.watchlists.presence import WatchlistPresence
 from hakiki.statements.service import purge_files as purge_statement_files
-from hakiki.tax.providers.registry import TaxProviders, build_tax_providers
+from hakiki.tax.providers.registry import TaxProviders
 from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
 from hakiki.vehicle.registry import VehicleRegistries
 from hakiki.verification.images import purge_expired as purge_verification_images
@@ -79,9 +82,18 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(AuditWriter(db))  # the audit log's batches (docs/privacy.md)
     runtime.add_part(Providers.from_settings(settings))
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
-    runtime.add_part(VehicleRegistries(build_vehicle_registry(settings)))
-    runtime.add_part(TaxProviders(build_tax_providers(settings)))
+    runtime.add_part(
+        VehicleRegistries(
+            build_vehicle_registry(settings),
+            settings.provider_order,
+            BreakerPolicy(
+                settings.provider_breaker_failures, settings.provider_breaker_cooldown_seconds
+            ),
+        )
+    )
+    runtime.add_part(TaxProviders.from_settings(settings))
     runtime.add_part(CreditBureaus(build_bureaus(settings)))
+    runtime.add_part(_live_providers(runtime))
     runtime.add_part(
         ScreeningEngines.loading(lambda: _official_engine(settings), _sandbox_engine())
     )
@@ -100,6 +112,37 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.session_check = api_principal  # the console cookie authenticates API calls
     runtime.user_by_email = find_by_email  # alerts are assigned to console users
     return runtime
+
+
+class _Listed(Protocol):
+    def channels(self) -> list[dict[str, Any]]: ...
+
+    def states(self) -> dict[str, dict[str, Any]]: ...
+
+
+def _live_providers(runtime: Runtime) -> LiveProviders:
+    """Every category's live channels and breakers, read from its part when asked (a part
+    replaced at run time is seen)."""
+    live = LiveProviders()
+    parts: dict[str, type[_Listed]] = {
+        "identity": Providers,
+        "tax": TaxProviders,
+        "kyb": Registries,
+        "vehicle": VehicleRegistries,
+    }
+    for category, kind in parts.items():
+        live.add(category, *_readers(runtime, kind))
+    return live
+
+
+def _readers(runtime: Runtime, kind: type[_Listed]) -> tuple[Lister, Stater]:
+    def channels() -> list[dict[str, Any]]:
+        return runtime.part(kind).channels()
+
+    def states() -> dict[str, dict[str, Any]]:
+        return runtime.part(kind).states()
+
+    return channels, states
 
 
 async def _lists_from_database(runtime: Runtime) -> None:

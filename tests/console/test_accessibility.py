@@ -24,6 +24,7 @@ PAGES = (
     "/console/statements",
     "/console/webhooks",
     "/console/lists",
+    "/console/providers",
     "/console/security",
 )
 

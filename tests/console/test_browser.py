@@ -202,7 +202,16 @@ async def _drive(base: str, bulk_file: Path, document: Path) -> list[str]:
             async with httpx.AsyncClient(base_url=base, headers=key, timeout=60) as api:
                 made = await api.post("/v3/fraud/reports", json=report["body"])
                 assert made.status_code == 201, made.text
-            for name in ("wallet", "requests", "users", "webhooks", "lists", "fraud-reports", ""):
+            for name in (
+                "wallet",
+                "requests",
+                "users",
+                "webhooks",
+                "lists",
+                "providers",
+                "fraud-reports",
+                "",
+            ):
                 await page.goto(f"{base}/console/{name}")
                 await page.wait_for_load_state("networkidle")  # the script's API calls
                 if name == "fraud-reports":
@@ -243,6 +252,6 @@ def test_the_console_in_chromium(served: Served, tmp_path: Path) -> None:
     document = tmp_path / "good-conduct.pdf"
     document.write_bytes(PDF)
     seen = asyncio.run(_drive(served.url, _bulk_file(tmp_path), document))
-    assert len(set(seen)) == 17
+    assert len(set(seen)) == 18
     for name in seen:
         assert (SHOTS / f"{name}.png").stat().st_size > 5_000

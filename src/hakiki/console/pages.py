@@ -4,6 +4,7 @@ user's organisation; the role decides what is shown and allowed (roles.py)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from urllib.parse import urlencode
@@ -40,9 +41,11 @@ from hakiki.console.web import (
 from hakiki.core import mail
 from hakiki.core.auth import SESSION_COOKIE
 from hakiki.core.calls import runtime_of
+from hakiki.core.clock import utcnow
 from hakiki.core.database import read, transaction
 from hakiki.core.errors import ApiError
 from hakiki.core.pagination import parse_day
+from hakiki.core.providers.live import LiveProviders
 from hakiki.core.wallet import repository as wallet_repository
 from hakiki.core.wallet.service import wallet_summary
 
@@ -420,6 +423,24 @@ def _api_page(template: str) -> Callable[[Request], Awaitable[Response]]:
         return render(request, template, session)
 
     return page
+
+
+@router.get("/providers")
+async def providers_page(request: Request) -> Response:
+    """Every live channel's providers in order and their circuit breakers, as this process
+    holds them (docs/providers.md). Any console user may look: nothing here is secret."""
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    now = utcnow()
+    channels = runtime_of(request).part(LiveProviders).channels()
+    for channel in channels:
+        for provider in channel["providers"]:
+            ago = provider.get("opened_seconds_ago")
+            left = provider.get("retry_in_seconds")
+            provider["opened_at"] = now - timedelta(seconds=ago) if ago is not None else None
+            provider["next_trial"] = now + timedelta(seconds=left) if left is not None else None
+    return render(request, "providers.html", session, channels=channels, now=now, pid=os.getpid())
 
 
 @router.get("/screening")

@@ -13,6 +13,9 @@ from hakiki.core.endpoints import price_of
 from hakiki.core.rate_limit import parse_limit
 from hakiki.engines.fraud.risk import WEIGHTS
 
+#: The categories whose upstream providers a deployment orders (HAKIKI_PROVIDER_ORDER).
+PROVIDER_CATEGORIES = ("identity", "tax", "kyb", "vehicle")
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HAKIKI_", env_file=".env", extra="ignore")
@@ -283,6 +286,15 @@ class Settings(BaseSettings):
         description="Identity providers tried per channel, in order, as JSON: keys COUNTRY:channel "
         'or COUNTRY, e.g. {"NG": ["dojah", "prembly"], "NG:cac": ["prembly"]}. Unset: every '
         "configured provider that covers the channel, Prembly, then Dojah, then Smile ID "
+        "(docs/providers.md).",
+    )
+    provider_order: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Providers tried per channel, in order, for every category, as JSON: keys "
+        "CATEGORY or CATEGORY:COUNTRY (identity also CATEGORY:COUNTRY:channel), categories "
+        'identity, tax, kyb and vehicle, e.g. {"tax:NG": ["dojah", "prembly"], "kyb:NG": '
+        '["prembly", "dojah"]}. identity keys join HAKIKI_IDENTITY_PROVIDER_ORDER (which wins '
+        "on the same channel). Unset: every configured provider of the channel, Prembly first "
         "(docs/providers.md).",
     )
     provider_breaker_failures: int = Field(
@@ -560,6 +572,35 @@ class Settings(BaseSettings):
             if not cleaned or not all(cleaned) or len(set(cleaned)) != len(cleaned):
                 raise ValueError(f'{key!r}: list each provider once, e.g. ["dojah", "prembly"]')
             shaped[country.upper() + (f":{code.strip().lower()}" if colon else "")] = cleaned
+        return shaped
+
+    @field_validator("provider_order")
+    @classmethod
+    def _general_order_shape(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        """Only the shape here; which providers exist is each category's registry's to check."""
+        shaped: dict[str, list[str]] = {}
+        for key, names in value.items():
+            parts = [part.strip() for part in key.split(":")]
+            category = parts[0].lower()
+            country = parts[1].upper() if len(parts) > 1 else ""
+            if (
+                category not in PROVIDER_CATEGORIES
+                or len(parts) > (3 if category == "identity" else 2)
+                or (len(parts) > 1 and (len(country) != 2 or not country.isalpha()))
+                or (len(parts) > 2 and not parts[2])
+                or (category == "identity" and len(parts) == 1)
+                or (category == "vehicle" and len(parts) > 1)
+            ):
+                raise ValueError(
+                    f"{key!r}: keys are CATEGORY or CATEGORY:COUNTRY (identity:COUNTRY[:channel]"
+                    f"; vehicle alone: one list for every country), categories "
+                    f"{list(PROVIDER_CATEGORIES)}, e.g. tax:NG"
+                )
+            cleaned = [name.strip().lower() for name in names]
+            if not cleaned or not all(cleaned) or len(set(cleaned)) != len(cleaned):
+                raise ValueError(f'{key!r}: list each provider once, e.g. ["dojah", "prembly"]')
+            tail = ":".join([country, *[p.lower() for p in parts[2:]]]) if country else ""
+            shaped[category + (f":{tail}" if tail else "")] = cleaned
         return shaped
 
     @field_validator("smile_id_id_types")

@@ -66,7 +66,8 @@ async def _ask_again(runtime: Runtime, row: Row) -> RegistryResult:
     query, _, _ = restored(json.loads(runtime.vault.decrypt(row["request_encrypted"])))
     if row["environment"] != "live":
         return mock_registry.completed(query)
-    provider = runtime.part(Registries).named(row["provider"])
+    registries = runtime.part(Registries)
+    provider = registries.find(query) or registries.named(row["provider"])
     if provider is None:  # the operator removed it since
         gone = RegistryOutcome.UNAVAILABLE
         return RegistryResult(gone, row["provider"], message="not configured")
@@ -77,11 +78,12 @@ async def _conclude(runtime: Runtime, row: Row, result: RegistryResult) -> Final
     request = json.loads(runtime.vault.decrypt(row["request_encrypted"]))
     query, options, registry = restored(request)
     outcome = OUTCOME_OF[result.outcome]
-    answer = Answer(outcome, result, row["provider"], registry)
+    answer = Answer(outcome, result, result.provider or row["provider"], registry)
     data = await build_data(
         runtime, _owner(row), query, answer, options, statement_date(row["environment"] == "live")
     )
-    return Final(outcome, data, MESSAGES[outcome], result.reference, event_data(row, outcome, data))
+    event = event_data(row, outcome, data)
+    return Final(outcome, data, MESSAGES[outcome], result.reference, event, result.provider)
 
 
 def event_data(row: Row, outcome: Outcome, data: KybData) -> dict[str, Any]:

@@ -61,7 +61,8 @@ async def _live(
     result, in_flight = await within_budget(provider.lookup(query), seconds)
     if result is None:
         return Answer(Outcome.PENDING, None, provider.name, provider.registry), in_flight
-    return Answer(OUTCOME_OF[result.outcome], result, provider.name, provider.registry), None
+    registry = call.runtime.part(Registries).registry_of(provider, result.provider)
+    return Answer(OUTCOME_OF[result.outcome], result, result.provider, registry), None
 
 
 def _sandbox(query: RegistryQuery) -> Answer:

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from hakiki.core.pagination import PageRequest
+from hakiki.core.providers.live import LiveProviders
 from hakiki.identity import sandbox
 from hakiki.identity.channels import CHANNELS
 from hakiki.identity.providers.registry import Providers
-from hakiki.screening.schemas import ChannelInfo, ChannelList, ChannelProvider, TestValue
+from hakiki.screening.schemas import (
+    ChannelInfo,
+    ChannelList,
+    ChannelProvider,
+    RegistryCheckChannel,
+    TestValue,
+)
 
 SANDBOX_RULES = {
     "accepted": "Any number that fits the channel's format is accepted.",
@@ -21,7 +28,32 @@ SANDBOX_RULES = {
 }
 
 
-def list_channels(providers: Providers, page: PageRequest) -> ChannelList:
+def registry_checks(live: LiveProviders) -> list[RegistryCheckChannel]:
+    """The other categories' live checks (tax, KYB, vehicle) with their providers."""
+    listed = []
+    for channel in live.channels():
+        if channel["category"] == "identity":
+            continue
+        chain = [
+            ChannelProvider(name=p["name"], position=p["position"], state=p["state"])
+            for p in channel["providers"]
+        ]
+        listed.append(
+            RegistryCheckChannel(
+                category=channel["category"],
+                country=channel["country"],
+                check=channel["check"],
+                live=bool(chain),
+                live_provider=chain[0].name if chain else None,
+                live_providers=chain,
+            )
+        )
+    return listed
+
+
+def list_channels(
+    providers: Providers, page: PageRequest, live: LiveProviders | None = None
+) -> ChannelList:
     items = []
     states = providers.states()
     for channel in CHANNELS:
@@ -55,4 +87,7 @@ def list_channels(providers: Providers, page: PageRequest) -> ChannelList:
             )
         )
     data, pagination = page.slice(items)
-    return ChannelList(data=data, pagination=pagination, sandbox_rules=SANDBOX_RULES)
+    others = registry_checks(live) if live is not None else []
+    return ChannelList(
+        data=data, pagination=pagination, sandbox_rules=SANDBOX_RULES, registry_checks=others
+    )

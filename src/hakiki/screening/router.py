@@ -6,6 +6,7 @@ from fastapi import Depends
 
 from hakiki.core.calls import Call
 from hakiki.core.pagination import PageRequest, page_params
+from hakiki.core.providers.live import LiveProviders
 from hakiki.core.routing import EndpointRouter
 from hakiki.identity.providers.registry import Providers
 from hakiki.screening import aml_service, aml_with_id, channels_service
@@ -53,8 +54,13 @@ async def channels(call: Call, page: PageRequest = Depends(page_params)) -> Chan
     a provider is configured, `live_provider`; `live_providers` lists every provider in the
     order tried, with its circuit breaker's state). Free. Sandbox: every channel works, and each
     lists its golden `test_values`; `sandbox_rules` says how any valid number drives the
-    outcome. Paginated like every list (`page`, `page_size`: 20 by default, 100 at most)."""
-    return channels_service.list_channels(call.runtime.part(Providers), page)
+    outcome. Paginated like every list (`page`, `page_size`: 20 by default, 100 at most).
+    `registry_checks` lists the tax, KYB and vehicle checks with their live providers in
+    order and their breakers' states."""
+    runtime = call.runtime
+    return channels_service.list_channels(
+        runtime.part(Providers), page, runtime.part(LiveProviders)
+    )
 
 
 @router.endpoint(AML, response_model=ScreeningResult)

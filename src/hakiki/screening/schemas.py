@@ -342,7 +342,26 @@ class ChannelInfo(BaseModel):
     test_values: list[TestValue] = Field(description="Golden sandbox numbers for this channel.")
 
 
+class RegistryCheckChannel(BaseModel):
+    category: Literal["tax", "kyb", "vehicle"]
+    country: str
+    check: str = Field(
+        description="What is checked: pin, tcc or withholding (tax), the register, e.g. CAC "
+        "(kyb), plate (vehicle)."
+    )
+    live: bool = Field(description="Usable with live keys here: a provider is configured.")
+    live_provider: str | None = Field(description="The provider tried first for live calls.")
+    live_providers: list[ChannelProvider] = Field(
+        description="Every provider of the check here, in the order tried, with its breaker "
+        "state: a call falls back to the next on an outage (docs/providers.md)."
+    )
+
+
 class ChannelList(BaseModel):
     data: list[ChannelInfo]
     pagination: Pagination
     sandbox_rules: dict[str, str] = Field(description="How any valid number drives outcomes.")
+    registry_checks: list[RegistryCheckChannel] = Field(
+        description="The tax, KYB and vehicle checks live keys can make here, each with its "
+        "providers in order and their breakers (not paginated: a handful)."
+    )

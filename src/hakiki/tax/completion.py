@@ -51,6 +51,7 @@ async def _conclude(runtime: Runtime, row: Row, lookup: TaxLookup) -> Final:
         message_of(concluded),
         lookup.provider_reference,
         event_data(row, outcome, data),
+        provider=lookup.provider,
     )
 
 

@@ -114,7 +114,8 @@ async def _live(call: Call, query: TaxQuery) -> Answer:
     await hold_price(call)
     seconds = call.runtime.settings.tax_sync_seconds
     lookup, in_flight = await within_budget(provider.lookup(query), seconds)
-    return Answer(lookup, provider.name, live_reference(call), in_flight)
+    answered_by = lookup.provider if lookup is not None else provider.name
+    return Answer(lookup, answered_by, live_reference(call), in_flight)
 
 
 def _subject(query: TaxQuery) -> Subject:

@@ -47,6 +47,7 @@ async def _conclude(runtime: Runtime, row: Row, looked: Looked) -> Final:
         MESSAGES[outcome],
         looked.provider_reference,
         event_data(row, outcome, data),
+        provider=looked.provider,
     )
 
 

@@ -7,9 +7,13 @@ not charged), as for the identity providers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
+
+from hakiki.core.providers.breaker import BreakerBoard, BreakerPolicy
+from hakiki.core.providers.chain import ProviderChain, check_names, ordered
 
 SearchBy = Literal["registration_number", "chassis_number"]
 
@@ -63,19 +67,80 @@ class RegistryResult:
 
 
 class VehicleRegistry(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     async def lookup(self, by: SearchBy, value: str) -> RegistryResult: ...
 
     async def aclose(self) -> None: ...
 
 
-class VehicleRegistries:
-    """The runtime part: the configured registry adapter, or None in live mode without one."""
+class VehicleChain:
+    """The vehicle registry providers in the deployment's order, as one ``VehicleRegistry``
+    (tried with fallback behind their breakers; billed once by the caller). Today one provider
+    documents Nigerian and Kenyan plate look-ups (Prembly); the chain still gives it a breaker,
+    and a second adapter joins by name (docs/decisions.md)."""
 
-    def __init__(self, registry: VehicleRegistry | None) -> None:
-        self.registry = registry
+    def __init__(self, providers: list[VehicleRegistry], breakers: BreakerBoard) -> None:
+        self.chain: ProviderChain[VehicleRegistry, RegistryResult] = ProviderChain(
+            "vehicle registry", providers, breakers, _unavailable
+        )
+
+    @property
+    def name(self) -> str:
+        return self.chain.name
+
+    async def lookup(self, by: SearchBy, value: str) -> RegistryResult:
+        return await self.chain.ask(lambda provider: provider.lookup(by, value))
 
     async def aclose(self) -> None:
-        if self.registry is not None:
-            await self.registry.aclose()
+        """The providers belong to ``VehicleRegistries``."""
+
+
+def _unavailable(provider: str, message: str) -> RegistryResult:
+    return RegistryResult(RegistryOutcome.UNAVAILABLE, provider, message=message)
+
+
+#: Every vehicle registry provider Hakiki has an adapter for.
+KNOWN: tuple[str, ...] = ("prembly",)
+#: The plates a provider serves live, for the channels list and the console.
+CHANNELS: tuple[str, ...] = ("KE", "NG")
+
+
+class VehicleRegistries:
+    """The runtime part: the configured registry providers as one chain (``registry``), or
+    None in live mode without any."""
+
+    def __init__(
+        self,
+        providers: VehicleRegistry | list[VehicleRegistry] | None,
+        order: Mapping[str, list[str]] | None = None,
+        policy: BreakerPolicy | None = None,
+        breakers: BreakerBoard | None = None,
+    ) -> None:
+        if providers is None:
+            providers = []
+        self.items = providers if isinstance(providers, list) else [providers]
+        self.order = dict(order or {})
+        check_names("HAKIKI_PROVIDER_ORDER", self.order, {"vehicle": KNOWN})
+        self.breakers = breakers or BreakerBoard(policy or BreakerPolicy())
+        chain = ordered(self.items, self.order, "vehicle")
+        self.registry: VehicleRegistry | None = (
+            VehicleChain(chain, self.breakers) if chain else None
+        )
+
+    def states(self) -> dict[str, dict[str, Any]]:
+        return self.breakers.snapshot(p.name for p in self.items)
+
+    def channels(self) -> list[dict[str, Any]]:
+        """Each country's plate look-up with the providers in order and their breakers."""
+        chain = self.registry
+        states = chain.chain.states() if isinstance(chain, VehicleChain) else []
+        return [
+            {"category": "vehicle", "country": country, "check": "plate", "providers": states}
+            for country in CHANNELS
+        ]
+
+    async def aclose(self) -> None:
+        for provider in self.items:
+            await provider.aclose()

@@ -16,6 +16,9 @@ from hakiki.engines.vehicle import IdentifierError, decode, parse_nigerian_plate
         ("lsr 123 aa", "LSR-123AA", "civilian", "Surulere", "Lagos"),
         ("BWR123XY", "BWR-123XY", "civilian", "Bwari", "Federal Capital Territory"),
         ("AB 123-KJA", "AB 123-KJA", "civilian_old", "Ikeja", "Lagos"),
+        ("AKR-456CD", "AKR-456CD", "civilian", "Akure South", "Ondo"),
+        ("GBA 101 AA", "GBA-101AA", "civilian", "Ilaje", "Ondo"),  # Igbokoda, Ilaje's seat
+        ("AB 123-KAA", "AB 123-KAA", "civilian_old", "Akoko North-East", "Ondo"),
         ("FST-918EH", "FST-918EH", "civilian", None, None),
     ],
 )

@@ -6,7 +6,7 @@ from tests/conftest.py, which also points the app's live settings at it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -14,7 +14,7 @@ from hakiki.identity.providers.dojah import DojahProvider
 from hakiki.identity.providers.prembly import PremblyProvider
 from hakiki.identity.providers.smile_id import SmileIdProvider, id_types
 from tests.conftest import SMILE_ID_TYPES
-from tests.identity.providers.fake_dojah import FakeDojah, run_fake_dojah
+from tests.identity.providers.fake_dojah import FakeDojah
 from tests.identity.providers.fake_prembly import FakePrembly
 from tests.identity.providers.fake_smile_id import FakeSmileId
 
@@ -52,19 +52,6 @@ async def smile_provider(fake_smile_id: FakeSmileId) -> AsyncIterator[SmileIdPro
     )
     yield provider
     await provider.aclose()
-
-
-@pytest.fixture(scope="session")
-def fake_dojah_server() -> Iterator[FakeDojah]:
-    with run_fake_dojah() as fake:
-        yield fake
-
-
-@pytest.fixture
-def fake_dojah(fake_dojah_server: FakeDojah) -> Iterator[FakeDojah]:
-    fake_dojah_server.reset()
-    yield fake_dojah_server
-    fake_dojah_server.reset()
 
 
 @pytest.fixture

@@ -8,9 +8,12 @@
         fake.last_request.path / .headers / .query
 
 It checks the ``AppId`` and ``Authorization`` headers (401 ``{"error": ...}`` otherwise),
-serves ``GET /api/v1/kyc/bvn/full?bvn=``, ``GET /api/v1/kyc/nin?nin=`` and
-``GET /api/v1/kyc/phone_number?phone_number=`` with the records below under ``entity``, and
-answers 404 ``{"error": "... not found"}`` for any other number. The BVN and NIN found here are
+serves ``GET /api/v1/kyc/bvn/full?bvn=``, ``GET /api/v1/kyc/nin?nin=``,
+``GET /api/v1/kyc/phone_number?phone_number=``, the FIRS TIN look-up ``GET /api/v1/kyc/tin?tin=``
+(Dojah's ``KYB_getTin``: ``Taxpayer_Name``, ``CAC_Reg_No``...) and the CAC look-up ``GET
+/api/v1/kyc/cac/advance?rc=&class=advance&type=co|bn|it`` (``Name_of_Company``, ``RC_Number``,
+``Classification``..., the people in ``Affiliates``) with the records below under ``entity``,
+and answers 404 ``{"error": "... not found"}`` for any other number. The BVN and NIN found here are
 the fake Prembly's numbers (another shape, the same made-up people), so a fallback from one to
 the other finds the same person.
 """
@@ -35,6 +38,11 @@ FAKE_APP_ID = "fake-dojah-app-0001"
 FAKE_SECRET_KEY = "test_sk_fakeDojah0123456789"
 
 PHONE_FOUND = "08051234567"
+# The fake Prembly TIN and CAC servers' made-up taxpayers and companies, in Dojah's shape.
+TIN_COMPANY = "20304753-0001"
+TIN_ONLY_AT_DOJAH = "40506070-0001"
+CAC_FOUND = "1234567"  # tests/kyb/fake_registries.py NG_FOUND (RC)
+CAC_ONLY_AT_DOJAH = "7654321"
 BVN_ONLY_AT_DOJAH = "22255500011"  # a record the fake Prembly does not hold
 NOT_FOUND_BVN = "22299999999"
 
@@ -110,10 +118,81 @@ _PHONE_RECORDS: dict[str, dict[str, Any]] = {
     }
 }
 
+_TIN_RECORDS: dict[str, dict[str, Any]] = {
+    TIN_COMPANY: {
+        "Search": TIN_COMPANY,
+        "Taxpayer_Name": "OKONKWO AND SONS NIGERIA LIMITED",
+        "CAC_Reg_No": "323479",
+        "FIRSTIN": TIN_COMPANY,
+        "JITTIN": "N/A",
+        "Tax_Office": "MSTO YABA",
+        "Phone_No": "accounts@example.com",  # swapped, as in Dojah's own example
+        "Email": "08000000000",
+    },
+    TIN_ONLY_AT_DOJAH: {
+        "Search": TIN_ONLY_AT_DOJAH,
+        "Taxpayer_Name": "IFEOMA ADAEZE EZE",
+        "CAC_Reg_No": "N/A",
+        "FIRSTIN": TIN_ONLY_AT_DOJAH,
+        "JITTIN": "N/A",
+        "Tax_Office": "MSTO IKEJA",
+    },
+}
+
+_CAC_RECORDS: dict[str, dict[str, Any]] = {
+    CAC_FOUND: {
+        "Branch_Address": "",
+        "City": "ZARIA",
+        "Classification": "COMPANY",
+        "Date_of_Registration": "2015-03-02T10:00:00.000+00:00",
+        "Email": "info@example.com",
+        "Head_Office_Address": "12 Example Road, Zaria",
+        "LGA": "ZARIA",
+        "Name_of_Company": "ZARIA AGRO-ALLIED NIGERIA LIMITED",
+        "Number_of_Affiliates": "3",
+        "RC_Number": CAC_FOUND,
+        "Share_capital": "10,000,000",
+        "Status": "ACTIVE",
+        "Affiliates": [
+            {
+                "firstname": "HALIMA",
+                "otherName": "",
+                "surname": "BELLO",
+                "affiliateTypeFk": {"name": "DIRECTOR"},
+                "nationality": "Nigerian",
+            },
+            {
+                "firstname": "HALIMA",
+                "otherName": "",
+                "surname": "BELLO",
+                "affiliateTypeFk": {"name": "SHAREHOLDER"},
+                "numSharesAlloted": "7,000,000",
+            },
+            {
+                "firstname": "EMEKA",
+                "otherName": "JOHN",
+                "surname": "OKAFOR",
+                "affiliateTypeFk": {"name": "SHAREHOLDER"},
+                "numSharesAlloted": "3,000,000",
+            },
+        ],
+    },
+    CAC_ONLY_AT_DOJAH: {
+        "City": "ABUJA",
+        "Classification": "COMPANY",
+        "Date_of_Registration": "2020-01-15T09:00:00.000+00:00",
+        "Name_of_Company": "SAVANNAH LOGISTICS LIMITED",
+        "RC_Number": CAC_ONLY_AT_DOJAH,
+        "Status": "ACTIVE",
+    },
+}
+
 _ENDPOINTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "/api/v1/kyc/bvn/full": ("bvn", _BVN_RECORDS),
     "/api/v1/kyc/nin": ("nin", _NIN_RECORDS),
     "/api/v1/kyc/phone_number": ("phone_number", _PHONE_RECORDS),
+    "/api/v1/kyc/tin": ("tin", _TIN_RECORDS),
+    "/api/v1/kyc/cac/advance": ("rc", _CAC_RECORDS),
 }
 
 
@@ -178,6 +257,11 @@ def create_app(state: FakeDojahState) -> FastAPI:
         number = request.query_params.get(parameter, "")
         if not number:
             return JSONResponse({"error": f"{parameter} is required"}, status_code=400)
+        if parameter == "rc" and (
+            request.query_params.get("class") != "advance"
+            or request.query_params.get("type") not in ("co", "bn", "it")
+        ):
+            return JSONResponse({"error": "class and type are required"}, status_code=400)
         record = records.get(number)
         if record is None:
             return JSONResponse({"error": f"{parameter.upper()} not found"}, status_code=404)

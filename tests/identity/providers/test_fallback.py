@@ -22,18 +22,10 @@ from tests.identity.providers import fake_prembly as prembly
 from tests.identity.providers.fake_dojah import BVN_ONLY_AT_DOJAH, PHONE_FOUND, FakeDojah
 from tests.identity.providers.fake_dojah import FaultMode as DojahFault
 from tests.identity.providers.fake_prembly import BVN_FOUND, NOT_FOUND_BVN, FakePrembly
+from tests.support.breakers import COOL_DOWN, Clock
 
 URL = "/v3/screening/aml-with-id"
 PRICE = 5000
-COOL_DOWN = 60.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 UseChain = Callable[..., Providers]

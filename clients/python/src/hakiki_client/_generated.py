@@ -736,6 +736,7 @@ class ChannelList(TypedDict):
     data: list[ChannelInfo]
     pagination: Pagination
     sandbox_rules: dict[str, str]
+    registry_checks: list[RegistryCheckChannel]
 
 
 class ChannelProvider(TypedDict):
@@ -2200,6 +2201,16 @@ class Reason(TypedDict):
     variable: str
     points_lost: float
     description: str
+
+
+class RegistryCheckChannel(TypedDict):
+    """RegistryCheckChannel"""
+    category: Literal["tax", "kyb", "vehicle"]
+    country: str
+    check: str
+    live: bool
+    live_provider: str | None
+    live_providers: list[ChannelProvider]
 
 
 class ReinitiatedResult(TypedDict):

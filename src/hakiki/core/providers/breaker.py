@@ -103,6 +103,9 @@ class CircuitBreaker:
         """What an operator sees (readiness, channels): no secrets."""
         state = self.state
         view: dict[str, Any] = {"state": state.value, "consecutive_failures": self._failures}
+        if state is not BreakerState.CLOSED:
+            ago = self._clock() - self._opened_at
+            view["opened_seconds_ago"] = round(ago, 1)
         if state is BreakerState.OPEN:
             left = self.policy.cool_down_seconds - (self._clock() - self._opened_at)
             view["retry_in_seconds"] = round(max(left, 0.0), 1)

@@ -34,6 +34,7 @@ async def finalise(runtime: Runtime, kind: CheckKind[A], row: Row, final: Final)
             provider_reference=final.provider_reference,
             data_encrypted=runtime.vault.encrypt(final.data.model_dump_json()),
             completed_at=utcnow(),
+            provider=final.provider,
         )
         if not changed:
             return False

@@ -29,6 +29,7 @@ class Final:
     message: str
     provider_reference: str | None
     event: dict[str, Any]
+    provider: str | None = None  # who answered, when a fallback provider did (None: unchanged)
 
 
 def event_basics(row: Row, outcome: Outcome, *, found: bool) -> dict[str, Any]:

@@ -61,9 +61,12 @@ async def finalise(
     provider_reference: str | None,
     data_encrypted: str,
     completed_at: datetime,
+    provider: str | None = None,
 ) -> bool:
     """Move a pending check to its final state; False when it is no longer pending (so a
-    final state never changes, whoever finalises second)."""
+    final state never changes, whoever finalises second). ``provider``: the provider that
+    answered, when the chain fell back to another than the one first expected."""
+    answered_by = {"provider": provider[:40]} if provider else {}
     result = await conn.execute(
         update(registry_checks)
         .where(registry_checks.c.id == check_id, registry_checks.c.state == "pending")
@@ -74,6 +77,7 @@ async def finalise(
             provider_reference=bounded(provider_reference),
             data_encrypted=data_encrypted,
             completed_at=completed_at,
+            **answered_by,
         )
     )
     return result.rowcount == 1

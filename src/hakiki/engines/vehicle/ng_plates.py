@@ -22,9 +22,12 @@ from hakiki.engines.vehicle.plates import Plate
 
 LAGOS = "Lagos"
 FCT = "Federal Capital Territory"
+ONDO = "Ondo"
 
 # Code -> (LGA, state). Lagos: autoreportng.com, "Lagos State number plate codes and what they
-# mean" (2020); the FCT: zikoko.com's list of plate abbreviations. A code not here is unknown.
+# mean" (2020); the FCT: zikoko.com's list of plate abbreviations; Ondo: autoreportng.com,
+# "Ondo State number plates codes and their meaning" (2020), 15 of its 18 LGAs (data/SOURCES.md).
+# A code not here is unknown.
 LGA_CODES: dict[str, tuple[str, str]] = {
     "AGL": ("Ajeromi-Ifelodun", LAGOS),
     "AKD": ("Ibeju-Lekki", LAGOS),
@@ -47,6 +50,21 @@ LGA_CODES: dict[str, tuple[str, str]] = {
     "ABC": ("Abuja Municipal Area Council", FCT),
     "BWR": ("Bwari", FCT),
     "KWR": ("Kwali", FCT),
+    "AKR": ("Akure South", ONDO),
+    "JTA": ("Akure North", ONDO),
+    "FGB": ("Ifedore", ONDO),
+    "WWW": ("Owo", ONDO),
+    "LEL": ("Ile-Oluji/Okeigbo", ONDO),
+    "NND": ("Ondo West", ONDO),
+    "BDR": ("Ondo East", ONDO),
+    "WEN": ("Idanre", ONDO),
+    "SUA": ("Akoko South-East", ONDO),
+    "REE": ("Odigbo", ONDO),
+    "GBA": ("Ilaje", ONDO),
+    "KTP": ("Okitipupa", ONDO),
+    "ANG": ("Akoko North-West", ONDO),
+    "FFN": ("Ose", ONDO),
+    "KAA": ("Akoko North-East", ONDO),
 }
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from hakiki.core.providers import dojah
 from hakiki.core.upstream_http import (
     UpstreamAnswer,
     UpstreamClient,
@@ -58,11 +59,13 @@ ENDPOINTS: dict[str, tuple[str, str]] = {
 }
 CHANNELS: frozenset[str] = frozenset(ENDPOINTS)
 
-_UNAVAILABLE_STATUSES = frozenset({408, 424, 429})
-_REFUSED_STATUSES = {
-    401: "refused the credentials",
-    402: "refused the look-up: the Dojah balance is too low (HTTP 402)",
-    403: "refused the credentials",
+#: The shared reading of Dojah's statuses (core.providers.dojah) as identity outcomes: a
+#: refusal for our account's sake falls back (``provider_fault``); a rejected number does not.
+_OUTCOMES = {
+    "failed": LookupOutcome.FAILED,
+    "rejected": LookupOutcome.FAILED,
+    "unavailable": LookupOutcome.UNAVAILABLE,
+    "not_found": LookupOutcome.NOT_FOUND,
 }
 
 
@@ -120,11 +123,7 @@ class DojahProvider:
             response = await self._client.get(
                 self._base_url + path,
                 {parameter: number},
-                headers={
-                    "AppId": self._app_id,
-                    "Authorization": self._secret_key,
-                    "accept": "application/json",
-                },
+                headers=dojah.headers(self._app_id, self._secret_key),
                 within=self._timeout_seconds,
             )
         except UpstreamTimeout:
@@ -160,33 +159,10 @@ class DojahProvider:
         except ValueError:
             payload = None
         body: dict[str, Any] = payload if isinstance(payload, dict) else {}
-        said = scrub(str(body.get("error") or body.get("message") or ""), number)
-        detail = f" [Dojah: {said}]" if said else ""
-
-        if status in _REFUSED_STATUSES:
-            why = _REFUSED_STATUSES[status]
-            if why == "refused the credentials":
-                why = (
-                    f"refused the credentials (HTTP {status}): check HAKIKI_DOJAH_APP_ID / "
-                    "HAKIKI_DOJAH_SECRET_KEY and that the key belongs to the environment of "
-                    "HAKIKI_DOJAH_BASE_URL"
-                )
-            return self._result(LookupOutcome.FAILED, f"Dojah {why}{detail}", provider_fault=True)
-        if status in _UNAVAILABLE_STATUSES or status >= 500:
-            return self._result(LookupOutcome.UNAVAILABLE, f"Dojah answered HTTP {status}{detail}")
-        if status in (400, 404) and "not found" in said.lower():
-            return self._result(LookupOutcome.NOT_FOUND, f"no {channel} record found at Dojah")
-        if status in (404, 405):
-            return self._result(
-                LookupOutcome.FAILED,
-                f"Dojah has no {channel} look-up at the configured address (HTTP {status}): "
-                "check HAKIKI_DOJAH_BASE_URL (e.g. https://api.dojah.io)",
-                provider_fault=True,
-            )
-        if status >= 400:
-            return self._result(
-                LookupOutcome.FAILED, f"Dojah rejected the request (HTTP {status}){detail}"
-            )
+        verdict = dojah.read_status(status, scrub(dojah.said(body), number), channel)
+        if verdict is not None:
+            kind, message = verdict
+            return self._result(_OUTCOMES[kind], message, provider_fault=kind == "failed")
         if payload is None:
             return self._result(
                 LookupOutcome.UNAVAILABLE, f"Dojah answered HTTP {status} with a non-JSON body"

@@ -88,6 +88,17 @@ def check_order(order: Mapping[str, list[str]]) -> None:
             )
 
 
+def identity_order(settings: Settings) -> dict[str, list[str]]:
+    """HAKIKI_IDENTITY_PROVIDER_ORDER, with HAKIKI_PROVIDER_ORDER's ``identity:`` keys beneath
+    it (the identity setting wins on the same key)."""
+    general = {
+        key.split(":", 1)[1]: names
+        for key, names in settings.provider_order.items()
+        if key.startswith("identity:")
+    }
+    return general | settings.identity_provider_order
+
+
 class Providers:
     """The identity providers of a running service, held by its runtime: each channel's chain
     (ordered, with fallback) and the process's circuit breakers."""
@@ -109,7 +120,7 @@ class Providers:
         policy = BreakerPolicy(
             settings.provider_breaker_failures, settings.provider_breaker_cooldown_seconds
         )
-        built = cls(build_providers(settings), settings.identity_provider_order, policy)
+        built = cls(build_providers(settings), identity_order(settings), policy)
         configured = {p.name for p in built.items}
         for key, names in built.order.items():
             missing = [name for name in names if name not in configured]
@@ -141,6 +152,20 @@ class Providers:
     def states(self) -> dict[str, dict[str, Any]]:
         """Each configured provider's breaker, for readiness and the channels endpoint."""
         return self.breakers.snapshot(p.name for p in self.items)
+
+    def channels(self) -> list[dict[str, Any]]:
+        """Each identity channel with its providers in order and their breakers."""
+        listed: list[dict[str, Any]] = []
+        for country, code in self._known_keys():
+            names = [p.name for p in self.chain_of(country, code)]
+            providers = [
+                {"name": name, "position": i, **self.breakers.breaker(name).snapshot()}
+                for i, name in enumerate(names, start=1)
+            ]
+            listed.append(
+                {"category": "identity", "country": country, "check": code, "providers": providers}
+            )
+        return listed
 
     def longest_chain(self) -> int:
         """How many providers the longest chain holds (at least 1): a look-up can take that

@@ -49,8 +49,12 @@ class RegistryResult:
 
 
 class RegistryProvider(Protocol):
-    name: str
-    registry: str  # what it reads: "BRS (via Prembly)", "GLEIF", "OpenCorporates"
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def registry(self) -> str:  # what it reads: "BRS (via Prembly)", "GLEIF", "OpenCorporates"
+        ...
 
     def covers(self, query: RegistryQuery) -> bool: ...
 

@@ -145,14 +145,14 @@ class PremblyCac:
         record = _record(body.get("data"), query)
         if code != "00" or status >= 300 or record is None:
             return self._http.unreadable(response, f"an unexpected body (response_code {code!r})")
-        company = _company(record, query)
+        company = company_from(record, query)
         if company is None:
             return self._http.unreadable(response, "a record without a company name")
         return RegistryResult(
             RegistryOutcome.FOUND,
             PROVIDER,
             company=company,
-            ownership=_ownership(record) if query.ownership else None,
+            ownership=ownership_from(record) if query.ownership else None,
             reference=reference,
             message="found",
         )
@@ -183,7 +183,7 @@ def _first(data: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
-def _company(data: dict[str, Any], query: RegistryQuery) -> Company | None:
+def company_from(data: dict[str, Any], query: RegistryQuery) -> Company | None:
     name = _first(data, "company_name", "companyName", "approvedName", "name")
     if name is None:
         return None
@@ -246,7 +246,7 @@ def _party(person: dict[str, Any]) -> Party | None:
     return Party(name=name.title() if name.isupper() else name, kind=kind, nationality=code)
 
 
-def _ownership(data: dict[str, Any]) -> Ownership:
+def ownership_from(data: dict[str, Any]) -> Ownership:
     directors: list[Director] = []
     holders: list[Shareholder] = []
     controllers: list[Party] = []

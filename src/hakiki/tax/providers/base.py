@@ -99,7 +99,8 @@ class TaxLookup:
 class TaxProvider(Protocol):
     """A configured upstream that answers some checks in some countries."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def supports(self, query: TaxQuery) -> bool: ...
 

@@ -28,24 +28,23 @@ The adapter never raises for upstream trouble and never logs or echoes a TIN or 
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import httpx
 
-from hakiki.engines.tax.formats import parse_firs_tin
-from hakiki.tax.providers.base import LookupOutcome, TaxLookup, TaxpayerRecord, TaxQuery
-
-logger = logging.getLogger(__name__)
+from hakiki.engines.tax.formats import TaxpayerNumber
+from hakiki.tax.providers.base import LookupOutcome, TaxLookup, TaxpayerRecord
+from hakiki.tax.providers.tin_http import TinAdapter
 
 PROVIDER_NAME = "prembly"
 DEFAULT_PATH = "/verification/tin"
 
 
-class PremblyTinProvider:
+class PremblyTinProvider(TinAdapter):
     """``TaxProvider`` for FIRS TINs (NG, the PIN check by number) through Prembly."""
 
     name = PROVIDER_NAME
+    label = "Prembly"
 
     def __init__(
         self,
@@ -57,51 +56,20 @@ class PremblyTinProvider:
         path: str = DEFAULT_PATH,
         client: httpx.AsyncClient | None = None,
     ) -> None:
+        super().__init__(timeout, client)
         self._headers = {"app-id": app_id, "x-api-key": api_key, "accept": "application/json"}
         self._url = base_url.rstrip("/") + "/" + path.strip().lstrip("/")
-        self._timeout = timeout
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient(timeout=timeout)
 
-    def supports(self, query: TaxQuery) -> bool:
-        return query.country == "NG" and query.check == "pin" and query.pin is not None
+    async def _send(self, tin: TaxpayerNumber) -> httpx.Response:
+        return await self._client.post(
+            self._url,
+            json={"number": tin.display, "channel": "TIN"},
+            headers=self._headers,
+            timeout=self._timeout,
+        )
 
-    async def aclose(self) -> None:
-        if self._owns_client:
-            await self._client.aclose()
-
-    async def lookup(self, query: TaxQuery) -> TaxLookup:
-        if not self.supports(query):
-            return self._result(LookupOutcome.FAILED, "Prembly answers NG TIN checks only")
-        tin = parse_firs_tin(query.pin or "")
-        try:
-            response = await self._client.post(
-                self._url,
-                json={"number": tin.display, "channel": "TIN"},
-                headers=self._headers,
-                timeout=self._timeout,
-            )
-        except httpx.TimeoutException:
-            logger.warning("prembly tin look-up timed out")
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"Prembly did not answer within {self._timeout:g}s"
-            )
-        except httpx.HTTPError as exc:
-            logger.warning("prembly tin look-up failed: %s", type(exc).__name__)
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"could not reach Prembly ({type(exc).__name__})"
-            )
-        try:
-            result = self._interpret(tin.number, response)
-        except Exception as exc:  # a body shape nobody foresaw must not escape
-            logger.warning("prembly tin answer unreadable: %s", type(exc).__name__)
-            return self._result(
-                LookupOutcome.UNAVAILABLE, f"unreadable answer from Prembly ({type(exc).__name__})"
-            )
-        logger.info("prembly tin look-up: HTTP %s -> %s", response.status_code, result.outcome)
-        return result
-
-    def _interpret(self, asked: str, response: httpx.Response) -> TaxLookup:
+    def _interpret(self, tin: TaxpayerNumber, response: httpx.Response) -> TaxLookup:
+        asked = tin.number
         status = response.status_code
         try:
             payload: Any = response.json()
@@ -140,11 +108,6 @@ class PremblyTinProvider:
             f"Prembly answered HTTP {status} with an unexpected body (response_code {code!r})",
             reference,
         )
-
-    def _result(
-        self, outcome: LookupOutcome, message: str, reference: str | None = None
-    ) -> TaxLookup:
-        return TaxLookup(outcome, self.name, None, reference, message)
 
 
 def _text(data: dict[str, Any], *keys: str) -> str | None:
