@@ -58,6 +58,7 @@ PAGES = (
     ("fraud-reports", "fraud-reports"),
     ("background", "background"),
     ("statements", "statements"),
+    ("credit-models", "credit-models"),
     ("webhooks", "webhooks"),
     ("lists", "lists"),
     ("playground", "playground"),

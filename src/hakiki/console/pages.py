@@ -15,6 +15,7 @@ from fastapi.responses import Response
 from hakiki.console import (
     admin,
     alerts,
+    credit,
     documents,
     records,
     recovery,
@@ -56,6 +57,7 @@ router.include_router(alerts.router)
 router.include_router(admin.router)
 router.include_router(results.router)
 router.include_router(documents.router)
+router.include_router(credit.router)
 
 REQUEST_LOG_ROWS = 25
 ENVIRONMENTS = ("sandbox", "live")

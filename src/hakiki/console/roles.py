@@ -10,10 +10,14 @@ ROLES: tuple[str, ...] = ("owner", "admin", "analyst", "developer", "viewer")
 SCOPES: dict[str, frozenset[str]] = {
     "owner": frozenset(ALL_SCOPES),
     "admin": frozenset(ALL_SCOPES),
-    "analyst": frozenset(DEFAULT_SCOPES),
+    # Training, activating and rolling back the credit model that decides the organisation's
+    # loans (credit:write) is the owners' and admins' call (issue 38): analysts and developers
+    # read the models and make decisions with the active one.
+    "analyst": frozenset(DEFAULT_SCOPES) - {"credit:write"},
     # Reviewing hits and recording manual checks' results are an analyst's decisions; a
     # developer keeps background:write (creating requests while integrating).
-    "developer": frozenset(DEFAULT_SCOPES) - {"screening:write", "background:review"},
+    "developer": frozenset(DEFAULT_SCOPES)
+    - {"screening:write", "background:review", "credit:write"},
     "viewer": frozenset({"webhooks:read"}),  # reads the account surface; runs no billable call
 }
 
@@ -30,10 +34,15 @@ MANAGE_USERS = "manage_users"
 REVIEW = "review"  # screening hits, background checks' manual form
 RUN_CALLS = "run_calls"  # the playground; any unsafe API call through the session
 MANAGE_WEBHOOKS = "manage_webhooks"  # add, test, disable endpoints; resend deliveries
+MANAGE_CREDIT = "manage_credit"  # activate and roll back credit models, edit loan products
 
 PERMISSIONS: dict[str, frozenset[str]] = {
-    "owner": frozenset({MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS}),
-    "admin": frozenset({MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS}),
+    "owner": frozenset(
+        {MANAGE_CREDIT, MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS}
+    ),
+    "admin": frozenset(
+        {MANAGE_CREDIT, MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS}
+    ),
     "analyst": frozenset({REVIEW, RUN_CALLS}),
     "developer": frozenset({MANAGE_KEYS, MANAGE_WEBHOOKS, RUN_CALLS}),
     "viewer": frozenset(),

@@ -15,7 +15,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from hakiki.console import sessions
-from hakiki.console.roles import MANAGE_KEYS, MANAGE_USERS, MANAGE_WEBHOOKS, REVIEW, RUN_CALLS
+from hakiki.console.roles import (
+    MANAGE_CREDIT,
+    MANAGE_KEYS,
+    MANAGE_USERS,
+    MANAGE_WEBHOOKS,
+    REVIEW,
+    RUN_CALLS,
+)
 from hakiki.console.sessions import Session
 from hakiki.core import request_body
 from hakiki.core.auth import SESSION_COOKIE
@@ -76,6 +83,7 @@ def render(
     if session is not None:
         values["csrf"] = session.csrf(runtime_of(request).vault)
         values["can"] = {
+            "manage_credit": session.may(MANAGE_CREDIT),
             "manage_keys": session.may(MANAGE_KEYS),
             "manage_users": session.may(MANAGE_USERS),
             "manage_webhooks": session.may(MANAGE_WEBHOOKS),
