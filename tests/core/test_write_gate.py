@@ -257,3 +257,49 @@ def test_databases_without_a_file_have_no_gate(tmp_path: Path) -> None:
     gate = WriteGate(tmp_path / "x.write-lock", 1.0)
     gate.close()  # never opened: nothing to close
     assert not (tmp_path / "x.write-lock").exists()
+
+
+STOPPED_WHILE_WAITING = textwrap.dedent(
+    """
+    import asyncio, sys
+    from pathlib import Path
+    from hakiki.core.write_gate import WriteGate
+
+    async def main() -> None:
+        gate = WriteGate(Path(sys.argv[1]), 60.0)
+        async def write() -> None:
+            async with gate.held():
+                pass
+        writing = asyncio.create_task(write())
+        await asyncio.sleep(0.3)  # waiting in the gate's thread for the other process
+        assert not writing.done()
+        writing.cancel()  # as `hakiki worker` cancels its chores on SIGTERM
+        try:
+            await writing
+        except asyncio.CancelledError:
+            pass
+        gate.close()
+        print("cancelled", flush=True)
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_a_process_stopped_while_its_write_waits_exits_at_once(tmp_path: Path) -> None:
+    """A worker stopped (SIGTERM) while a write of its own waited at the gate took as long to
+    exit as the other process kept the lock: the waiting thread was joined at exit."""
+    lock_file = tmp_path / "x.write-lock"
+    with _held_elsewhere(lock_file):  # held all along: the waiting thread never gets it
+        child = subprocess.Popen(
+            [sys.executable, "-c", STOPPED_WHILE_WAITING, str(lock_file)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            out, _ = child.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            pytest.fail("the process did not exit while the other one held the gate")
+        assert child.returncode == 0 and out == "cancelled\n"

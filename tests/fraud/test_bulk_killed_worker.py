@@ -30,9 +30,11 @@ from tests.support.databases import isolated_settings
 from tests.support.halt import HALTED
 from tests.support.job_processes import start, stop, wait_for_line, wait_for_status
 
-# Alone: under the parallel suite's load (CI, 2 cores) the resumed worker twice took over 30 s
-# to stop after SIGTERM since the merges of 2026-11-28 (issue note); alone it stops at once.
-pytestmark = [pytest.mark.alone, pytest.mark.processes]
+# In parallel with the rest of the suite. The resumed worker once took over 30 s to stop after
+# SIGTERM: its write waited at the SQLite write gate for this process, which held the lock while
+# its event loop was blocked in stop(); the gate's waiting thread kept the worker from exiting.
+# The gate now waits in a daemon thread, and this process stops workers on a thread.
+pytestmark = [pytest.mark.processes]
 
 ROWS, PRICE, CHUNK = 1_000, 500, 100
 HALT_AFTER = 5 * CHUNK
@@ -97,7 +99,7 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
             # On a thread: this process's own writes must go on while the worker halts.
             await asyncio.to_thread(wait_for_line, first, HALTED)
         finally:
-            stop(first, signal.SIGKILL)
+            await asyncio.to_thread(stop, first, signal.SIGKILL)
         at_kill = await progress(http, headers, bulk_id)
         assert at_kill["processed_records"] == HALT_AFTER, at_kill  # killed midway
 
@@ -108,7 +110,7 @@ async def test_a_killed_worker_resumes_without_rescanning_or_recharging(
             [job] = await jobs.list_jobs(db, task="fraud.bulk_scan")
             await wait_for_status(settings, [job["id"]])
         finally:
-            stop(second)
+            await asyncio.to_thread(stop, second)  # this process's writers go on meanwhile
         done = await progress(http, headers, bulk_id)
         assert done["state"] == "completed"
         assert (done["success_count"], done["error_count"]) == (ROWS, 0)

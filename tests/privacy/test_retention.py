@@ -4,10 +4,14 @@ keep the default), the record of what was purged, and exports deleted after thei
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import httpx
+import pytest
 from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, transaction
@@ -108,3 +112,41 @@ async def test_housekeeping_purges_by_each_organisations_policy_and_reports_it(
     await _age(runtime.db, default.org_id, 100)  # past the defaults too
     await retention.apply(runtime.db, runtime.settings)
     assert await _count(runtime.db, default.org_id) == (0, 0)
+
+
+async def test_housekeeping_with_nothing_due_writes_nothing(
+    client: httpx.AsyncClient,
+    make_account: AccountFactory,
+    runtime: Runtime,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What is due is found with reads: a run with nothing past its retention opens no write
+    transaction (each was a turn at SQLite's write gate, 20 per organisation every run); one
+    organisation's due rows open its own and the run's record only."""
+    opened: list[Database] = []
+    real = retention.transaction
+
+    @asynccontextmanager
+    async def counted(db: Database) -> AsyncIterator[AsyncConnection]:
+        opened.append(db)
+        async with real(db) as conn:
+            yield conn
+
+    monkeypatch.setattr(retention, "transaction", counted)
+    for _ in range(3):
+        await make_account("sandbox")
+    await runtime.request_log.flush()
+    await retention.apply(runtime.db, runtime.settings)  # what earlier tests left due goes
+    opened.clear()
+    assert await retention.apply(runtime.db, runtime.settings) == {}
+    assert opened == []
+
+    due = await make_account("sandbox")
+    response = await client.post("/v3/credit/bureau", json=BUREAU, headers=due.headers)
+    assert response.status_code == 200, response.text
+    await runtime.request_log.flush()
+    await _age(runtime.db, due.org_id, 100)
+    counts = await retention.apply(runtime.db, runtime.settings)
+    assert counts == {(due.org_id, "credit"): 1, (due.org_id, "request_log"): 1}
+    # credit and request_log in the due organisation's sandbox, then the run's record
+    assert len(opened) == 3

@@ -9,6 +9,9 @@ to the waiting process the moment the holder lets go (and releases if the holder
 process waiting for another one waits in a thread of its own, never on the event loop. Each
 wait, for the process's turn and for the lock, lasts at most ``wait_seconds``; then the write
 fails as SQLite's own lock would fail it ("database is locked": the call answers 503).
+The waiting thread is a daemon: a process stopped (SIGTERM) while it waits exits at once
+instead of waiting for the other process to let go (it held `hakiki worker` up for as long as
+the other process kept the lock).
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import threading
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sqlalchemy.exc import OperationalError
@@ -34,7 +37,6 @@ class WriteGate:
         self._wait_seconds = wait_seconds
         self._queues: dict[asyncio.AbstractEventLoop, asyncio.Lock] = {}
         self._waiting: asyncio.Future[None] | None = None  # the thread's wait, while it lasts
-        self._waiter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-write-gate")
 
     @contextlib.asynccontextmanager
     async def held(self) -> AsyncIterator[None]:
@@ -99,9 +101,7 @@ class WriteGate:
         """Wait in the gate's thread. When the wait ends first (after ``wait_seconds``, or the
         call was cancelled), the thread lets go of the lock once it has it, and of the
         process's queue only then, so no writer of this process runs without the lock."""
-        waiting = self._waiting = asyncio.get_running_loop().run_in_executor(
-            self._waiter, fcntl.flock, self._fd, fcntl.LOCK_EX
-        )
+        waiting = self._waiting = _in_daemon_thread(self._fd)
         try:
             await asyncio.wait_for(asyncio.shield(waiting), self._wait_seconds)
         except BaseException as error:
@@ -121,6 +121,34 @@ class WriteGate:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._opened, fcntl.LOCK_UN)
         queue.release()
+
+
+def _in_daemon_thread(fd: int) -> asyncio.Future[None]:
+    """``flock(fd, LOCK_EX)`` in a daemon thread of its own (one wait at a time: the process's
+    queue lets one writer through to it): a thread that never stops the process from exiting,
+    as a ThreadPoolExecutor's would (they are joined at exit, while flock may wait for ever)."""
+    loop = asyncio.get_running_loop()
+    waiting: asyncio.Future[None] = loop.create_future()
+
+    def settle(error: BaseException | None) -> None:
+        if waiting.done():
+            return
+        if error is None:
+            waiting.set_result(None)
+        else:
+            waiting.set_exception(error)
+
+    def wait() -> None:
+        error: BaseException | None = None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException as raised:  # handed to the waiting coroutine
+            error = raised
+        with contextlib.suppress(RuntimeError):  # the loop closed: the process is ending
+            loop.call_soon_threadsafe(settle, error)
+
+    threading.Thread(target=wait, name="sqlite-write-gate", daemon=True).start()
+    return waiting
 
 
 def _locked() -> OperationalError:

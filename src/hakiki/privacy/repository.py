@@ -149,6 +149,46 @@ async def update_request(conn: AsyncConnection, request_id: str, values: dict[st
     await conn.execute(update(requests).where(requests.c.id == request_id).values(values))
 
 
+async def holders_of_older(
+    conn: AsyncConnection,
+    spec: SubjectTable,
+    cutoff: datetime,
+    *,
+    only: Sequence[str] | None = None,
+    excluding: Sequence[str] = (),
+) -> set[tuple[str, str]]:
+    """The (organisation, environment) pairs with a row of ``spec`` created before
+    ``cutoff``: of the ``only`` organisations when given, else of all but ``excluding``."""
+    t = table(spec)
+    query = select(t.c.org_id, t.c.environment).where(older_than(spec, cutoff)).distinct()
+    if only is not None:
+        query = query.where(t.c.org_id.in_(list(only)))
+    elif excluding:
+        query = query.where(t.c.org_id.not_in(list(excluding)))
+    return {(str(o), str(e)) for o, e in (await conn.execute(query)).all()}
+
+
+async def exports_before(conn: AsyncConnection, cutoff: datetime) -> bool:
+    found = await conn.execute(
+        select(requests.c.id)
+        .where(requests.c.export_sealed.is_not(None), requests.c.completed_at < cutoff)
+        .limit(1)
+    )
+    return found.first() is not None
+
+
+async def unowned_logs_before(conn: AsyncConnection, cutoff: datetime) -> bool:
+    logs = metadata.tables["request_logs"]
+    found = await conn.execute(
+        select(logs.c.id)
+        .where(
+            or_(logs.c.org_id.is_(None), logs.c.environment.is_(None)), logs.c.created_at < cutoff
+        )
+        .limit(1)
+    )
+    return found.first() is not None
+
+
 async def purge_exports_before(conn: AsyncConnection, cutoff: datetime) -> int:
     result = await conn.execute(
         update(requests)

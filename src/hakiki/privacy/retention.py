@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.clock import utcnow
 from hakiki.core.database import Database, read, transaction
@@ -132,38 +134,37 @@ async def effective(db: Database, settings: Settings, org_id: str) -> list[dict[
 
 
 async def apply(db: Database, settings: Settings) -> dict[tuple[str, str], int]:
-    """Housekeeping: erase what every organisation keeps past its retention, category by
-    category (one transaction per organisation and category), and record the run."""
+    """Housekeeping: erase what every organisation keeps past its retention, and record the
+    run. What is due is found with reads first (a query or two per category, across every
+    organisation); a write transaction opens only for an organisation, environment and
+    category with rows due (it finds them again, so a row another process erased meanwhile is
+    not counted). With nothing due the run writes nothing: on SQLite every write transaction
+    is a turn at the write gate, where every other writer of the file waits."""
     started = utcnow()
     async with read(db) as conn:
         orgs = await repository.organisation_ids(conn)
         policies = {
             (p["org_id"], p["category"]): p["days"] for p in await repository.policies(conn)
         }
+        due = await _due(conn, settings, started, orgs, policies)
+        unowned_cutoff = started - timedelta(days=CATEGORIES["request_log"].default(settings))
+        exports_cutoff = started - timedelta(days=EXPORT_DAYS)
+        unowned = await repository.unowned_logs_before(conn, unowned_cutoff)
+        exports = await repository.exports_before(conn, exports_cutoff)
     counts: dict[tuple[str, str], int] = {}
-    for category in CATEGORIES.values():
-        default = category.default(settings)
-        for org_id in orgs:
-            days = policies.get((org_id, category.name), default)
-            cutoff = started - timedelta(days=days)
-            purged = 0
-            for environment in ENVIRONMENTS:
-                async with transaction(db) as conn:
-                    found = await subject_data.older(
-                        conn, category.roots, org_id, environment, cutoff
-                    )
-                    receipt = await subject_data.erase(conn, found, expired=True)
-                purged += sum(entry["erased"] for entry in receipt.values())
-            if purged:
-                counts[(org_id, category.name)] = purged
+    for category, org_id, environment, cutoff in due:
+        async with transaction(db) as conn:
+            found = await subject_data.older(conn, category.roots, org_id, environment, cutoff)
+            receipt = await subject_data.erase(conn, found, expired=True)
+        purged = sum(entry["erased"] for entry in receipt.values())
+        if purged:
+            counts[(org_id, category.name)] = counts.get((org_id, category.name), 0) + purged
+    if not (counts or unowned or exports):
+        return counts
     async with transaction(db) as conn:
         # Calls no organisation owns (a refused key): the request log's default.
-        await repository.purge_unowned_logs(
-            conn, started - timedelta(days=CATEGORIES["request_log"].default(settings))
-        )
-        purged_exports = await repository.purge_exports_before(
-            conn, started - timedelta(days=EXPORT_DAYS)
-        )
+        await repository.purge_unowned_logs(conn, unowned_cutoff)
+        purged_exports = await repository.purge_exports_before(conn, exports_cutoff)
         if counts or purged_exports:
             run_id = new_id("rtr")
             await repository.insert_run(
@@ -175,3 +176,42 @@ async def apply(db: Database, settings: Settings) -> dict[tuple[str, str], int]:
                 ],
             )
     return counts
+
+
+async def _due(
+    conn: AsyncConnection,
+    settings: Settings,
+    started: datetime,
+    orgs: list[str],
+    policies: dict[tuple[str, str], int],
+) -> list[tuple[Category, str, str, datetime]]:
+    """(category, organisation, environment, cutoff) for each with rows past its retention:
+    per category one query for the organisations on the default, one per other length set."""
+    known = set(orgs)
+    due: list[tuple[Category, str, str, datetime]] = []
+    for category in CATEGORIES.values():
+        default = category.default(settings)
+        by_days: dict[int, list[str]] = {}
+        for (org_id, name), days in policies.items():
+            if name == category.name and org_id in known and days != default:
+                by_days.setdefault(days, []).append(org_id)
+        own = [org for group in by_days.values() for org in group]
+        holders: dict[tuple[str, str], int] = {}
+        for spec in category.roots:
+            if spec.scope is not None:  # no columns of its own to ask: every pair is a candidate
+                pairs = {(org, env) for org in orgs for env in ENVIRONMENTS}
+                holders.update(
+                    {pair: policies.get((pair[0], category.name), default) for pair in pairs}
+                )
+                continue
+            cutoff = started - timedelta(days=default)
+            for pair in await repository.holders_of_older(conn, spec, cutoff, excluding=own):
+                holders[pair] = default
+            for days, group in by_days.items():
+                cutoff = started - timedelta(days=days)
+                for pair in await repository.holders_of_older(conn, spec, cutoff, only=group):
+                    holders[pair] = days
+        for (org_id, environment), days in sorted(holders.items()):
+            if org_id in known and environment in ENVIRONMENTS:
+                due.append((category, org_id, environment, started - timedelta(days=days)))
+    return due
