@@ -152,7 +152,9 @@ def _powers(count: int) -> npt.NDArray[np.uint64]:
     return np.array(out, dtype=np.uint64)
 
 
-def _by_length(encoded: Sequence[bytes]) -> Iterable[tuple[IntArray, npt.NDArray[np.uint8]]]:
+def _by_length(
+    encoded: Sequence[bytes],
+) -> Iterable[tuple[npt.NDArray[np.intp], npt.NDArray[np.uint8]]]:
     """The rows of ``encoded`` grouped by length: (their positions, their bytes as a matrix)."""
     lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
     for length in np.unique(lengths).tolist():
@@ -183,7 +185,9 @@ def _hash_many(keys: Sequence[str]) -> npt.NDArray[np.int64]:
     return _mix_many(_raw_many(encoded), lengths)
 
 
-def _deletion_hashes(tokens: Sequence[str], tids: IntArray) -> tuple[npt.NDArray[np.int64], IntArray]:
+def _deletion_hashes(
+    tokens: Sequence[str], tids: IntArray
+) -> tuple[npt.NDArray[np.int64], IntArray]:
     """The hashes of every one-letter deletion of each token, with the token's id beside
     (what ``HashedPostings.build((d, tid) for d in _deletions(token))`` files): ASCII tokens
     in numpy (deleting a letter is deleting a byte), from the prefix and suffix hashes; the

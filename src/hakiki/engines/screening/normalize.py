@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rigour._core import person_name_prefixes_list
 from rigour.names import remove_person_prefixes, replace_org_types_compare
 from rigour.names import tokenize_name as _rigour_tokenize
-from rigour._core import person_name_prefixes_list
 from rigour.text import ascii_text
 
 from hakiki.engines.screening.variants import numbers_to_digits
@@ -228,7 +228,9 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
 @lru_cache(maxsize=1)
 def _prefix_words() -> frozenset[str]:
     """The first word of each of rigour's person prefixes, lowercased, without trailing dots."""
-    return frozenset(p.split()[0].rstrip(".").lower() for p in person_name_prefixes_list() if p.split())
+    return frozenset(
+        p.split()[0].rstrip(".").lower() for p in person_name_prefixes_list() if p.split()
+    )
 
 
 def _no_prefix(text: str) -> bool:
