@@ -46,7 +46,8 @@ from hakiki.core.data_dir import private_dir
 logger = logging.getLogger("hakiki.lists")
 
 MAGIC = b"hakiki-screening-index"
-FORMAT = 4  # 3: each list's date is the publisher's, never the download day; 4: aligned arrays
+FORMAT = 5  # 3: each list's date is the publisher's, never the download day; 4: aligned arrays;
+# 5: the look-up keys hashed by index.key_hash (a polynomial hash, computed in numpy)
 _ALIGN = 64
 FILE_NAME = "screening-index.pickle"
 _HMAC_LABEL = b"hakiki screening index cache\0"

@@ -105,11 +105,128 @@ def stable_hash(key: str) -> int:
 _HASH_OFFSET = 1 << 63
 
 
+_P = 0x100000001B3  # the polynomial's base (FNV-1's prime): odd, so powers never vanish
+_MASK = (1 << 64) - 1
+_P64 = np.uint64(_P)
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _raw_hash(data: bytes) -> int:
+    """The polynomial hash of ``data`` modulo 2^64 (sum of byte * P^rank, the last byte at
+    rank 0), before mixing: composable, raw(a + b) = raw(a) * P^len(b) + raw(b)."""
+    h = 0
+    for byte in data:
+        h = (h * _P + byte) & _MASK
+    return h
+
+
+def _mix(raw: int, length: int) -> int:
+    """The key's hash from its raw hash and byte length (splitmix64's finaliser), signed."""
+    z = raw ^ ((length * _GOLDEN) & _MASK)
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z ^= z >> 31
+    return z - (1 << 64) if z >> 63 else z
+
+
+def key_hash(key: str) -> int:
+    """The 64-bit hash a :class:`HashedPostings` files ``key`` under (the same in every
+    process); :func:`_mix_many` computes the same for many keys at once in numpy."""
+    data = key.encode()
+    return _mix(_raw_hash(data), len(data))
+
+
+def _mix_many(raw: npt.NDArray[np.uint64], lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:func:`_mix` over arrays."""
+    z = raw ^ (lengths.astype(np.uint64) * np.uint64(_GOLDEN))
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return z.view(np.int64)
+
+
+def _powers(count: int) -> npt.NDArray[np.uint64]:
+    out = [1]
+    for _ in range(1, count):
+        out.append(out[-1] * _P & _MASK)
+    return np.array(out, dtype=np.uint64)
+
+
+def _by_length(
+    encoded: Sequence[bytes],
+) -> Iterable[tuple[npt.NDArray[np.intp], npt.NDArray[np.uint8]]]:
+    """The rows of ``encoded`` grouped by length: (their positions, their bytes as a matrix)."""
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    for length in np.unique(lengths).tolist():
+        rows = np.flatnonzero(lengths == length)
+        if length == 0:
+            yield rows, np.zeros((len(rows), 0), dtype=np.uint8)
+            continue
+        picked = [encoded[r] for r in rows.tolist()]
+        matrix = np.frombuffer(b"".join(picked), dtype=np.uint8).reshape(len(rows), length)
+        yield rows, matrix
+
+
+def _raw_many(encoded: Sequence[bytes]) -> npt.NDArray[np.uint64]:
+    """:func:`_raw_hash` of each of ``encoded``."""
+    out = np.zeros(len(encoded), dtype=np.uint64)
+    for rows, matrix in _by_length(encoded):
+        h = np.zeros(len(rows), dtype=np.uint64)
+        for column in range(matrix.shape[1]):
+            h = h * _P64 + matrix[:, column]
+        out[rows] = h
+    return out
+
+
+def _hash_many(keys: Sequence[str]) -> npt.NDArray[np.int64]:
+    """:func:`key_hash` of each of ``keys``."""
+    encoded = [k.encode() for k in keys]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    return _mix_many(_raw_many(encoded), lengths)
+
+
+def _deletion_hashes(
+    tokens: Sequence[str], tids: IntArray
+) -> tuple[npt.NDArray[np.int64], IntArray]:
+    """The hashes of every one-letter deletion of each token, with the token's id beside
+    (what ``HashedPostings.build((d, tid) for d in _deletions(token))`` files): ASCII tokens
+    in numpy (deleting a letter is deleting a byte), from the prefix and suffix hashes; the
+    others one by one."""
+    hashes: list[npt.NDArray[np.int64]] = []
+    values: list[IntArray] = []
+    ascii_rows = [k for k, t in enumerate(tokens) if t.isascii()]
+    other = [k for k, t in enumerate(tokens) if not t.isascii()]
+    encoded = [tokens[k].encode() for k in ascii_rows]
+    ascii_tids = tids[np.asarray(ascii_rows, dtype=np.int64)] if ascii_rows else tids[:0]
+    for rows, matrix in _by_length(encoded):
+        count, length = matrix.shape
+        if length == 0:
+            continue
+        powers = _powers(length + 1)
+        prefix = np.zeros((count, length + 1), dtype=np.uint64)  # hash of the first k bytes
+        for column in range(length):
+            prefix[:, column + 1] = prefix[:, column] * _P64 + matrix[:, column]
+        whole = prefix[:, length]
+        for i in range(length):
+            tail = length - 1 - i  # the bytes after the deleted one
+            suffix = whole - prefix[:, i + 1] * powers[tail]
+            raw = prefix[:, i] * powers[tail] + suffix
+            hashes.append(_mix_many(raw, np.full(count, length - 1, dtype=np.int64)))
+            values.append(ascii_tids[rows])
+    if other:
+        keys = [(d, int(tids[k])) for k in other for d in _deletions(tokens[k])]
+        hashes.append(_hash_many([d for d, _ in keys]))
+        values.append(np.fromiter((v for _, v in keys), dtype=np.int32, count=len(keys)))
+    if not hashes:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+    return np.concatenate(hashes), np.concatenate(values).astype(np.int32)
+
+
 class HashedPostings:
     """A multimap from strings to int32 values, held as three arrays: the sorted 64-bit hashes
-    of the keys, where each key's values start, and the values. Two keys with the same hash
-    would share their values: among 2^64 hashes, never in practice, and the values are only
-    proposals that the caller checks anyway."""
+    of the keys (:func:`key_hash`), where each key's values start, and the values. Two keys
+    with the same hash would share their values: among 2^64 hashes, never in practice, and the
+    values are only proposals that the caller checks anyway."""
 
     __slots__ = ("_keys", "_starts", "_values")
 
@@ -127,18 +244,12 @@ class HashedPostings:
 
     @classmethod
     def build(cls, pairs: Iterable[tuple[str, int]]) -> HashedPostings:
-        hashes = array("q")
-        values = array("i")
-        add_hash, add_value = hashes.append, values.append
-        crc32, adler32 = zlib.crc32, zlib.adler32
-        for key, value in pairs:
-            data = key.encode()  # stable_hash, inline: millions of keys in a large list
-            add_hash((crc32(data) << 32 | adler32(data)) - _HASH_OFFSET)
-            add_value(value)
-        return cls(np.frombuffer(hashes, dtype=np.int64), np.frombuffer(values, dtype=np.int32))
+        listed = list(pairs)
+        values = np.fromiter((v for _, v in listed), dtype=np.int32, count=len(listed))
+        return cls(_hash_many([k for k, _ in listed]), values)
 
     def get(self, key: str) -> IntArray:
-        h = stable_hash(key)
+        h = key_hash(key)
         i = int(np.searchsorted(self._keys, h))
         if i < len(self._keys) and self._keys[i] == h:
             return self._values[self._starts[i] : self._starts[i + 1]]
@@ -160,9 +271,8 @@ class NameTable:
     was added as."""
 
     def __init__(self) -> None:
-        self.tokens: list[str] = []  # token id -> token
+        self.tokens: list[str] = []  # token id -> token (made by freeze)
         self._token_ids: dict[str, int] = {}
-        self._weights: list[float] = []  # weight code -> weight
         self._weight_codes: dict[float, int] = {}
         self._removed: dict[int, tuple[str, ...]] = {}  # the few names a title was taken from
         self._not_latin: set[int] = set()  # the few names not written in Latin letters
@@ -179,11 +289,7 @@ class NameTable:
         return len(self._entity)
 
     def token_id(self, token: str) -> int:
-        found = self._token_ids.get(token)
-        if found is None:
-            found = self._token_ids[token] = len(self.tokens)
-            self.tokens.append(token)
-        return found
+        return self._token_ids.setdefault(token, len(self._token_ids))
 
     def find(self, token: str) -> int | None:
         return self._token_ids.get(token)
@@ -191,18 +297,11 @@ class NameTable:
     def add(self, entity: int, slot: int, kind: NameKind, norm: NormalizedName, group: int) -> int:
         nid = len(self._entity)
         token_ids, weight_codes = self._token_ids, self._weight_codes
-        ids, codes = self._ids, self._codes
-        for token, weight in zip(norm.tokens, norm.weights, strict=True):
-            tid = token_ids.get(token)
-            if tid is None:
-                tid = token_ids[token] = len(self.tokens)
-                self.tokens.append(token)
-            ids.append(tid)
-            code = weight_codes.get(weight)
-            if code is None:
-                code = weight_codes[weight] = len(self._weights)
-                self._weights.append(weight)
-            codes.append(code)
+        new_token = token_ids.setdefault
+        self._ids.extend([new_token(token, len(token_ids)) for token in norm.tokens])
+        new_code = weight_codes.setdefault
+        self._codes.extend([new_code(weight, len(weight_codes)) for weight in norm.weights])
+        ids = self._ids
         self._starts.append(len(ids))
         if norm.removed:
             self._removed[nid] = norm.removed
@@ -224,7 +323,9 @@ class NameTable:
         self.slot = np.frombuffer(self._slot, dtype=np.int16).copy()
         for name in ("_starts", "_ids", "_codes", "_entity", "_group", "_kind", "_slot"):
             delattr(self, name)
-        self.weights = tuple(self._weights)
+        # ids were given in the order tokens and weights were first met: the dicts' order
+        self.tokens = list(self._token_ids)
+        self.weights = tuple(self._weight_codes)
         self.frozen = True
         # the names a server scores again and again (the common ones) are rebuilt once
         self.norm = _weak_memo(self._norm, 65536)
@@ -387,30 +488,28 @@ class CandidateIndex:
         self._name_weight = np.bincount(name_of, weights=idf[token_of], minlength=count)
         posted = self._posted.tolist()
         adjacent = np.flatnonzero(owner_of[1:] == owner_of[:-1])
-        find = table.find
-
-        def joined() -> Iterable[tuple[str, int]]:
-            for a, b, nid in zip(
-                ids[adjacent].tolist(),
-                ids[adjacent + 1].tolist(),
-                owner_of[adjacent].tolist(),
-                strict=True,
-            ):
-                key = tokens[a] + tokens[b]
-                tid = find(key)
-                if tid is None or not posted[tid]:
-                    yield key, nid
-
-        self._joined = HashedPostings.build(joined())
+        # adjacent tokens written together, by the hash of their concatenation (the raw hash
+        # composes), except where that is a list token of its own
+        encoded = [t.encode() for t in tokens]
+        raw = _raw_many(encoded)
+        size = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        del encoded
+        first, second = ids[adjacent], ids[adjacent + 1]
+        powers = _powers(int(size.max()) + 1 if len(size) else 1)
+        pair_hash = _mix_many(
+            raw[first] * powers[size[second]] + raw[second], size[first] + size[second]
+        )
+        own = _mix_many(raw, size)[self._posted]
+        keep = ~np.isin(pair_hash, own)
+        self._joined = HashedPostings(pair_hash[keep], owner_of[adjacent][keep].astype(np.int32))
+        del raw, size, first, second, pair_hash, own, keep
         fuzzy = [
             (tid, token)
             for tid, token in enumerate(tokens)
             if posted[tid] and len(token) >= MIN_FUZZY_LENGTH
         ]
-        # generators, not lists: the keys of a large list are millions of short strings
-        self._deletes = HashedPostings.build(
-            (deleted, tid) for tid, token in fuzzy for deleted in _deletions(token)
-        )
+        fuzzy_tids = np.fromiter((tid for tid, _ in fuzzy), dtype=np.int32, count=len(fuzzy))
+        self._deletes = HashedPostings(*_deletion_hashes([t for _, t in fuzzy], fuzzy_tids))
         self._phonetic = HashedPostings.build(
             (key, tid) for tid, token in fuzzy if (key := phonetic_key(token))
         )

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rigour._core import person_name_prefixes_list
 from rigour.names import remove_person_prefixes, replace_org_types_compare
 from rigour.names import tokenize_name as _rigour_tokenize
 from rigour.text import ascii_text
@@ -211,7 +212,7 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         if "." in text:
             text = _GLUED_INITIALS.sub(r"\1. ", text)
         written = tokenize(text)
-        tokens = tokenize(remove_person_prefixes(text))
+        tokens = written if _no_prefix(text) else tokenize(remove_person_prefixes(text))
         # rigour removes prefixes in front only: what it took is the head of the written tokens
         cut = len(written) - len(tokens)
         prefixes = written[:cut] if cut > 0 and written[cut:] == tokens else ()
@@ -222,6 +223,25 @@ def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
         for k, t in enumerate(tokens)
     )
     return NormalizedName(tokens, weights, removed, is_latin(text))
+
+
+@lru_cache(maxsize=1)
+def _prefix_words() -> frozenset[str]:
+    """The first word of each of rigour's person prefixes, lowercased, without trailing dots."""
+    return frozenset(
+        p.split()[0].rstrip(".").lower() for p in person_name_prefixes_list() if p.split()
+    )
+
+
+def _no_prefix(text: str) -> bool:
+    """True when ``remove_person_prefixes(text)`` is surely ``text`` itself (most names: the
+    regex's call is skipped). Its pattern, ``^\\W*((prefix)\\.?\\s+)*``, removes something only
+    when the text starts with a non-word character or with a prefix followed by an optional
+    dot and a space, so by a first word that, without trailing dots, is a prefix's first word."""
+    if not text.isascii() or not text[:1].isalnum():
+        return False
+    first = text.split(maxsplit=1)[0].rstrip(".").lower()
+    return first not in _prefix_words()
 
 
 def is_latin(text: str) -> bool:
