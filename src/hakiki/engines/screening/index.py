@@ -334,7 +334,7 @@ def _kth(values: npt.NDArray[np.float64], k: int) -> float:
 
 class CandidateIndex:
     # the early pass (:meth:`_early`) is on by default: it proposes the plain pass's names
-    # (the A/B of docs/benchmarks.md, issue 33, and tests/engines/screening/test_candidates_early.py)
+    # (docs/benchmarks.md, issue 33; tests/engines/screening/test_candidates_early.py)
     early = True
 
     def __init__(self, table: NameTable) -> None:
@@ -555,9 +555,7 @@ class CandidateIndex:
             scratch = _Scratch(self.table.count)
         try:
             found = (
-                self._early(terms, query_weight, limit, groups, scratch, keys)
-                if early
-                else None
+                self._early(terms, query_weight, limit, groups, scratch, keys) if early else None
             )
             if found is None:
                 reached, overlap = self._walk(terms, scratch, keys=keys)
