@@ -4,8 +4,8 @@ Runs ``bench/screening_scale.py``'s screening of one size (its lists, its 1,800 
 records every call the engine makes to ``CandidateIndex.candidates``, then for each call asks
 the index again with the plain pass and with the early one (which goes first alternates),
 ``--rounds`` times: the candidates must be the same (the count that differ is printed; it
-must be 0), and the thread CPU time of each is kept. The screenings are then repeated with the early pass off and on and
-their results compared.
+must be 0), and the thread CPU time of each is kept. The screenings are then repeated with
+the early pass off and on and their results compared.
 
     uv run python bench/screening_early_ab.py --size 200000 --rounds 2
 """
