@@ -70,6 +70,9 @@ EARLY_SKIP = 256
 # bytes in all (CandidateIndex._merged).
 MERGED_MIN = 2048
 MERGED_BYTES = 64 << 20
+# The sources of this many query tokens are kept (CandidateIndex.token_sources): views of the
+# postings, about 200 bytes a source (a few MB).
+SOURCES_KEPT = 2048
 
 IntArray = npt.NDArray[np.int32]
 _A = TypeVar("_A")
@@ -398,6 +401,7 @@ class CandidateIndex:
         self._group_count = int(table.group.max()) + 1 if count else 0
         self._free: list[_Scratch] = []
         self.expand = self._expand_cache()
+        self.token_sources = _weak_memo(self._token_sources, SOURCES_KEPT)
         self._merged_cache = _BytesCache(MERGED_BYTES)
 
     @classmethod
@@ -415,6 +419,7 @@ class CandidateIndex:
         """Everything but the look-up cache and the work arrays."""
         state = dict(self.__dict__)
         del state["expand"]
+        del state["token_sources"]
         del state["_free"]
         del state["_merged_cache"]
         return state
@@ -423,6 +428,7 @@ class CandidateIndex:
         self.__dict__.update(state)
         self._free = []
         self.expand = self._expand_cache()
+        self.token_sources = _weak_memo(self._token_sources, SOURCES_KEPT)
         self._merged_cache = _BytesCache(MERGED_BYTES)
 
     @property
@@ -480,6 +486,21 @@ class CandidateIndex:
     def _postings(self, tid: int) -> IntArray:
         return self._post_ids[self._post_starts[tid] : self._post_starts[tid + 1]]
 
+    def _token_sources(self, token: str) -> tuple[tuple[float, IntArray, float], ...]:
+        """A query token's sources (:meth:`_sources`), lowest weight first, so a name reached
+        through several similar tokens keeps the best weight (the last write wins). Kept per
+        token (:attr:`token_sources`): a common token has a hundred or more."""
+        idf = self._idf
+        sources = [
+            (similarity * idf[tid], self._postings(tid), idf[tid])
+            for tid, similarity in self.expand(token)
+        ]
+        split = self._joined.get(token)
+        if len(split):
+            sources.append((self._unknown_idf, split, 0.0))
+        sources.sort(key=lambda source: source[0])
+        return tuple(sources)
+
     def _sources(
         self, query: NormalizedName
     ) -> tuple[list[list[tuple[float, IntArray, float]]], list[str | None], float]:
@@ -501,21 +522,12 @@ class CandidateIndex:
         idf = self._idf
         query_weight = 0.0
         for token in q_tokens:
-            sources = [
-                (similarity * idf[tid], self._postings(tid), idf[tid])
-                for tid, similarity in self.expand(token)
-            ]
-            split = self._joined.get(token)
-            if len(split):
-                sources.append((self._unknown_idf, split, 0.0))
+            sources = self.token_sources(token)
             if not sources:
                 query_weight += self._unknown_idf
                 continue
-            # lowest weight first, so a name reached through several similar tokens keeps
-            # the best weight (the last write wins)
-            sources.sort(key=lambda source: source[0])
             query_weight += sources[-1][0]
-            terms.append(sources)
+            terms.append(list(sources))
             keys.append(token)
         for a, b in itertools.pairwise(query.tokens):
             for listed in (a + b, *variants_of(a + b)):
