@@ -330,6 +330,20 @@ class _BytesCache:
                 self._size -= dropped
 
 
+def _best_of(
+    sources: Sequence[tuple[float, IntArray, float]], scratch: _Scratch
+) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    """The names ``sources`` reach, sorted, each with the best weight of the sources it is in
+    (sources lowest weight first: the last write wins)."""
+    best, owner = scratch.best, scratch.owner
+    for weight, ids, _ in sources:
+        best[ids] = weight
+    names = np.sort(_unique(np.concatenate([ids for _, ids, _ in sources]), owner))
+    weights = best[names]
+    best[names] = 0.0
+    return names, weights
+
+
 def _kth(values: npt.NDArray[np.float64], k: int) -> float:
     """The ``k``-th largest of ``values`` (at least ``k`` of them)."""
     return float(np.partition(values, len(values) - k)[len(values) - k])
@@ -594,12 +608,7 @@ class CandidateIndex:
         found = self._merged_cache.get(key)
         if found is not None:
             return found
-        best, owner = scratch.best, scratch.owner
-        for weight, ids, _ in sources:
-            best[ids] = weight
-        names = np.sort(_unique(np.concatenate([ids for _, ids, _ in sources]), owner))
-        weights = best[names]
-        best[names] = 0.0
+        names, weights = _best_of(sources, scratch)
         if len(names) >= MERGED_MIN:
             self._merged_cache.put(key, (names, weights), names.nbytes + weights.nbytes)
         return names, weights
@@ -666,13 +675,7 @@ class CandidateIndex:
             if len(ids) > 1 and not bool(np.all(ids[1:] > ids[:-1])):
                 ids = np.unique(ids)
             return ids, np.full(len(ids), weight)
-        best, owner = scratch.best, scratch.owner
-        for weight, ids, _ in sources:
-            best[ids] = weight
-        names = np.sort(_unique(np.concatenate([ids for _, ids, _ in sources]), owner))
-        weights = best[names]
-        best[names] = 0.0
-        return names, weights
+        return _best_of(sources, scratch)
 
     def _early(
         self,
