@@ -145,3 +145,44 @@ def test_screening_hits_are_the_same_with_and_without_the_early_pass(
     assert [r.to_dict() for r in early] == [r.to_dict() for r in full]
     assert sum(outcomes[:calls]) > 0
     assert sum(bool(r.hits) for r in early) >= 15
+
+
+def test_the_early_pass_is_on_by_default() -> None:
+    """The A/B on every query of ``bench/screening_scale.py`` at 200k and 1M names found the same
+    candidates and the same results (docs/benchmarks.md), so the early pass runs unless told."""
+    assert CandidateIndex.early is True
+
+
+def test_a_failed_early_try_walks_the_postings_no_more_than_the_plain_pass(
+    small_thresholds: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether the early pass can hold is decided from the postings' lengths and the tokens'
+    weights before anything is walked; when it cannot be proven the plain pass is the only
+    walk (before: a first walk of the short postings, then the plain pass over all of them)."""
+    rnd = random.Random(17)
+    listed = _names(4000, seed=21)
+    index = CandidateIndex.of([normalize_name(n) for n in listed])
+    queries = [_typo(n, rnd) for n in rnd.sample(listed, 60)] + [
+        " ".join(rnd.choice(COMMON) for _ in range(rnd.randint(2, 4))) for _ in range(60)
+    ]
+    outcomes = _count_early(monkeypatch)
+    walks: list[int] = []
+    plain_walk = CandidateIndex._walk
+
+    def counting(self: CandidateIndex, *args: object, **kwargs: object) -> object:
+        walks.append(1)
+        return plain_walk(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CandidateIndex, "_walk", counting)
+    for query in [normalize_name(q) for q in queries]:
+        walks.clear()
+        tried = len(outcomes)
+        found = index.candidates(query)
+        assert len(walks) <= 1, query.tokens
+        if len(outcomes) > tried:  # a query of no name part is not tried at all
+            assert len(walks) == (0 if outcomes[-1] else 1)
+        monkeypatch.setattr(CandidateIndex, "_walk", plain_walk)
+        assert found == index.candidates(query, early=False), query.tokens
+        monkeypatch.setattr(CandidateIndex, "_walk", counting)
+    # both kinds were met: queries proven early and queries of common parts only where it fails
+    assert any(outcomes) and not all(outcomes), outcomes

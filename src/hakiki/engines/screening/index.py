@@ -63,15 +63,16 @@ NEAR_TIE = 0.999
 # ... up to this many in all.
 MAX_CANDIDATES = 320
 # Early termination (CandidateIndex._early): tried when a query reaches at least this many
-# postings in all; its first walk takes the shortest sources up to this share of them; only
-# sources at least this long are left unwalked.
+# postings in all; only terms reaching at least this many postings are left unwalked.
 EARLY_MIN = 8192
-EARLY_SHARE = 8
 EARLY_SKIP = 256
 # The union of a query token's sources is kept when it holds this many names, up to this many
 # bytes in all (CandidateIndex._merged).
 MERGED_MIN = 2048
 MERGED_BYTES = 64 << 20
+# The sources of this many query tokens are kept (CandidateIndex.token_sources): views of the
+# postings, about 200 bytes a source (a few MB).
+SOURCES_KEPT = 2048
 
 IntArray = npt.NDArray[np.int32]
 _A = TypeVar("_A")
@@ -430,35 +431,29 @@ class _BytesCache:
                 self._size -= dropped
 
 
+def _best_of(
+    sources: Sequence[tuple[float, IntArray, float]], scratch: _Scratch
+) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    """The names ``sources`` reach, sorted, each with the best weight of the sources it is in
+    (sources lowest weight first: the last write wins)."""
+    best, owner = scratch.best, scratch.owner
+    for weight, ids, _ in sources:
+        best[ids] = weight
+    names = np.sort(_unique(np.concatenate([ids for _, ids, _ in sources]), owner))
+    weights = best[names]
+    best[names] = 0.0
+    return names, weights
+
+
 def _kth(values: npt.NDArray[np.float64], k: int) -> float:
     """The ``k``-th largest of ``values`` (at least ``k`` of them)."""
     return float(np.partition(values, len(values) - k)[len(values) - k])
 
 
-def _bound(
-    terms: list[list[tuple[float, IntArray, float]]],
-    left: Collection[tuple[int, int]],
-    query_weight: float,
-) -> float:
-    """An upper bound of the ratio of a name reached by the ``left`` sources only: from each
-    term, at most the best weight among its left sources; its weight at least the smallest
-    floor among them."""
-    ceiling = 0.0
-    floor = math.inf
-    for t, sources in enumerate(terms):
-        rest = [(w, f) for s, (w, _, f) in enumerate(sources) if (t, s) in left]
-        if rest:
-            ceiling += max(w for w, _ in rest)
-            floor = min(floor, *(f for _, f in rest))
-    if not left:
-        return 0.0
-    return ceiling / (query_weight + floor)
-
-
 class CandidateIndex:
-    # the early pass (:meth:`_early`) is off by default: at a million names it stops early on a
-    # third of the queries but its failed tries cost as much as it saves (docs/benchmarks.md)
-    early = False
+    # the early pass (:meth:`_early`) is on by default: it proposes the plain pass's names
+    # (docs/benchmarks.md, issue 33; tests/engines/screening/test_candidates_early.py)
+    early = True
 
     def __init__(self, table: NameTable) -> None:
         if not table.frozen:
@@ -519,6 +514,7 @@ class CandidateIndex:
         self._group_count = int(table.group.max()) + 1 if count else 0
         self._free: list[_Scratch] = []
         self.expand = self._expand_cache()
+        self.token_sources = _weak_memo(self._token_sources, SOURCES_KEPT)
         self._merged_cache = _BytesCache(MERGED_BYTES)
 
     @classmethod
@@ -536,6 +532,7 @@ class CandidateIndex:
         """Everything but the look-up cache and the work arrays."""
         state = dict(self.__dict__)
         del state["expand"]
+        del state["token_sources"]
         del state["_free"]
         del state["_merged_cache"]
         return state
@@ -544,6 +541,7 @@ class CandidateIndex:
         self.__dict__.update(state)
         self._free = []
         self.expand = self._expand_cache()
+        self.token_sources = _weak_memo(self._token_sources, SOURCES_KEPT)
         self._merged_cache = _BytesCache(MERGED_BYTES)
 
     @property
@@ -601,6 +599,21 @@ class CandidateIndex:
     def _postings(self, tid: int) -> IntArray:
         return self._post_ids[self._post_starts[tid] : self._post_starts[tid + 1]]
 
+    def _token_sources(self, token: str) -> tuple[tuple[float, IntArray, float], ...]:
+        """A query token's sources (:meth:`_sources`), lowest weight first, so a name reached
+        through several similar tokens keeps the best weight (the last write wins). Kept per
+        token (:attr:`token_sources`): a common token has a hundred or more."""
+        idf = self._idf
+        sources = [
+            (similarity * idf[tid], self._postings(tid), idf[tid])
+            for tid, similarity in self.expand(token)
+        ]
+        split = self._joined.get(token)
+        if len(split):
+            sources.append((self._unknown_idf, split, 0.0))
+        sources.sort(key=lambda source: source[0])
+        return tuple(sources)
+
     def _sources(
         self, query: NormalizedName
     ) -> tuple[list[list[tuple[float, IntArray, float]]], list[str | None], float]:
@@ -622,21 +635,12 @@ class CandidateIndex:
         idf = self._idf
         query_weight = 0.0
         for token in q_tokens:
-            sources = [
-                (similarity * idf[tid], self._postings(tid), idf[tid])
-                for tid, similarity in self.expand(token)
-            ]
-            split = self._joined.get(token)
-            if len(split):
-                sources.append((self._unknown_idf, split, 0.0))
+            sources = self.token_sources(token)
             if not sources:
                 query_weight += self._unknown_idf
                 continue
-            # lowest weight first, so a name reached through several similar tokens keeps
-            # the best weight (the last write wins)
-            sources.sort(key=lambda source: source[0])
             query_weight += sources[-1][0]
-            terms.append(sources)
+            terms.append(list(sources))
             keys.append(token)
         for a, b in itertools.pairwise(query.tokens):
             for listed in (a + b, *variants_of(a + b)):
@@ -675,7 +679,9 @@ class CandidateIndex:
         except IndexError:
             scratch = _Scratch(self.table.count)
         try:
-            found = self._early(terms, query_weight, limit, groups, scratch) if early else None
+            found = (
+                self._early(terms, query_weight, limit, groups, scratch, keys) if early else None
+            )
             if found is None:
                 reached, overlap = self._walk(terms, scratch, keys=keys)
                 reached, overlap = self._allowed(reached, overlap, groups)
@@ -701,12 +707,7 @@ class CandidateIndex:
         found = self._merged_cache.get(key)
         if found is not None:
             return found
-        best, owner = scratch.best, scratch.owner
-        for weight, ids, _ in sources:
-            best[ids] = weight
-        names = _unique(np.concatenate([ids for _, ids, _ in sources]), owner)
-        weights = best[names]
-        best[names] = 0.0
+        names, weights = _best_of(sources, scratch)
         if len(names) >= MERGED_MIN:
             self._merged_cache.put(key, (names, weights), names.nbytes + weights.nbytes)
         return names, weights
@@ -728,29 +729,19 @@ class CandidateIndex:
         self,
         terms: list[list[tuple[float, IntArray, float]]],
         scratch: _Scratch,
-        only: Collection[tuple[int, int]] | None = None,
         keys: Sequence[str | None] | None = None,
     ) -> tuple[IntArray, npt.NDArray[np.float64]]:
-        """Every name any source reaches, with its overlap (the plain pass); with ``only``
-        (term, source) pairs, the names those reach, with what those give them (a lower
-        bound of their overlap: a term gives the best weight of its sources, every weight is
-        positive). ``keys`` name the terms whose union :meth:`_merged` may keep."""
+        """Every name any source reaches, with its overlap (the plain pass). ``keys`` name
+        the terms whose union :meth:`_merged` may keep."""
         best, acc, owner = scratch.best, scratch.acc, scratch.owner
         touched: list[IntArray] = []
         try:
-            for t, all_sources in enumerate(terms):
-                key = keys[t] if keys is not None and only is None else None
-                if key is not None and len(all_sources) > 1:
-                    names, weights = self._merged(key, all_sources, scratch)
+            for t, sources in enumerate(terms):
+                key = keys[t] if keys is not None else None
+                if key is not None and len(sources) > 1:
+                    names, weights = self._merged(key, sources, scratch)
                     acc[names] += weights
                     touched.append(names)
-                    continue
-                sources = (
-                    all_sources
-                    if only is None
-                    else [src for s, src in enumerate(all_sources) if (t, s) in only]
-                )
-                if not sources:
                     continue
                 if len(sources) == 1:
                     weight, reached, _ = sources[0]
@@ -771,6 +762,20 @@ class CandidateIndex:
             for ids in touched:
                 acc[ids] = 0.0
 
+    def _term(
+        self, sources: list[tuple[float, IntArray, float]], key: str | None, scratch: _Scratch
+    ) -> tuple[IntArray, npt.NDArray[np.float64]]:
+        """The names a term reaches, sorted, each with what the term gives it (the best weight
+        among its sources): the values the plain pass adds for that term."""
+        if key is not None and len(sources) > 1:
+            return self._merged(key, sources, scratch)
+        if len(sources) == 1:
+            weight, ids, _ = sources[0]
+            if len(ids) > 1 and not bool(np.all(ids[1:] > ids[:-1])):
+                ids = np.unique(ids)
+            return ids, np.full(len(ids), weight)
+        return _best_of(sources, scratch)
+
     def _early(
         self,
         terms: list[list[tuple[float, IntArray, float]]],
@@ -778,53 +783,60 @@ class CandidateIndex:
         limit: int,
         groups: Collection[int] | None,
         scratch: _Scratch,
+        keys: Sequence[str | None] | None = None,
     ) -> list[int] | None:
         """The plain pass's result without walking the longest postings, or None when that
         cannot be proven (max-score early termination).
 
-        The sources are split in two: most are walked (every name they reach is a
-        candidate, its overlap computed exactly, the long sources it is in found by binary
-        search), a few long ones are not. A name in those only gets from each term at most
-        the best weight of that term's unwalked sources, and its ``_name_weight`` is at least
-        the smallest floor among them, so its ratio is at most ``bound`` (:func:`_bound`).
-        When that is under :data:`NEAR_TIE` times the ``limit``-th best ratio of the walked
-        names (which the plain pass's ``limit``-th best can only exceed), none of those names
-        can be taken: the plain pass would not take them, and everything it would take was
-        walked.
+        Whether to try is decided before any walk, from what the index keeps per list token
+        (the length of its postings, its ``idf``): the long sources (at least
+        :data:`EARLY_SKIP` postings) must hold a quarter of the query's postings, and the
+        short ones reach ``limit`` names; else the plain pass runs, at no extra cost.
 
-        Which long sources to leave: a first walk of the shortest sources (an eighth of the
-        postings) gives a lower bound of the ``limit``-th best ratio from what those sources
-        alone give; then the longest sources are left out, longest first, while the bound
-        stays under it.
+        The short sources are walked first: every name they reach gets its exact overlap
+        (each term's union of sources, sorted, :meth:`_term`, read by binary search or added
+        whole, the terms summed in the plain pass's order, so equal to the last bit), and the
+        ``limit``-th best ratio among them is a lower bound of the plain pass's. A name reached
+        only through ``left`` sources gets from each term at most the best weight of that
+        term's left sources, and its ``_name_weight`` is at least the smallest floor among them
+        (the ``idf`` of their tokens; 0 for the split names): its ratio is at most their
+        ``bound``. The long sources are left, longest first, while that bound stays under
+        :data:`NEAR_TIE` times the lower bound; the long sources not left are walked too (their
+        names, exact overlaps), which can only raise the ``limit``-th best ratio. No name
+        reached only through left sources can then be taken: the plain pass would not take
+        it, and everything it would take was walked. When the left sources hold less than a
+        quarter of the postings, the plain pass runs.
         """
-        flat = sorted(
+        flat = [
             (len(ids), t, s)
             for t, sources in enumerate(terms)
             for s, (_, ids, _) in enumerate(sources)
-        )
+        ]
         total = sum(size for size, _, _ in flat)
         if total < EARLY_MIN:
             return None
-        first: set[tuple[int, int]] = set()
-        used = 0
-        for size, t, s in flat:
-            if used + size > total // EARLY_SHARE and first:
-                break
-            first.add((t, s))
-            used += size
-        reached, partial = self._walk(terms, scratch, first)
-        reached, partial = self._allowed(reached, partial, groups)
-        if len(reached) < limit:
+        flat.sort(key=lambda item: (-item[0], item[1], item[2]))
+        long = [item for item in flat if item[0] >= EARLY_SKIP]
+        short = flat[len(long) :]
+        reach = sum(size for size, _, _ in short)
+        while long and reach < limit:  # the shortest long sources walked first, if need be
+            reach += long[-1][0]
+            short.append(long.pop())
+        if sum(size for size, _, _ in long) < total // 4 or not short:
             return None
-        lower = _kth(partial / (query_weight + self._name_weight[reached]), limit)
-        target = lower * NEAR_TIE / (1.0 + 1e-9)
+        if keys is None:
+            keys = [None] * len(terms)
+        unions = [self._term(sources, keys[t], scratch) for t, sources in enumerate(terms)]
+        names, ratio = self._exact(terms, short, unions, query_weight, groups, scratch)
+        if len(names) < limit:
+            return None
+        target = _kth(ratio, limit) * NEAR_TIE / (1.0 + 1e-9)
         left: set[tuple[int, int]] = set()
         saved = 0
-        ceilings = [0.0] * len(terms)  # _bound, kept as sources are added to ``left``
+        ceilings = [0.0] * len(terms)  # per term the best weight of its left sources
         ceiling, floor = 0.0, math.inf
-        for size, t, s in reversed(flat):
-            if size < EARLY_SKIP or (t, s) in first:
-                break
+        rest: list[tuple[int, int, int]] = []
+        for size, t, s in long:
             weight, _, at_least = terms[t][s]
             raised = ceiling + max(weight - ceilings[t], 0.0)
             lowered = min(floor, at_least)
@@ -833,54 +845,50 @@ class CandidateIndex:
                 saved += size
                 ceilings[t] = max(ceilings[t], weight)
                 ceiling, floor = raised, lowered
+            else:
+                rest.append((size, t, s))
         if saved < total // 4:
             return None
-        walked = {(t, s) for _, t, s in flat if (t, s) not in left}
-        reached, overlap = self._walk_some(terms, walked, scratch)
-        reached, overlap = self._allowed(reached, overlap, groups)
-        if len(reached) < limit:
-            return None
-        ratio = overlap / (query_weight + self._name_weight[reached])
-        if _bound(terms, left, query_weight) * (1.0 + 1e-9) < _kth(ratio, limit) * NEAR_TIE:
-            return self._take(reached, ratio, limit)
-        return None
+        if rest:
+            more, more_ratio = self._exact(terms, rest, unions, query_weight, groups, scratch)
+            new = ~np.isin(more, names, assume_unique=True)
+            names = np.concatenate([names, more[new]])
+            ratio = np.concatenate([ratio, more_ratio[new]])
+        return self._take(names, ratio, limit)
 
-    def _walk_some(
+    def _exact(
         self,
         terms: list[list[tuple[float, IntArray, float]]],
-        walked: set[tuple[int, int]],
+        chosen: Sequence[tuple[int, int, int]],
+        unions: Sequence[tuple[IntArray, npt.NDArray[np.float64]]],
+        query_weight: float,
+        groups: Collection[int] | None,
         scratch: _Scratch,
     ) -> tuple[IntArray, npt.NDArray[np.float64]]:
-        """The names the ``walked`` sources reach, with their overlaps over every source:
-        term by term in the plain pass's order, so the sums are the same to the last bit
-        (adding 0.0 for a term that misses a name changes nothing)."""
-        best, acc, owner = scratch.best, scratch.acc, scratch.owner
-        parts = [terms[t][s][1] for t, s in walked]
+        """The allowed names the ``chosen`` sources reach, sorted, with their ratios as the
+        plain pass computes them (every term's weight added in the plain pass's order)."""
+        acc, owner = scratch.acc, scratch.owner
+        parts = [terms[t][s][1] for _, t, s in chosen]
         names = np.sort(_unique(np.concatenate(parts), owner) if len(parts) > 1 else parts[0])
+        names, _ = self._allowed(names, np.zeros(len(names)), groups)
+        touched: list[IntArray] = [names]
         try:
-            for t, sources in enumerate(terms):
-                hits: list[tuple[float, IntArray]] = []
-                for s, (weight, ids, _) in enumerate(sources):
-                    if (t, s) in walked:
-                        hits.append((weight, ids))
-                    elif len(ids):
-                        at = np.searchsorted(ids, names)
-                        at[at == len(ids)] = 0
-                        found = names[ids[at] == names]
-                        if len(found):
-                            hits.append((weight, found))
-                if len(hits) == 1:
-                    weight, reached = hits[0]
-                    acc[reached] += weight
-                elif hits:
-                    for weight, reached in hits:
-                        best[reached] = weight
-                    reached = _unique(np.concatenate([ids for _, ids in hits]), owner)
-                    acc[reached] += best[reached]
-                    best[reached] = 0.0
-            return names, acc[names]
+            for u_names, u_weights in unions:
+                if not len(u_names):
+                    continue
+                if len(u_names) <= 4 * len(names):
+                    acc[u_names] += u_weights
+                    touched.append(u_names)
+                    continue
+                at = np.searchsorted(u_names, names)
+                at[at == len(u_names)] = 0
+                hit = u_names[at] == names
+                acc[names[hit]] += u_weights[at[hit]]
+            overlap = acc[names]
         finally:
-            acc[names] = 0.0
+            for ids in touched:
+                acc[ids] = 0.0
+        return names, overlap / (query_weight + self._name_weight[names])
 
     @staticmethod
     def _take(reached: IntArray, ratio: npt.NDArray[np.float64], limit: int) -> list[int]:
