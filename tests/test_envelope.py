@@ -27,6 +27,8 @@ JOBS = (
     "background.checks.record",
     "verification.sessions.create",
     "verification.sessions.read",
+    "screening.monitored_subjects.create",
+    "screening.monitored_subjects.read",
 )
 
 
@@ -86,8 +88,9 @@ def test_the_resource_list_names_real_operations() -> None:
 
 
 def test_every_job_answers_the_envelope() -> None:
-    """Bulk scans, statements, background requests and verification sessions are results,
-    their reads included (issue 35); only their lists are resources."""
+    """Bulk scans, statements, background requests, verification sessions and monitoring
+    enrolments are results, their reads included (issue 35); only their lists are
+    resources."""
     assert [key for key in JOBS if not enveloped(CATALOGUE[key])] == []
 
 

@@ -81,8 +81,18 @@ async def test_a_list_update_turns_a_monitored_customer_into_an_alert_in_scaled_
                 json={"name": " ".join(NEW_PERSON).title(), "reference": "cust-934"},
             )
             assert enrolled.status_code == 201, enrolled.text
-            subject_id = enrolled.json()["id"]
-            await asyncio.sleep(5)  # the worker's first ticks: the lists as they are, no match
+            assert enrolled.json()["status"] == "PENDING"
+            subject_id = enrolled.json()["data"]["id"]
+            # the worker runs its baseline: the lists as they are, no match
+            since = time.monotonic()
+            while (read := await http.get(f"/v3/screening/monitored-subjects/{subject_id}")).json()[
+                "status"
+            ] == "PENDING":
+                assert time.monotonic() - since < 60, "the baseline did not run"
+                await asyncio.sleep(0.5)
+            assert read.json()["status"] == "COMPLETED" and read.json()["verdict"] == "PASS"
+            assert read.json()["data"]["lists_screened"]
+            await asyncio.sleep(3)  # the worker's first ticks
             assert await alerts_of(http, subject_id) == []
 
             sources = {

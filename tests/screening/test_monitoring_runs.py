@@ -133,7 +133,7 @@ async def test_a_list_change_raises_amends_and_closes_alerts(
         headers=account.headers,
     )
     assert enrolled.status_code == 201, enrolled.text
-    subject = enrolled.json()
+    subject = enrolled.json()["data"]
     engines = runtime.part(ScreeningEngines)
     original = engines.live
     base = _base_snapshots(original)
@@ -196,7 +196,7 @@ async def test_an_amended_entry_under_the_threshold_closes_its_alert(
         headers=account.headers,
     )
     assert enrolled.status_code == 201, enrolled.text
-    subject = enrolled.json()
+    subject = enrolled.json()["data"]
     engines = runtime.part(ScreeningEngines)
     original = engines.live
     base = _base_snapshots(original)
@@ -316,7 +316,7 @@ async def test_the_daily_full_pass(
         json={"name": listed.primary_name, "birth_date": listed.birth_dates[0]},
         headers=account.headers,
     )
-    subject = enrolled.json()
+    subject = enrolled.json()["data"]
     key = unique("full:live")
     run_id = await start_run(runtime, "full", "live", key, {})
     assert run_id is not None
@@ -343,7 +343,7 @@ async def test_billing_once_per_subject_and_month(
     ids = []
     for name in ("Achieng Atieno", "Baraka Mwangi"):
         response = await client.post(SUBJECTS, json={"name": name}, headers=account.headers)
-        ids.append(response.json()["id"])
+        ids.append(response.json()["data"]["id"])
     await client.post(SUBJECTS, json={"name": "Chausiku Njeri"}, headers=sandbox.headers)
     month = "2031-01"  # a month no other test bills
 
@@ -409,7 +409,7 @@ async def test_the_sandbox_list_update_turns_a_subject_into_an_alert(
     assert opened in result["alerts_closed"]
     async with read(runtime.db) as conn:
         alerts = await alerts_repository.alerts_for_subject(
-            conn, account.org_id, "sandbox", later.json()["subject_key"]
+            conn, account.org_id, "sandbox", later.json()["data"]["subject_key"]
         )
     assert [(a["entity_id"], a["status"], a["origin"]) for a in alerts] == [
         ("sbx-s-5", "open", "monitoring")

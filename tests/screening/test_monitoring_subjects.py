@@ -34,46 +34,49 @@ async def test_enrol_list_get_delete(
     }
     created = await enrol(client, account.headers, **body)
     assert created.status_code == 201, created.text
-    subject = created.json()
+    assert created.json()["reference"] == created.json()["data"]["id"]
+    subject = created.json()["data"]
     assert subject["id"].startswith("msub_")
     assert subject["name"] == "Wanjiku Kamau" and subject["reference"] == reference
     assert subject["checks"] == ["sanction", "pep"] and subject["source"] == "api"
-    assert subject["status"] == "active" and len(subject["subject_key"]) == 64
+    assert subject["state"] == "enrolling" and len(subject["subject_key"]) == 64
 
     again = await enrol(client, account.headers, **{**body, "first_name": "Wanjiku Ann"})
     assert again.status_code == 200  # the same reference: the subject already enrolled
-    assert again.json()["id"] == subject["id"]
+    assert again.json()["data"]["id"] == subject["id"]
     # without a reference, the same details are the same subject
     plain = {k: v for k, v in body.items() if k != "reference"}
     first = await enrol(client, account.headers, **plain)
-    assert first.status_code == 200 and first.json()["id"] == subject["id"]
+    assert first.status_code == 200 and first.json()["data"]["id"] == subject["id"]
     business = await enrol(
         client, account.headers, subject_type="business", name="Kamau Traders Ltd"
     )
-    assert business.status_code == 201 and business.json()["subject_type"] == "business"
+    assert business.status_code == 201
+    assert business.json()["data"]["subject_type"] == "business"
+    business_id = business.json()["data"]["id"]
 
     listed = (await client.get(SUBJECTS, headers=account.headers)).json()
     assert listed["pagination"]["total_items"] == 2
-    assert [s["id"] for s in listed["data"]] == [business.json()["id"], subject["id"]]
+    assert [s["id"] for s in listed["data"]] == [business_id, subject["id"]]
     found = await client.get(SUBJECTS, params={"reference": reference}, headers=account.headers)
     assert [s["id"] for s in found.json()["data"]] == [subject["id"]]
     paged = await client.get(SUBJECTS, params={"page_size": 1, "page": 2}, headers=account.headers)
     assert [s["id"] for s in paged.json()["data"]] == [subject["id"]]
 
     one = await client.get(f"{SUBJECTS}/{subject['id']}", headers=account.headers)
-    assert one.status_code == 200 and one.json()["birth_date"] == "1990-04-01"
+    assert one.status_code == 200 and one.json()["data"]["birth_date"] == "1990-04-01"
 
     deleted = await client.delete(f"{SUBJECTS}/{subject['id']}", headers=account.headers)
     assert deleted.status_code == 204
     gone = await client.get(f"{SUBJECTS}/{subject['id']}", headers=account.headers)
-    assert gone.json()["status"] == "deleted" and gone.json()["deleted_at"]
+    assert gone.json()["data"]["state"] == "deleted" and gone.json()["data"]["deleted_at"]
     listed = (await client.get(SUBJECTS, headers=account.headers)).json()
-    assert [s["id"] for s in listed["data"]] == [business.json()["id"]]
+    assert [s["id"] for s in listed["data"]] == [business_id]
     twice = await client.delete(f"{SUBJECTS}/{subject['id']}", headers=account.headers)
     assert twice.status_code == 404
     # enrolled again after the deletion: a new subject
     back = await enrol(client, account.headers, **body)
-    assert back.status_code == 201 and back.json()["id"] != subject["id"]
+    assert back.status_code == 201 and back.json()["data"]["id"] != subject["id"]
 
 
 async def test_another_organisations_subject_is_404(
@@ -82,7 +85,7 @@ async def test_another_organisations_subject_is_404(
     owner = await make_account("sandbox")
     stranger = await make_account("sandbox")
     live_owner = await make_account("live")
-    subject = (await enrol(client, owner.headers, name="Otieno Ochieng")).json()
+    subject = (await enrol(client, owner.headers, name="Otieno Ochieng")).json()["data"]
     path = f"{SUBJECTS}/{subject['id']}"
     for headers in (stranger.headers, live_owner.headers):
         assert (await client.get(path, headers=headers)).status_code == 404
@@ -125,7 +128,9 @@ async def test_monitor_true_enrols_the_screened_subject(
     assert subject_id and subject_id.startswith("msub_")
     again = await client.post("/v3/screening/sanction", json=body, headers=account.headers)
     assert again.json()["data"]["monitored_subject_id"] == subject_id  # by reference
-    enrolled = (await client.get(f"{SUBJECTS}/{subject_id}", headers=account.headers)).json()
+    enrolled = (await client.get(f"{SUBJECTS}/{subject_id}", headers=account.headers)).json()[
+        "data"
+    ]
     assert enrolled["source"] == "screening" and enrolled["reference"] == reference
     assert enrolled["subject_key"] == first.json()["data"]["aml"]["subject_key"]
     assert enrolled["checks"] == ["sanction", "pep"]
@@ -140,7 +145,9 @@ async def test_monitor_true_enrols_the_screened_subject(
         headers=account.headers,
     )
     business_id = business.json()["data"]["monitored_subject_id"]
-    found = (await client.get(f"{SUBJECTS}/{business_id}", headers=account.headers)).json()
+    found = (await client.get(f"{SUBJECTS}/{business_id}", headers=account.headers)).json()[
+        "data"
+    ]
     assert found["subject_type"] == "business" and found["checks"] == ["sanction"]
     only_media = await client.post(
         "/v3/screening/aml",
@@ -157,7 +164,9 @@ async def test_monitor_true_enrols_the_screened_subject(
     )
     assert with_id.status_code == 200, with_id.text
     id_subject = with_id.json()["data"]["monitored_subject_id"]
-    shown = (await client.get(f"{SUBJECTS}/{id_subject}", headers=account.headers)).json()
+    shown = (await client.get(f"{SUBJECTS}/{id_subject}", headers=account.headers)).json()[
+        "data"
+    ]
     assert shown["source"] == "aml_with_id" and shown["reference"] == "bvn-1"
     assert shown["name"] == with_id.json()["data"]["aml"]["screened_name"]
     listed = await client.get(SUBJECTS, headers=account.headers)
@@ -180,7 +189,9 @@ async def test_subject_details_are_encrypted_at_rest(
     async with read(db) as conn:
         row = (
             await conn.execute(
-                select(monitored_subjects).where(monitored_subjects.c.id == created.json()["id"])
+                select(monitored_subjects).where(
+                    monitored_subjects.c.id == created.json()["data"]["id"]
+                )
             )
         ).one()
     stored = " ".join(str(value) for value in row)

@@ -56,9 +56,7 @@ def envelope_problems(body: Any, *, live: bool = False) -> list[str]:
 RESOURCES = frozenset(
     {
         "screening.channels",
-        "screening.monitored_subjects.create",
         "screening.monitored_subjects.list",
-        "screening.monitored_subjects.read",
         "screening.monitoring.sandbox_list_update",
         "screening.watchlist.upload",
         "screening.watchlists",

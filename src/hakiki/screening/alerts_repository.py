@@ -30,6 +30,28 @@ async def alerts_for_subject(
     return [dict(r._mapping) for r in rows]
 
 
+async def open_alert_ids(
+    conn: AsyncConnection, org_id: str, environment: str, subject_keys: Sequence[str]
+) -> dict[str, list[str]]:
+    """Per subject key, the ids of its open alerts, oldest first."""
+    found: dict[str, list[str]] = {key: [] for key in subject_keys}
+    keys = list(found)
+    for start in range(0, len(keys), CHUNK):
+        rows = await conn.execute(
+            select(t.c.subject_key, t.c.id)
+            .where(
+                t.c.org_id == org_id,
+                t.c.environment == environment,
+                t.c.status == "open",
+                t.c.subject_key.in_(keys[start : start + CHUNK]),
+            )
+            .order_by(t.c.created_at, t.c.id)
+        )
+        for row in rows:
+            found[row.subject_key].append(row.id)
+    return found
+
+
 async def insert_open_alert(conn: AsyncConnection, values: dict[str, Any]) -> bool:
     """Insert an open alert unless another transaction has just opened one on the same subject
     and list entry (the partial unique index); return whether it was inserted."""

@@ -26,7 +26,7 @@ from hakiki.screening.aml_schemas import (
 )
 from hakiki.screening.aml_with_id import aml_result
 from hakiki.screening.media_hits import media_wanted, with_media
-from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
+from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked, screened_by
 from hakiki.screening.review_service import apply_reviews, name_subject_key
 from hakiki.screening.sandbox import sandbox_dates, simulated_missing_for_name
 from hakiki.screening.schemas import AmlResult
@@ -149,6 +149,7 @@ async def screen(call: Call, screening: Screening) -> bytes:
             screening.checks,
             screening.threshold,
             "screening",
+            screened_by(aml),
         ),
         asked=screening.monitor,
     )

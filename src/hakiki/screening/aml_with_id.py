@@ -33,7 +33,7 @@ from hakiki.lists.outcomes import ListDates, missing_reason
 from hakiki.media.service import MediaLibrary
 from hakiki.screening.alerts_service import onboarding_alerts
 from hakiki.screening.media_hits import media_wanted, with_media
-from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked
+from hakiki.screening.monitoring_service import Enrolment, enrol_if_asked, screened_by
 from hakiki.screening.review_service import apply_reviews, id_subject_key
 from hakiki.screening.sandbox import AML_WITH_ID as AML_WITH_ID_SANDBOX
 from hakiki.screening.sandbox import simulated_missing_for_number
@@ -183,6 +183,7 @@ async def screen_with_id(call: Call, body: AmlWithIdRequest) -> bytes:
                 body.checks,
                 body.threshold,
                 "aml_with_id",
+                screened_by(aml),
             ),
             asked=body.monitor,
         )

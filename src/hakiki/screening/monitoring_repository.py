@@ -99,6 +99,52 @@ async def delete_subject(conn: AsyncConnection, subject_id: str, now: datetime) 
     return bool(result.rowcount)
 
 
+async def subject_by_id(conn: AsyncConnection, subject_id: str) -> dict[str, Any] | None:
+    """A subject by its id alone (the baseline job's; never an answer to a caller)."""
+    row = (await conn.execute(select(s).where(s.c.id == subject_id))).first()
+    return dict(row._mapping) if row else None
+
+
+def _screening(now: datetime, lists: list[dict[str, str]], not_run: Iterable[str]) -> dict[str, Any]:
+    return {
+        "screened_at": now,
+        "screened_lists": lists,
+        "checks_not_run": ",".join(not_run) or None,
+    }
+
+
+async def mark_baseline(
+    conn: AsyncConnection,
+    subject_id: str,
+    now: datetime,
+    lists: list[dict[str, str]],
+    not_run: Iterable[str],
+) -> bool:
+    """Record the subject's baseline screening, only while it is active and has none: whoever
+    records it second (a retried or concurrent baseline job, a full pass first) changes
+    nothing. Its row is locked until the transaction ends. Return whether it was recorded."""
+    result = await conn.execute(
+        update(s)
+        .where(s.c.id == subject_id, s.c.status == "active", s.c.screened_at.is_(None))
+        .values(**_screening(now, lists, not_run))
+    )
+    return bool(result.rowcount)
+
+
+async def mark_screened(
+    conn: AsyncConnection,
+    subject_ids: Iterable[str],
+    now: datetime,
+    lists: list[dict[str, str]],
+    not_run: Iterable[str],
+) -> None:
+    """Record a whole screening (a full pass's) of these subjects."""
+    ids = list(subject_ids)
+    values = _screening(now, lists, not_run)
+    for start in range(0, len(ids), 1000):
+        await conn.execute(update(s).where(s.c.id.in_(ids[start : start + 1000])).values(**values))
+
+
 async def active_subjects(
     conn: AsyncConnection, environment: str, org_id: str | None = None
 ) -> list[dict[str, Any]]:

@@ -18,9 +18,9 @@ from hakiki.screening.monitoring_endpoints import (
 )
 from hakiki.screening.monitoring_sandbox_update import sandbox_list_update
 from hakiki.screening.monitoring_schemas import (
-    MonitoredSubject,
     MonitoredSubjectList,
     MonitoredSubjectRequest,
+    MonitoredSubjectResult,
     SandboxListUpdate,
 )
 
@@ -31,9 +31,13 @@ SubjectId = Path(max_length=40, description="The monitored subject's id (msub_..
 
 @router.endpoint(
     SUBJECT_CREATE,
-    response_model=MonitoredSubject,
+    response_model=MonitoredSubjectResult,
     responses={
-        200: {"model": MonitoredSubject, "description": "Already enrolled: the subject as stored."}
+        200: {
+            "model": MonitoredSubjectResult,
+            "description": "Already enrolled: the subject where it stands (PENDING until its "
+            "baseline has run, then its outcome).",
+        }
     },
 )
 async def create_subject(body: MonitoredSubjectRequest, call: Call) -> Response:
@@ -43,11 +47,17 @@ async def create_subject(body: MonitoredSubjectRequest, call: Call) -> Response:
     `checks` to keep running (sanction and pep). Whenever a list changes, its added, amended
     and removed entries are screened against every monitored subject, and a daily full pass
     screens each against every list: a new or changed potential match opens an alert (GET
-    /v3/screening/alerts); a removed entry closes it. 201 with the subject; 200 with the
-    subject already enrolled under that `reference` (or, without one, with the same details).
-    Stored encrypted. Live: charged monthly per active subject (price
-    `screening.monitoring.month`), not per call; sandbox: free, and POST
-    /v3/screening/monitoring/sandbox-list-update plays a list update."""
+    /v3/screening/alerts); a removed entry closes it. An enrolment is a job: its baseline
+    screening against the current lists is queued at once, and the answer is the envelope,
+    PENDING (`reference`: the subject's id, `data.state`: enrolling) until it has run; GET
+    /v3/screening/monitored-subjects/{subject_id} then answers COMPLETED, PASS with no open
+    alert, REVIEW with open alerts (`data.open_alert_ids`), INCOMPLETE when a check could not
+    run. 201 for a new subject; 200 with the subject already enrolled under that `reference`
+    (or, without one, with the same details), where it stands. Stored encrypted. Live: charged monthly per active subject (price
+    `screening.monitoring.month`), not per call: the baseline is part of it; sandbox: free, and
+    POST /v3/screening/monitoring/sandbox-list-update plays a list update. Sandbox:
+    "Sandbox Sanction Person" completes REVIEW with an alert, "Sandbox No PEP List" INCOMPLETE
+    (no PEP list), any other name PASS ("Sandbox Later Listed" until the list update)."""
     answer, status = await monitoring_service.create(call, body)
     return Response(answer, status_code=status, media_type="application/json")
 
@@ -59,17 +69,21 @@ async def list_subjects(
     reference: str | None = Query(None, max_length=100, description="Only this reference."),
 ) -> MonitoredSubjectList:
     """Your organisation's active monitored subjects in this environment, newest first,
-    paginated; `reference` finds one by your reference. Free. Sandbox: the subjects enrolled
+    paginated; `reference` finds one by your reference. Each item is a subject as a read's
+    `data` is (`state`, `open_alert_ids`, ...). Free. Sandbox: the subjects enrolled
     with sandbox keys."""
     return await monitoring_service.list_subjects(call.runtime, call.principal, reference, page)
 
 
-@router.endpoint(SUBJECT_READ, response_model=MonitoredSubject)
-async def get_subject(call: Call, subject_id: str = SubjectId) -> MonitoredSubject:
-    """One monitored subject (a deleted one too, with `status: deleted`); another
+@router.endpoint(SUBJECT_READ, response_model=MonitoredSubjectResult)
+async def get_subject(call: Call, subject_id: str = SubjectId) -> MonitoredSubjectResult:
+    """One monitored subject in the envelope: PENDING while its baseline screening runs, then
+    COMPLETED (PASS: no open alert; REVIEW: open alerts, in `data.open_alert_ids`),
+    INCOMPLETE when a check could not run at its last screening (never clear then); a deleted
+    one too (`data.state: deleted`; FAILED when deleted before its baseline ran). Another
     organisation's, or one of the other environment, is 404. Free. Sandbox: the subjects
     enrolled with sandbox keys."""
-    return await monitoring_service.get(call.runtime, call.principal, subject_id)
+    return await monitoring_service.get(call, subject_id)
 
 
 @router.endpoint(SUBJECT_DELETE)

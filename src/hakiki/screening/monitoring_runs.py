@@ -7,6 +7,12 @@ run row of ``monitoring_runs``:
   (catches rule and threshold changes);
 - ``billing``: the month's charge of each active live subject (monitoring_billing.py).
 
+A second task, ``screening.monitoring_baseline``, screens one subject just enrolled through the
+endpoint against every list (its baseline, queued in the enrolment's transaction), raises its
+alerts and records the screening, in one transaction that records it only once: a retry, or a
+second delivery, after it committed changes nothing, and one that died before rolls back whole.
+It charges nothing (the month's charge covers it).
+
 Restart-safe: a run that died is run again from its row. Raising alerts is idempotent (an open
 alert on the same entry fingerprint is left alone), the stored fingerprints of a list move to
 the new version only in the transaction that ends the run, and the monthly charges are guarded
@@ -17,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from hakiki.core.clock import utcnow
@@ -38,6 +45,8 @@ from hakiki.screening.alerts_service import (
 )
 from hakiki.screening.monitoring_billing import bill_month
 from hakiki.screening.monitoring_screening import Watched, delta_hits, full_hits, watched
+from hakiki.screening.monitoring_service import BASELINE_TASK
+from hakiki.screening.sandbox import simulated_missing_for_name
 from hakiki.screening.schemas import AmlHit
 
 logger = logging.getLogger("hakiki.monitoring")
@@ -73,6 +82,50 @@ async def run_monitoring(context: JobContext, payload: dict[str, Any]) -> None:
         await _run_delta(runtime, run, engine)
     else:
         await _run_full(runtime, run, engine)
+
+
+def lists_of(engine: ScreeningEngine) -> list[dict[str, str]]:
+    """The list versions a whole screening with ``engine`` uses."""
+    return [{"code": v.code, "version": v.version} for v in engine.lists]
+
+
+def not_run(engine: ScreeningEngine, one: Watched) -> tuple[str, ...]:
+    """The subject's checks a screening with ``engine`` cannot run: no list loaded for them
+    (in the sandbox, the test name that answers as a server without a PEP list)."""
+    held = {check for version in engine.lists for check in version.checks}
+    live = one.row["environment"] == "live"
+    missing = () if live else simulated_missing_for_name(one.subject.full_name)
+    return tuple(c for c in one.checks if c not in held or c in missing)
+
+
+@task(BASELINE_TASK, max_attempts=10, backoff=(5, 15, 30, 60, 120, 300))
+async def run_baseline(context: JobContext, payload: dict[str, Any]) -> None:
+    """A subject's baseline screening (see the module's docstring)."""
+    runtime = context.runtime
+    subject_id = str(payload["subject_id"])
+    async with read(runtime.db) as conn:
+        row = await repository.subject_by_id(conn, subject_id)
+    if row is None or row["status"] != "active" or row["screened_at"] is not None:
+        return  # deleted, or screened already (this job's earlier run, or a full pass)
+    engines = runtime.part(ScreeningEngines)
+    live = row["environment"] == "live"
+    engine = await engines.load_live() if live else engines.sandbox
+    [one] = await asyncio.to_thread(watched, runtime.vault, [row], runtime.settings.aml_threshold)
+    gaps = not_run(engine, one)
+    screened = replace(one, checks=tuple(c for c in one.checks if c not in gaps))
+    found = await asyncio.to_thread(full_hits, engine, [screened]) if screened.checks else {}
+    async with transaction(runtime.db) as conn:
+        if not await repository.mark_baseline(conn, subject_id, utcnow(), lists_of(engine), gaps):
+            return
+        await raise_alerts(
+            conn,
+            runtime,
+            org_id=row["org_id"],
+            environment=row["environment"],
+            subject=alert_subject(runtime, one),
+            hits=[AmlHit(**hit.to_dict()) for hit in found.get(0, [])],
+            origin="monitoring",
+        )
 
 
 async def _engine(runtime: Runtime, run: dict[str, Any]) -> ScreeningEngine | None:
@@ -316,6 +369,11 @@ async def _run_full(runtime: Runtime, run: dict[str, Any], engine: ScreeningEngi
         part = subjects[start : start + chunk]
         found = await asyncio.to_thread(full_hits, engine, part)
         await raise_found(runtime, run["id"], part, found)
+        by_gaps: dict[tuple[str, ...], list[str]] = {}
+        for one in part:
+            by_gaps.setdefault(not_run(engine, one), []).append(one.row["id"])
         async with transaction(runtime.db) as conn:
+            for gaps, ids in by_gaps.items():
+                await repository.mark_screened(conn, ids, utcnow(), lists_of(engine), gaps)
             await repository.add_to_run(conn, run["id"], done=len(part))
     await _finish(runtime, run["id"])

@@ -59,18 +59,41 @@ _SUBJECT = {
     "reference": "customer-0042",
 }
 
+
+def _enrolling(name: str) -> dict[str, object]:
+    """What an enrolment answers at once: PENDING, its baseline screening queued."""
+    return {
+        "http_status": 201,
+        "status": "PENDING",
+        "async_pending": True,
+        "verdict": None,
+        "data.name": name,
+        "data.state": "enrolling",
+        "data.source": "api",
+    }
+
+
+# What each subject's read (GET /v3/screening/monitored-subjects/{id}) answers once its
+# baseline has run, in the test values' descriptions (docs/sandbox.md#ongoing-monitoring).
 SUBJECT_CREATE = Examples(
     (
         TestValue(
-            description="enrolled: the sandbox list update turns this subject into an alert",
+            description="PENDING, then COMPLETED PASS once its baseline has run (not listed "
+            "yet); the sandbox list update then turns it into an alert (REVIEW)",
             body=_SUBJECT,
-            expect={
-                "http_status": 201,
-                "name": "Sandbox Later Listed",
-                "reference": "customer-0042",
-                "status": "active",
-                "source": "api",
-            },
+            expect={**_enrolling("Sandbox Later Listed"), "data.reference": "customer-0042"},
+        ),
+        TestValue(
+            description="PENDING, then COMPLETED REVIEW: its baseline finds the sandbox "
+            "sanctions entry and opens an alert (data.open_alert_ids)",
+            body={"name": "Sandbox Sanction Person", "birth_date": "1970-01-01"},
+            expect=_enrolling("Sandbox Sanction Person"),
+        ),
+        TestValue(
+            description="PENDING, then INCOMPLETE (no verdict, never clear): its baseline "
+            "answers as a server without a PEP list (data.checks_not_run: pep)",
+            body={"name": "Sandbox No PEP List"},
+            expect=_enrolling("Sandbox No PEP List"),
         ),
         TestValue(
             description="no name: 400",

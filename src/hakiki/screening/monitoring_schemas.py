@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictStr
 
+from hakiki.core.envelope import Envelope, Outcome, Verdict, example
 from hakiki.core.pagination import Pagination
 from hakiki.screening.aml_schemas import CountryName
 
@@ -82,10 +83,25 @@ _SUBJECT_EXAMPLE: dict[str, Any] = {
     "threshold": None,
     "subject_key": "4f1a9c0e7b2d6a8c3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d",
     "source": "api",
-    "status": "active",
+    "state": "active",
     "created_at": "2026-11-27T21:00:00Z",
     "deleted_at": None,
+    "last_screened_at": "2026-11-27T21:00:01Z",
+    "lists_screened": [
+        {"code": "sandbox_sanction", "version": "sandbox-1"},
+        {"code": "sandbox_pep", "version": "sandbox-1"},
+    ],
+    "checks_not_run": [],
+    "open_alerts": 0,
+    "open_alert_ids": [],
 }
+
+SubjectState = Literal["enrolling", "active", "deleted"]
+
+
+class ScreenedList(BaseModel):
+    code: str
+    version: str
 
 
 class MonitoredSubject(BaseModel):
@@ -109,9 +125,75 @@ class MonitoredSubject(BaseModel):
         description="How it was enrolled: this endpoint, `monitor: true` on a screening, or on "
         "AML-with-ID."
     )
-    status: Literal["active", "deleted"]
+    state: SubjectState = Field(
+        description="enrolling (its baseline screening has not run yet: the envelope is "
+        "PENDING) -> active (screened: COMPLETED) -> deleted (no longer monitored)."
+    )
     created_at: datetime
     deleted_at: datetime | None = None
+    last_screened_at: datetime | None = Field(
+        description="Its last whole screening against every list: the baseline at enrolment "
+        "(or the screening that enrolled it with `monitor: true`), then the daily full pass; "
+        "list changes in between are screened as they come and show as alerts."
+    )
+    lists_screened: list[ScreenedList] = Field(
+        description="The list versions that screening used (empty when not known: enrolled "
+        "before baselines were recorded, until its next full pass)."
+    )
+    checks_not_run: list[str] = Field(
+        description="Checks of the subject that could not run at that screening (no list "
+        "loaded for them): the result is then INCOMPLETE, never clear."
+    )
+    open_alerts: int = Field(description="How many of its alerts are open.")
+    open_alert_ids: list[str] = Field(
+        description="Its open alerts (GET /v3/screening/alerts/{alert_id}), oldest first."
+    )
+
+
+def subject_messages(open_alerts: int = 0, not_run: list[str] | None = None) -> dict[Outcome, str]:
+    """The envelope's message of a monitored subject, by its status."""
+    checks = ", ".join(not_run or []) or "none"
+    alerts = (
+        f" {open_alerts} open alert(s) to review: GET /v3/screening/alerts/{{alert_id}} for "
+        "each of data.open_alert_ids."
+        if open_alerts
+        else ""
+    )
+    return {
+        Outcome.PENDING: "The subject is enrolled; its baseline screening against the current "
+        "lists continues in the background: poll GET /v3/screening/monitored-subjects/"
+        "{reference}.",
+        Outcome.COMPLETED: (
+            "Screened against every list:"
+            + (alerts if open_alerts else " no open alert.")
+            + " It is screened again whenever a list changes, and every day."
+        ),
+        Outcome.INCOMPLETE: f"Not every check could run at its last screening ({checks}: no "
+        "list loaded): it is not clear." + alerts,
+        Outcome.FAILED: "The subject was deleted before its baseline screening ran; it is no "
+        "longer monitored.",
+    }
+
+
+class MonitoredSubjectResult(Envelope):
+    """A monitored subject in the envelope: PENDING (``reference`` its id) until its baseline
+    screening has run, then COMPLETED, PASS with no open alert, REVIEW with open alerts;
+    INCOMPLETE when a check could not run; FAILED when deleted before its baseline ran."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                example(
+                    _SUBJECT_EXAMPLE,
+                    reference=_SUBJECT_EXAMPLE["id"],
+                    verdict=Verdict.PASS,
+                    message=subject_messages()[Outcome.COMPLETED],
+                )
+            ]
+        }
+    )
+
+    data: MonitoredSubject
 
 
 class MonitoredSubjectList(BaseModel):

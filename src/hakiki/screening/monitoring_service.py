@@ -1,6 +1,11 @@
 """Monitored subjects: enrolled through POST /v3/screening/monitored-subjects or with
 `monitor: true` on a screening or AML-with-ID; listed, read and deleted by their organisation.
-Every detail is stored encrypted (the Vault); the reference is found by its keyed hash."""
+Every detail is stored encrypted (the Vault); the reference is found by its keyed hash.
+
+An enrolment is a job (docs/decisions.md, issue 35): through the endpoint, the subject's
+baseline screening against the current lists (the durable job ``BASELINE_TASK``, in
+monitoring_runs.py) is queued in the enrolment's transaction, and the subject answers the
+envelope PENDING until it has run; enrolled by a screening, that screening was its baseline."""
 
 from __future__ import annotations
 
@@ -9,27 +14,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-import orjson
-
 from hakiki.core.auth import Principal
 from hakiki.core.calls import Call, finish_write
 from hakiki.core.clock import utcnow
 from hakiki.core.crypto import Vault
 from hakiki.core.database import read, transaction
+from hakiki.core.envelope import Outcome, Verdict, enveloped
 from hakiki.core.errors import ApiError
 from hakiki.core.ids import new_id
+from hakiki.core.jobs.queue import enqueue
 from hakiki.core.pagination import PageRequest
 from hakiki.core.runtime import Runtime
 from hakiki.engines.screening.model import Schema
 from hakiki.engines.screening.subject import Subject
+from hakiki.screening import alerts_repository
 from hakiki.screening import monitoring_repository as repository
+from hakiki.screening.aml_schemas import SCREENING_WORDS
 from hakiki.screening.monitoring_schemas import (
     MonitoredSubject,
     MonitoredSubjectList,
     MonitoredSubjectRequest,
+    MonitoredSubjectResult,
+    ScreenedList,
+    subject_messages,
 )
 from hakiki.screening.review_service import name_subject_key
+from hakiki.screening.schemas import AmlResult
 
+BASELINE_TASK = "screening.monitoring_baseline"  # monitoring_runs.run_baseline
 MONITORED_CHECKS = ("sanction", "pep")  # list checks; adverse media is not a list
 TYPE_BY_SCHEMA: dict[str, str] = {
     "Person": "person",
@@ -41,8 +53,18 @@ SCHEMA_BY_TYPE: dict[str, Schema] = {v: cast(Schema, k) for k, v in TYPE_BY_SCHE
 
 
 @dataclass(frozen=True)
+class Screened:
+    """A whole screening of a subject: the list versions it used, the checks that could not
+    run (no list loaded for them)."""
+
+    lists: list[dict[str, str]]
+    not_run: list[str]
+
+
+@dataclass(frozen=True)
 class Enrolment:
-    """What to enrol: the subject as screened, its key, and the caller's choices."""
+    """What to enrol: the subject as screened, its key, and the caller's choices; ``screened``
+    the screening that enrols it (``monitor: true``: its baseline), None to queue one."""
 
     subject: Subject
     subject_key: str
@@ -50,6 +72,15 @@ class Enrolment:
     checks: Sequence[str]
     threshold: float | None
     source: str
+    screened: Screened | None = None
+
+
+def screened_by(aml: AmlResult) -> Screened:
+    """A screening's result as the baseline of the subject it enrols (``monitor: true``)."""
+    return Screened(
+        lists=[{"code": used.code, "version": used.version} for used in aml.lists],
+        not_run=[gap.check for gap in aml.unavailable],
+    )
 
 
 def reference_hash(vault: Vault, reference: str) -> str:
@@ -118,8 +149,15 @@ def open_subject(vault: Vault, sealed: str, subject_type: str) -> Subject:
     )
 
 
-def subject_out(vault: Vault, row: dict[str, Any]) -> MonitoredSubject:
+def subject_state(row: dict[str, Any]) -> str:
+    if row["status"] != "active":
+        return "deleted"
+    return "enrolling" if row["screened_at"] is None else "active"
+
+
+def subject_out(vault: Vault, row: dict[str, Any], alert_ids: list[str]) -> MonitoredSubject:
     subject = open_subject(vault, row["subject_encrypted"], row["subject_type"])
+    not_run = row["checks_not_run"]
     sealed_reference = row["reference_encrypted"]
     return MonitoredSubject(
         id=row["id"],
@@ -137,9 +175,49 @@ def subject_out(vault: Vault, row: dict[str, Any]) -> MonitoredSubject:
         threshold=row["threshold"],
         subject_key=row["subject_key"],
         source=row["source"],
-        status=row["status"],
+        state=subject_state(row),
         created_at=row["created_at"],
         deleted_at=row["deleted_at"],
+        last_screened_at=row["screened_at"],
+        lists_screened=[ScreenedList(**one) for one in row["screened_lists"] or []],
+        checks_not_run=not_run.split(",") if not_run else [],
+        open_alerts=len(alert_ids),
+        open_alert_ids=alert_ids,
+    )
+
+
+def subject_outcome(subject: MonitoredSubject) -> tuple[Outcome, Verdict | None]:
+    """Where the subject stands in the envelope: PENDING until its baseline has run (FAILED
+    when deleted before), then as a screening with its open alerts as hits would answer:
+    REVIEW with open alerts, PASS with none, never clear when a check could not run."""
+    if subject.last_screened_at is None:
+        return (Outcome.PENDING if subject.state == "enrolling" else Outcome.FAILED), None
+    complete = not subject.checks_not_run
+    word = "POTENTIAL_MATCH" if subject.open_alerts else "CLEAR" if complete else "INCOMPLETE"
+    return SCREENING_WORDS[(word, complete)]
+
+
+def subject_result(call: Call, subject: MonitoredSubject) -> MonitoredSubjectResult:
+    outcome, verdict = subject_outcome(subject)
+    return enveloped(
+        MonitoredSubjectResult,
+        call,
+        None,
+        reference=subject.id,
+        data=subject,
+        outcome=outcome,
+        verdict=verdict,
+        found=bool(subject.open_alerts) if subject.last_screened_at else False,
+        message=subject_messages(subject.open_alerts, subject.checks_not_run)[outcome],
+    )
+
+
+async def alert_ids_of(
+    conn: Any, principal: Principal, rows: Sequence[dict[str, Any]]
+) -> dict[str, list[str]]:
+    """Per subject key of these subjects, its open alerts' ids."""
+    return await alerts_repository.open_alert_ids(
+        conn, principal.org_id, principal.environment, [row["subject_key"] for row in rows]
     )
 
 
@@ -163,6 +241,8 @@ async def _existing(
 
 def _row(vault: Vault, principal: Principal, enrolment: Enrolment) -> dict[str, Any]:
     reference = enrolment.reference.strip() if enrolment.reference else None
+    checks = [c for c in MONITORED_CHECKS if c in enrolment.checks]
+    screened = enrolment.screened
     return {
         "id": new_id("msub"),
         "org_id": principal.org_id,
@@ -172,25 +252,38 @@ def _row(vault: Vault, principal: Principal, enrolment: Enrolment) -> dict[str, 
         "reference_encrypted": vault.encrypt(reference) if reference else None,
         "subject_encrypted": seal_subject(vault, enrolment.subject),
         "subject_type": TYPE_BY_SCHEMA[enrolment.subject.schema],
-        "checks": ",".join(c for c in MONITORED_CHECKS if c in enrolment.checks),
+        "checks": ",".join(checks),
         "threshold": enrolment.threshold,
         "source": enrolment.source,
         "status": "active",
         "created_at": utcnow(),
         "deleted_at": None,
+        "screened_at": utcnow() if screened else None,
+        "screened_lists": screened.lists if screened else None,
+        "checks_not_run": _gaps(checks, screened),
     }
+
+
+def _gaps(checks: Sequence[str], screened: Screened | None) -> str | None:
+    """The monitored checks the enrolling screening could not run, as stored."""
+    if screened is None:
+        return None
+    return ",".join(c for c in checks if c in screened.not_run) or None
 
 
 async def enrol_in(
     conn: Any, runtime: Runtime, principal: Principal, enrolment: Enrolment
 ) -> dict[str, Any]:
     """Enrol in the caller's transaction, or find the subject already enrolled (idempotent by
-    reference, else by subject key); the stored row."""
+    reference, else by subject key); the stored row. A new subject not enrolled by a screening
+    gets its baseline screening queued in the same transaction."""
     found = await _existing(conn, runtime.vault, principal, enrolment)
     if found is not None:
         return found
     row = _row(runtime.vault, principal, enrolment)
     await repository.insert_subject(conn, row)
+    if enrolment.screened is None:
+        await enqueue(conn, BASELINE_TASK, {"subject_id": row["id"]})
     return row
 
 
@@ -219,7 +312,8 @@ async def enrol_if_asked(call: Call, enrolment: Enrolment, *, asked: bool) -> st
 
 
 async def create(call: Call, body: MonitoredSubjectRequest) -> tuple[bytes, int]:
-    """The subject enrolled (201), or the one already enrolled (200), and the status."""
+    """The subject enrolled (201, PENDING: its baseline queued), or the one already enrolled
+    (200, where it stands), in the envelope, and the status."""
     subject = subject_of(body)
     runtime = call.runtime
     enrolment = Enrolment(
@@ -233,12 +327,15 @@ async def create(call: Call, body: MonitoredSubjectRequest) -> tuple[bytes, int]
     async with read(runtime.db) as conn:
         found = await _existing(conn, runtime.vault, call.principal, enrolment)
     stored: dict[str, Any] = dict(found) if found else {}
+    alerts: dict[str, list[str]] = {}
 
     async def write(conn: Any) -> None:
         stored.update(await enrol_in(conn, runtime, call.principal, enrolment))
+        alerts.update(await alert_ids_of(conn, call.principal, [stored]))
 
     def render() -> bytes:
-        return orjson.dumps(subject_out(runtime.vault, stored).model_dump(mode="json"))
+        subject = subject_out(runtime.vault, stored, alerts[stored["subject_key"]])
+        return subject_result(call, subject).model_dump_json().encode()
 
     status = 200 if found else 201
     answer = await finish_write(
@@ -251,14 +348,17 @@ def _not_found(subject_id: str) -> ApiError:
     return ApiError(404, "not_found", f"No monitored subject {subject_id}.")
 
 
-async def get(runtime: Runtime, principal: Principal, subject_id: str) -> MonitoredSubject:
+async def get(call: Call, subject_id: str) -> MonitoredSubjectResult:
+    """The subject in the envelope: PENDING until its baseline has run, then its outcome."""
+    runtime, principal = call.runtime, call.principal
     async with read(runtime.db) as conn:
         row = await repository.get_subject(
             conn, principal.org_id, principal.environment, subject_id
         )
-    if row is None:
-        raise _not_found(subject_id)
-    return subject_out(runtime.vault, row)
+        if row is None:
+            raise _not_found(subject_id)
+        alerts = await alert_ids_of(conn, principal, [row])
+    return subject_result(call, subject_out(runtime.vault, row, alerts[row["subject_key"]]))
 
 
 async def list_subjects(
@@ -277,8 +377,9 @@ async def list_subjects(
             offset=page.offset,
             limit=page.page_size,
         )
+        alerts = await alert_ids_of(conn, principal, rows)
     return MonitoredSubjectList(
-        data=[subject_out(runtime.vault, row) for row in rows],
+        data=[subject_out(runtime.vault, row, alerts[row["subject_key"]]) for row in rows],
         pagination=page.describe(total),
     )
 

@@ -39,6 +39,13 @@ monitored_subjects = Table(
     Column("status", String(10), nullable=False),  # active | deleted
     Column("created_at", UtcDateTime(), nullable=False),
     Column("deleted_at", UtcDateTime()),
+    # The last whole screening of the subject (its baseline at enrolment, the screening that
+    # enrolled it with monitor: true, or a daily full pass): when, against which list versions
+    # ([{"code", "version"}]), and the checks that could not run then (no list loaded for them,
+    # comma-separated). screened_at null: the baseline has not run yet (state "enrolling").
+    Column("screened_at", UtcDateTime()),
+    Column("screened_lists", JSON),
+    Column("checks_not_run", String(80)),
     Index("ix_monitored_subjects_owner", "org_id", "environment", "status", "created_at"),
     Index("ix_monitored_subjects_key", "org_id", "environment", "subject_key"),
     Index("ix_monitored_subjects_reference", "org_id", "environment", "reference_hash"),
