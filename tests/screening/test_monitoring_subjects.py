@@ -145,9 +145,7 @@ async def test_monitor_true_enrols_the_screened_subject(
         headers=account.headers,
     )
     business_id = business.json()["data"]["monitored_subject_id"]
-    found = (await client.get(f"{SUBJECTS}/{business_id}", headers=account.headers)).json()[
-        "data"
-    ]
+    found = (await client.get(f"{SUBJECTS}/{business_id}", headers=account.headers)).json()["data"]
     assert found["subject_type"] == "business" and found["checks"] == ["sanction"]
     only_media = await client.post(
         "/v3/screening/aml",
@@ -164,9 +162,7 @@ async def test_monitor_true_enrols_the_screened_subject(
     )
     assert with_id.status_code == 200, with_id.text
     id_subject = with_id.json()["data"]["monitored_subject_id"]
-    shown = (await client.get(f"{SUBJECTS}/{id_subject}", headers=account.headers)).json()[
-        "data"
-    ]
+    shown = (await client.get(f"{SUBJECTS}/{id_subject}", headers=account.headers)).json()["data"]
     assert shown["source"] == "aml_with_id" and shown["reference"] == "bvn-1"
     assert shown["name"] == with_id.json()["data"]["aml"]["screened_name"]
     listed = await client.get(SUBJECTS, headers=account.headers)

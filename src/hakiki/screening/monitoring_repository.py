@@ -105,7 +105,9 @@ async def subject_by_id(conn: AsyncConnection, subject_id: str) -> dict[str, Any
     return dict(row._mapping) if row else None
 
 
-def _screening(now: datetime, lists: list[dict[str, str]], not_run: Iterable[str]) -> dict[str, Any]:
+def _screening(
+    now: datetime, lists: list[dict[str, str]], not_run: Iterable[str]
+) -> dict[str, Any]:
     return {
         "screened_at": now,
         "screened_lists": lists,

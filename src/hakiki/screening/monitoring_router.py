@@ -53,8 +53,9 @@ async def create_subject(body: MonitoredSubjectRequest, call: Call) -> Response:
     /v3/screening/monitored-subjects/{subject_id} then answers COMPLETED, PASS with no open
     alert, REVIEW with open alerts (`data.open_alert_ids`), INCOMPLETE when a check could not
     run. 201 for a new subject; 200 with the subject already enrolled under that `reference`
-    (or, without one, with the same details), where it stands. Stored encrypted. Live: charged monthly per active subject (price
-    `screening.monitoring.month`), not per call: the baseline is part of it; sandbox: free, and
+    (or, without one, with the same details), where it stands. Stored encrypted.
+    Live: charged monthly per active subject (price `screening.monitoring.month`), not per
+    call: the baseline is part of it; sandbox: free, and
     POST /v3/screening/monitoring/sandbox-list-update plays a list update. Sandbox:
     "Sandbox Sanction Person" completes REVIEW with an alert, "Sandbox No PEP List" INCOMPLETE
     (no PEP list), any other name PASS ("Sandbox Later Listed" until the list update)."""

@@ -36,6 +36,7 @@ from hakiki.screening.monitoring_schemas import (
     MonitoredSubjectRequest,
     MonitoredSubjectResult,
     ScreenedList,
+    SubjectState,
     subject_messages,
 )
 from hakiki.screening.review_service import name_subject_key
@@ -149,7 +150,7 @@ def open_subject(vault: Vault, sealed: str, subject_type: str) -> Subject:
     )
 
 
-def subject_state(row: dict[str, Any]) -> str:
+def subject_state(row: dict[str, Any]) -> SubjectState:
     if row["status"] != "active":
         return "deleted"
     return "enrolling" if row["screened_at"] is None else "active"

@@ -1784,9 +1784,14 @@ class MonitoredSubject(TypedDict):
     threshold: float | None
     subject_key: str
     source: Literal["api", "screening", "aml_with_id"]
-    status: Literal["active", "deleted"]
+    state: Literal["enrolling", "active", "deleted"]
     created_at: str
     deleted_at: NotRequired[str | None]
+    last_screened_at: str | None
+    lists_screened: list[ScreenedList]
+    checks_not_run: list[str]
+    open_alerts: int
+    open_alert_ids: list[str]
 
 
 class MonitoredSubjectList(TypedDict):
@@ -1810,6 +1815,25 @@ class MonitoredSubjectRequest(TypedDict):
     checks: NotRequired[list[Literal["sanction", "pep"]]]
     threshold: NotRequired[float | None]
     consent: NotRequired[Consent | None]
+
+
+class MonitoredSubjectResult(TypedDict):
+    """A monitored subject in the envelope: PENDING (``reference`` its id) until its baseline"""
+    request_id: str
+    live: bool
+    ok: bool
+    response_code: str
+    status: Outcome
+    verdict: Verdict | None
+    found: bool
+    soft_error: bool
+    async_pending: bool
+    reference: str
+    message: str
+    data: MonitoredSubject
+    provider: str
+    billing: Billing
+    consent_id: NotRequired[str | None]
 
 
 class MrzSummary(TypedDict):
@@ -2391,6 +2415,12 @@ class SandboxValues(TypedDict):
     """SandboxValues"""
     data: list[SandboxValue]
     pagination: Pagination
+
+
+class ScreenedList(TypedDict):
+    """ScreenedList"""
+    code: str
+    version: str
 
 
 class ScreenedSubject(TypedDict):
@@ -3095,17 +3125,17 @@ class Operations:
         """Combined PEP and sanctions screening of a person (POST /v3/screening/pep-and-sanction)."""
         return cast("ScreeningResult", self._send(Request('POST', '/v3/screening/pep-and-sanction', json=body, idempotency_key=idempotency_key)))
 
-    def post_screening_monitored_subjects(self, body: MonitoredSubjectRequest, *, idempotency_key: str | None = None) -> MonitoredSubject:
+    def post_screening_monitored_subjects(self, body: MonitoredSubjectRequest, *, idempotency_key: str | None = None) -> MonitoredSubjectResult:
         """Enrol a customer in ongoing monitoring (re-screened when lists change) (POST /v3/screening/monitored-subjects)."""
-        return cast("MonitoredSubject", self._send(Request('POST', '/v3/screening/monitored-subjects', json=body, idempotency_key=idempotency_key)))
+        return cast("MonitoredSubjectResult", self._send(Request('POST', '/v3/screening/monitored-subjects', json=body, idempotency_key=idempotency_key)))
 
     def get_screening_monitored_subjects(self, *, reference: str | None | None = None, page: int | None = None, page_size: int | None = None) -> MonitoredSubjectList:
         """Your monitored subjects, newest first (filter: reference) (GET /v3/screening/monitored-subjects)."""
         return cast("MonitoredSubjectList", self._send(Request('GET', '/v3/screening/monitored-subjects', params={"reference": reference, "page": page, "page_size": page_size})))
 
-    def get_screening_monitored_subjects_by_subject_id(self, subject_id: str) -> MonitoredSubject:
+    def get_screening_monitored_subjects_by_subject_id(self, subject_id: str) -> MonitoredSubjectResult:
         """One monitored subject (GET /v3/screening/monitored-subjects/{subject_id})."""
-        return cast("MonitoredSubject", self._send(Request('GET', f'/v3/screening/monitored-subjects/{_segment(subject_id)}')))
+        return cast("MonitoredSubjectResult", self._send(Request('GET', f'/v3/screening/monitored-subjects/{_segment(subject_id)}')))
 
     def delete_screening_monitored_subjects_by_subject_id(self, subject_id: str) -> None:
         """Stop monitoring a subject (DELETE /v3/screening/monitored-subjects/{subject_id})."""
@@ -3506,17 +3536,17 @@ class AsyncOperations:
         """Combined PEP and sanctions screening of a person (POST /v3/screening/pep-and-sanction)."""
         return cast("ScreeningResult", await self._send(Request('POST', '/v3/screening/pep-and-sanction', json=body, idempotency_key=idempotency_key)))
 
-    async def post_screening_monitored_subjects(self, body: MonitoredSubjectRequest, *, idempotency_key: str | None = None) -> MonitoredSubject:
+    async def post_screening_monitored_subjects(self, body: MonitoredSubjectRequest, *, idempotency_key: str | None = None) -> MonitoredSubjectResult:
         """Enrol a customer in ongoing monitoring (re-screened when lists change) (POST /v3/screening/monitored-subjects)."""
-        return cast("MonitoredSubject", await self._send(Request('POST', '/v3/screening/monitored-subjects', json=body, idempotency_key=idempotency_key)))
+        return cast("MonitoredSubjectResult", await self._send(Request('POST', '/v3/screening/monitored-subjects', json=body, idempotency_key=idempotency_key)))
 
     async def get_screening_monitored_subjects(self, *, reference: str | None | None = None, page: int | None = None, page_size: int | None = None) -> MonitoredSubjectList:
         """Your monitored subjects, newest first (filter: reference) (GET /v3/screening/monitored-subjects)."""
         return cast("MonitoredSubjectList", await self._send(Request('GET', '/v3/screening/monitored-subjects', params={"reference": reference, "page": page, "page_size": page_size})))
 
-    async def get_screening_monitored_subjects_by_subject_id(self, subject_id: str) -> MonitoredSubject:
+    async def get_screening_monitored_subjects_by_subject_id(self, subject_id: str) -> MonitoredSubjectResult:
         """One monitored subject (GET /v3/screening/monitored-subjects/{subject_id})."""
-        return cast("MonitoredSubject", await self._send(Request('GET', f'/v3/screening/monitored-subjects/{_segment(subject_id)}')))
+        return cast("MonitoredSubjectResult", await self._send(Request('GET', f'/v3/screening/monitored-subjects/{_segment(subject_id)}')))
 
     async def delete_screening_monitored_subjects_by_subject_id(self, subject_id: str) -> None:
         """Stop monitoring a subject (DELETE /v3/screening/monitored-subjects/{subject_id})."""

@@ -23,9 +23,7 @@ def upgrade() -> None:
     # Subjects enrolled by a screening (monitor: true) were screened as they were enrolled;
     # those enrolled through the endpoint before the baseline existed are screened by the next
     # daily full pass, which records it (their versions are not known: left null).
-    op.execute(
-        "UPDATE monitored_subjects SET screened_at = created_at WHERE source <> 'api'"
-    )
+    op.execute("UPDATE monitored_subjects SET screened_at = created_at WHERE source <> 'api'")
 
 
 def downgrade() -> None:
