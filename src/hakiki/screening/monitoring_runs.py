@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -84,9 +84,11 @@ async def run_monitoring(context: JobContext, payload: dict[str, Any]) -> None:
         await _run_full(runtime, run, engine)
 
 
-def lists_of(engine: ScreeningEngine) -> list[dict[str, str]]:
-    """The list versions a whole screening with ``engine`` uses."""
-    return [{"code": v.code, "version": v.version} for v in engine.lists]
+def lists_of(engine: ScreeningEngine, checks: Iterable[str]) -> list[dict[str, str]]:
+    """The list versions a screening of ``checks`` with ``engine`` uses (an adverse media list
+    is not one a monitored subject is screened against)."""
+    wanted = set(checks)
+    return [{"code": v.code, "version": v.version} for v in engine.lists if wanted & set(v.checks)]
 
 
 def not_run(engine: ScreeningEngine, one: Watched) -> tuple[str, ...]:
@@ -115,7 +117,9 @@ async def run_baseline(context: JobContext, payload: dict[str, Any]) -> None:
     screened = replace(one, checks=tuple(c for c in one.checks if c not in gaps))
     found = await asyncio.to_thread(full_hits, engine, [screened]) if screened.checks else {}
     async with transaction(runtime.db) as conn:
-        if not await repository.mark_baseline(conn, subject_id, utcnow(), lists_of(engine), gaps):
+        if not await repository.mark_baseline(
+            conn, subject_id, utcnow(), lists_of(engine, screened.checks), gaps
+        ):
             return
         await raise_alerts(
             conn,
@@ -369,11 +373,14 @@ async def _run_full(runtime: Runtime, run: dict[str, Any], engine: ScreeningEngi
         part = subjects[start : start + chunk]
         found = await asyncio.to_thread(full_hits, engine, part)
         await raise_found(runtime, run["id"], part, found)
-        by_gaps: dict[tuple[str, ...], list[str]] = {}
+        by_gaps: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
         for one in part:
-            by_gaps.setdefault(not_run(engine, one), []).append(one.row["id"])
+            gaps = not_run(engine, one)
+            checks = tuple(c for c in one.checks if c not in gaps)
+            by_gaps.setdefault((gaps, checks), []).append(one.row["id"])
         async with transaction(runtime.db) as conn:
-            for gaps, ids in by_gaps.items():
-                await repository.mark_screened(conn, ids, utcnow(), lists_of(engine), gaps)
+            for (gaps, checks), ids in by_gaps.items():
+                lists = lists_of(engine, checks)
+                await repository.mark_screened(conn, ids, utcnow(), lists, gaps)
             await repository.add_to_run(conn, run["id"], done=len(part))
     await _finish(runtime, run["id"])

@@ -79,7 +79,11 @@ class Enrolment:
 def screened_by(aml: AmlResult) -> Screened:
     """A screening's result as the baseline of the subject it enrols (``monitor: true``)."""
     return Screened(
-        lists=[{"code": used.code, "version": used.version} for used in aml.lists],
+        lists=[
+            {"code": used.code, "version": used.version}
+            for used in aml.lists
+            if set(used.checks) & set(MONITORED_CHECKS)
+        ],
         not_run=[gap.check for gap in aml.unavailable],
     )
 
