@@ -176,6 +176,7 @@ def conclude(
         decoded=decoded_info(decoded),
         vehicle=record_info(record) if record is not None else None,
         owner_comparison=comparison,
+        fields_not_given=list(record.not_given) if record is not None else [],
         warnings=warnings_for(decoded, record),
     )
     return outcome, data
