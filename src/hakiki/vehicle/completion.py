@@ -14,7 +14,7 @@ from hakiki.engines.vehicle import Decoded, decode
 from hakiki.vehicle import sandbox
 from hakiki.vehicle.lookup import Looked, looked_from, search_by
 from hakiki.vehicle.registry import OwnerNames, VehicleRegistries
-from hakiki.vehicle.results import MESSAGES, conclude
+from hakiki.vehicle.results import conclude, message_of
 from hakiki.vehicle.schemas import VehicleData
 from hakiki.webhooks.service import emit
 
@@ -58,7 +58,7 @@ async def _conclude(runtime: Runtime, row: Row, looked: Looked) -> Final:
     return Final(
         outcome,
         data,
-        MESSAGES[outcome],
+        message_of(outcome, looked),
         looked.provider_reference,
         event_data(row, outcome, data),
         provider=looked.provider,

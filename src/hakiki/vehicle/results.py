@@ -36,6 +36,13 @@ MESSAGES = {
 }
 
 
+def message_of(outcome: Outcome, looked: Looked) -> str:
+    """The answer's message: for a 02 or 09, with what the providers did."""
+    if looked.detail and outcome in (Outcome.SOURCE_UNAVAILABLE, Outcome.FAILED):
+        return f"{MESSAGES[outcome]} ({looked.detail})"
+    return MESSAGES[outcome]
+
+
 def decoded_info(decoded: Decoded) -> DecodedInfo:
     vin = chassis = plate = None
     if decoded.vin is not None:

@@ -35,7 +35,7 @@ from hakiki.vehicle.compare import name_words
 from hakiki.vehicle.completion import VEHICLE_CHECK
 from hakiki.vehicle.lookup import Looked, looked_from, search_by
 from hakiki.vehicle.registry import OwnerNames, VehicleRegistries, VehicleRegistry
-from hakiki.vehicle.results import MESSAGES, conclude
+from hakiki.vehicle.results import conclude, message_of
 from hakiki.vehicle.schemas import IdentifierField, VehicleRequest, VehicleResult
 
 FIELDS: tuple[IdentifierField, ...] = ("vin", "chassis_number", "registration_number")
@@ -166,7 +166,7 @@ async def _finish(call: Call, checked: Checked, answer: Answer) -> bytes:
         VEHICLE_CHECK,
         reference=looked.reference,
         outcome=outcome,
-        message=MESSAGES[outcome],
+        message=message_of(outcome, looked),
         provider=looked.provider,
         provider_reference=looked.provider_reference,
         subject_hash=runtime.vault.lookup_hash(
@@ -191,7 +191,7 @@ async def _finish(call: Call, checked: Checked, answer: Answer) -> bytes:
             provider=looked.provider,
             billing=CheckBilling.of(charge, call.principal.currency),
             data=data,
-            **{**envelope_fields(outcome), "message": MESSAGES[outcome]},
+            **{**envelope_fields(outcome), "message": message_of(outcome, looked)},
         )
         return result.model_dump_json().encode()
 
