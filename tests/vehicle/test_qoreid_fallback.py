@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
+from fastapi import FastAPI
 
 from hakiki.core.database import Database
 from hakiki.core.runtime import Runtime
@@ -20,6 +21,9 @@ from hakiki.vehicle.providers import build_vehicle_registries
 from hakiki.vehicle.qoreid import NOT_GIVEN
 from hakiki.vehicle.registry import VehicleRegistries
 from tests.conftest import AccountFactory, debit_count
+from tests.console.conftest import UserFactory
+from tests.console.conftest import make_user as make_user  # a fixture, shared
+from tests.console.helpers import browser, signed_in
 from tests.support.breakers import Clock, board
 from tests.vehicle.fake_aggregator import FakeAggregator
 from tests.vehicle.fake_aggregator import Mode as PremblyFault
@@ -228,6 +232,21 @@ async def test_channels_and_readiness_list_qoreid_for_ng_plates_only(
     assert set(ready) == {"prembly", "qoreid"}
     use_vehicle(order={"vehicle": ["qoreid"]})
     assert await plate_channels(client, account.headers) == {"KE": [], "NG": [("qoreid", "closed")]}
+
+
+async def test_the_console_lists_qoreid_second_for_ng_plates(
+    app: FastAPI, make_user: UserFactory, use_vehicle: UseVehicle
+) -> None:
+    user = await make_user("viewer")
+    async with browser(app) as http:
+        await signed_in(http, user)
+        page = await http.get("/console/providers")
+    assert page.status_code == 200
+    rows = [row for row in page.text.split("<tr")[1:] if "<td>" in row]
+    ng = [r for r in rows if "<td>vehicle</td><td>NG</td><td>plate</td>" in r]
+    assert ["<td>2</td><td>qoreid</td><td>closed</td>" in r for r in ng] == [False, True]
+    ke = [r for r in rows if "<td>vehicle</td><td>KE</td><td>plate</td>" in r]
+    assert len(ke) == 1 and "qoreid" not in ke[0]
 
 
 def test_qoreid_is_a_known_vehicle_provider() -> None:
