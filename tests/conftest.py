@@ -120,6 +120,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         asyncio.run(_create_worker_database())
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files that start real processes, servers or a browser first, the rest after, each file's
+    tests kept together and in order. scripts/check hands whole files to its xdist workers in
+    this order (`--dist loadfile --no-loadscope-reorder`): the long files start while every
+    worker is busy, and the short ones fill the gaps at the end. xdist's own order (most tests
+    first) left the one-test files of a minute or two (a browser, scaled mode) to the end, where
+    one worker ran them while the others stood idle."""
+    files: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.path, []).append(item)
+
+    def weight(tests: list[pytest.Item]) -> tuple[int, int]:
+        starting = sum(1 for test in tests if test.get_closest_marker("processes"))
+        return (-1 if starting else 0, -len(tests))
+
+    items[:] = [item for tests in sorted(files.values(), key=weight) for item in tests]
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Under pytest-xdist every test needs a node id of its own: xdist schedules by node id,
     so tests that share one run once. (schemathesis names its items by operation but leaves
