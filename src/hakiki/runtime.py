@@ -57,7 +57,7 @@ from hakiki.screening.watchlists.files import WatchlistIndexes
 from hakiki.screening.watchlists.presence import WatchlistPresence
 from hakiki.statements.service import purge_files as purge_statement_files
 from hakiki.tax.providers.registry import TaxProviders
-from hakiki.vehicle.prembly import build_registry as build_vehicle_registry
+from hakiki.vehicle.providers import build_vehicle_registries
 from hakiki.vehicle.registry import VehicleRegistries
 from hakiki.verification.images import purge_expired as purge_verification_images
 
@@ -84,7 +84,7 @@ async def build_runtime(settings: Settings) -> Runtime:
     runtime.add_part(Registries.from_settings(settings))  # KYB business registries
     runtime.add_part(
         VehicleRegistries(
-            build_vehicle_registry(settings),
+            build_vehicle_registries(settings),
             settings.provider_order,
             BreakerPolicy(
                 settings.provider_breaker_failures, settings.provider_breaker_cooldown_seconds

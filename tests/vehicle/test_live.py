@@ -200,7 +200,7 @@ async def test_without_a_registry_live_calls_are_503_and_free(
     client: httpx.AsyncClient, make_account: AccountFactory, db: Database, runtime: Runtime,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
-    monkeypatch.setattr(runtime.part(VehicleRegistries), "registry", None)
+    monkeypatch.setattr(runtime.part(VehicleRegistries), "items", [])
     account = await make_account("live", balance=10_000)
     response = await verify(client, account.headers, **FOUND)
     assert response.status_code == 503 and response.json()["error"] == "channel_unavailable"

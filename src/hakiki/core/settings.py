@@ -344,6 +344,20 @@ class Settings(BaseSettings):
         default="/verification/vehicle",
         description="Path of Prembly's vehicle verification, appended to the base URL.",
     )
+    qoreid_client_id: str | None = Field(
+        default=None,
+        description="QoreID client id (dashboard): the second provider of Nigerian plate "
+        "look-ups, asked when the owner's first and last names are sent.",
+    )
+    qoreid_secret: str | None = Field(default=None, description="QoreID secret (dashboard).")
+    qoreid_base_url: str = Field(
+        default="https://api.qoreid.com", description="QoreID API base (documented)."
+    )
+    qoreid_token_url: str | None = Field(
+        default=None,
+        description="QoreID's token exchange (clientId and secret for a Bearer accessToken); "
+        "unset: {HAKIKI_QOREID_BASE_URL}/token (docs/decisions.md: not on QoreID's pages).",
+    )
     vehicle_sync_seconds: float = Field(
         default=5.0,
         gt=0,

@@ -13,27 +13,41 @@ from hakiki.core.runtime import Runtime
 from hakiki.engines.vehicle import Decoded, decode
 from hakiki.vehicle import sandbox
 from hakiki.vehicle.lookup import Looked, looked_from, search_by
-from hakiki.vehicle.registry import VehicleRegistries
-from hakiki.vehicle.results import MESSAGES, conclude
+from hakiki.vehicle.registry import OwnerNames, VehicleRegistries
+from hakiki.vehicle.results import conclude, message_of
 from hakiki.vehicle.schemas import VehicleData
 from hakiki.webhooks.service import emit
 
 
 def stored_request(runtime: Runtime, row: Row) -> tuple[Decoded, str | None]:
-    """The identifier (decoded again: the engine is deterministic) and the owner name."""
+    """The identifier (decoded again: the engine is deterministic) and the name compared with
+    the registered owners (owner_name, else the first and last names)."""
+    decoded, owner_name, _ = _stored(runtime, row)
+    return decoded, owner_name
+
+
+def _stored(runtime: Runtime, row: Row) -> tuple[Decoded, str | None, OwnerNames | None]:
     request = json.loads(runtime.vault.decrypt(row["request_encrypted"]))
     country = request.get("country", "KE")  # checks stored before NG plates were KE
-    return decode(request["field"], request["value"], country), request["owner_name"]
+    # checks stored before QoreID have no first and last names
+    first, last = request.get("owner_first_name"), request.get("owner_last_name")
+    names = OwnerNames(first, last) if first and last else None
+    owner_name = request["owner_name"]
+    if owner_name is None and names is not None:
+        owner_name = f"{names.first} {names.last}"
+    return decode(request["field"], request["value"], country), owner_name, names
 
 
 async def _ask_again(runtime: Runtime, row: Row) -> Looked:
-    decoded, owner_name = stored_request(runtime, row)
+    decoded, owner_name, names = _stored(runtime, row)
     if row["environment"] != "live":
         return sandbox.VERIFY.completed(sandbox.VehicleQuery(decoded, owner_name))
-    registry = runtime.part(VehicleRegistries).registry
+    registry = runtime.part(VehicleRegistries).find(decoded.country)
     if registry is None:  # the operator removed it since
         return Looked(Outcome.SOURCE_UNAVAILABLE, row["provider"], row["reference"], None)
-    result = await registry.lookup(search_by(decoded), decoded.query_value)
+    result = await registry.lookup(
+        search_by(decoded), decoded.query_value, country=decoded.country, owner=names
+    )
     return looked_from(result, row["reference"])
 
 
@@ -44,7 +58,7 @@ async def _conclude(runtime: Runtime, row: Row, looked: Looked) -> Final:
     return Final(
         outcome,
         data,
-        MESSAGES[outcome],
+        message_of(outcome, looked),
         looked.provider_reference,
         event_data(row, outcome, data),
         provider=looked.provider,

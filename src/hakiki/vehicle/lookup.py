@@ -23,6 +23,9 @@ class Looked:
     reference: str
     record: RegistryRecord | None
     provider_reference: str | None = None
+    #: What the providers did, when none answered (02, 09): each one's words, "not asked" ones
+    #: with the reason (core/providers/chain.py).
+    detail: str | None = None
 
 
 def looked_from(result: RegistryResult, reference: str) -> Looked:
@@ -31,7 +34,9 @@ def looked_from(result: RegistryResult, reference: str) -> Looked:
     record = result.record if outcome is Outcome.VERIFIED else None
     if outcome is Outcome.VERIFIED and record is None:
         outcome = Outcome.SOURCE_UNAVAILABLE
-    return Looked(outcome, result.provider, reference, record, result.provider_reference)
+    failed = outcome in (Outcome.SOURCE_UNAVAILABLE, Outcome.FAILED)
+    detail = result.message or None if failed else None
+    return Looked(outcome, result.provider, reference, record, result.provider_reference, detail)
 
 
 def search_by(decoded: Decoded) -> SearchBy:

@@ -39,6 +39,7 @@ from hakiki.core.settings import Settings
 from hakiki.vehicle.registry import (
     Caveat,
     Owner,
+    OwnerNames,
     RegistryOutcome,
     RegistryRecord,
     RegistryResult,
@@ -59,6 +60,7 @@ _DATE_FORMATS = ("%Y-%m-%d", "%d-%m-%Y", "%d/%m/%Y", "%d-%b-%Y", "%d %b %Y", "%Y
 
 class PremblyVehicleRegistry:
     name = PROVIDER_NAME
+    countries: tuple[str, ...] = ("KE", "NG")
 
     def __init__(
         self,
@@ -79,7 +81,12 @@ class PremblyVehicleRegistry:
         if self._owns_client:
             await self._client.aclose()
 
-    async def lookup(self, by: SearchBy, value: str) -> RegistryResult:
+    def not_asked(self, country: str, owner: OwnerNames | None) -> str | None:
+        return None  # the plate (or chassis number) is all Prembly needs
+
+    async def lookup(
+        self, by: SearchBy, value: str, *, country: str = "KE", owner: OwnerNames | None = None
+    ) -> RegistryResult:
         try:
             response = await self._client.post(
                 self._url, json={_BODY_KEYS[by]: value}, headers=self._headers

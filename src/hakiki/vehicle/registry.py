@@ -55,6 +55,9 @@ class RegistryRecord:
     logbook_number: str | None = None
     owners: tuple[Owner, ...] = ()
     caveats: tuple[Caveat, ...] = ()
+    #: Fields the provider's look-up does not give at all (null there is "not asked", not
+    #: "empty on the register"); empty when the provider may give every field.
+    not_given: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,32 +69,62 @@ class RegistryResult:
     message: str = ""
 
 
+@dataclass(frozen=True)
+class OwnerNames:
+    """The owner's first and last names as the customer gave them (QoreID's plate look-up
+    compares them with the record and needs both)."""
+
+    first: str
+    last: str
+
+
 class VehicleRegistry(Protocol):
     @property
     def name(self) -> str: ...
 
-    async def lookup(self, by: SearchBy, value: str) -> RegistryResult: ...
+    #: The plates' countries the provider serves live.
+    countries: tuple[str, ...]
+
+    def not_asked(self, country: str, owner: OwnerNames | None) -> str | None:
+        """Why this provider is not asked for this look-up (a provider that needs what the
+        request did not give), or None: a reason is neither an answer nor a failure."""
+        ...
+
+    async def lookup(
+        self, by: SearchBy, value: str, *, country: str = "KE", owner: OwnerNames | None = None
+    ) -> RegistryResult: ...
 
     async def aclose(self) -> None: ...
 
 
 class VehicleChain:
-    """The vehicle registry providers in the deployment's order, as one ``VehicleRegistry``
-    (tried with fallback behind their breakers; billed once by the caller). Today one provider
-    documents Nigerian and Kenyan plate look-ups (Prembly); the chain still gives it a breaker,
-    and a second adapter joins by name (docs/decisions.md)."""
+    """One country's vehicle registry providers in the deployment's order, as one
+    ``VehicleRegistry`` (tried with fallback behind their breakers; billed once by the caller):
+    Prembly for Kenyan and Nigerian plates, then QoreID for Nigerian ones when the owner's
+    first and last names were sent (docs/decisions.md)."""
 
-    def __init__(self, providers: list[VehicleRegistry], breakers: BreakerBoard) -> None:
+    def __init__(
+        self, country: str, providers: list[VehicleRegistry], breakers: BreakerBoard
+    ) -> None:
+        self.countries: tuple[str, ...] = (country,)
         self.chain: ProviderChain[VehicleRegistry, RegistryResult] = ProviderChain(
-            "vehicle registry", providers, breakers, _unavailable
+            f"{country} vehicle registry", providers, breakers, _unavailable
         )
 
     @property
     def name(self) -> str:
         return self.chain.name
 
-    async def lookup(self, by: SearchBy, value: str) -> RegistryResult:
-        return await self.chain.ask(lambda provider: provider.lookup(by, value))
+    def not_asked(self, country: str, owner: OwnerNames | None) -> str | None:
+        return None
+
+    async def lookup(
+        self, by: SearchBy, value: str, *, country: str = "KE", owner: OwnerNames | None = None
+    ) -> RegistryResult:
+        return await self.chain.ask(
+            lambda provider: provider.lookup(by, value, country=country, owner=owner),
+            not_asked=lambda provider: provider.not_asked(country, owner),
+        )
 
     async def aclose(self) -> None:
         """The providers belong to ``VehicleRegistries``."""
@@ -102,14 +135,14 @@ def _unavailable(provider: str, message: str) -> RegistryResult:
 
 
 #: Every vehicle registry provider Hakiki has an adapter for.
-KNOWN: tuple[str, ...] = ("prembly",)
+KNOWN: tuple[str, ...] = ("prembly", "qoreid")
 #: The plates a provider serves live, for the channels list and the console.
 CHANNELS: tuple[str, ...] = ("KE", "NG")
 
 
 class VehicleRegistries:
-    """The runtime part: the configured registry providers as one chain (``registry``), or
-    None in live mode without any."""
+    """The runtime part: the configured registry providers as one chain per country
+    (``find``), or None in live mode without any for that country."""
 
     def __init__(
         self,
@@ -124,22 +157,26 @@ class VehicleRegistries:
         self.order = dict(order or {})
         check_names("HAKIKI_PROVIDER_ORDER", self.order, {"vehicle": KNOWN})
         self.breakers = breakers or BreakerBoard(policy or BreakerPolicy())
-        chain = ordered(self.items, self.order, "vehicle")
-        self.registry: VehicleRegistry | None = (
-            VehicleChain(chain, self.breakers) if chain else None
-        )
+
+    def find(self, country: str) -> VehicleChain | None:
+        """The providers serving ``country``'s plates, in the deployment's order."""
+        serving = [p for p in self.items if country in p.countries]
+        chain = ordered(serving, self.order, "vehicle")
+        return VehicleChain(country, chain, self.breakers) if chain else None
 
     def states(self) -> dict[str, dict[str, Any]]:
         return self.breakers.snapshot(p.name for p in self.items)
 
     def channels(self) -> list[dict[str, Any]]:
         """Each country's plate look-up with the providers in order and their breakers."""
-        chain = self.registry
-        states = chain.chain.states() if isinstance(chain, VehicleChain) else []
-        return [
-            {"category": "vehicle", "country": country, "check": "plate", "providers": states}
-            for country in CHANNELS
-        ]
+        listed: list[dict[str, Any]] = []
+        for country in CHANNELS:
+            found = self.find(country)
+            states = found.chain.states() if found is not None else []
+            listed.append(
+                {"category": "vehicle", "country": country, "check": "plate", "providers": states}
+            )
+        return listed
 
     async def aclose(self) -> None:
         for provider in self.items:

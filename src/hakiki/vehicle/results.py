@@ -36,6 +36,13 @@ MESSAGES = {
 }
 
 
+def message_of(outcome: Outcome, looked: Looked) -> str:
+    """The answer's message: for a 02 or 09, with what the providers did."""
+    if looked.detail and outcome in (Outcome.SOURCE_UNAVAILABLE, Outcome.FAILED):
+        return f"{MESSAGES[outcome]} ({looked.detail})"
+    return MESSAGES[outcome]
+
+
 def decoded_info(decoded: Decoded) -> DecodedInfo:
     vin = chassis = plate = None
     if decoded.vin is not None:
@@ -176,6 +183,7 @@ def conclude(
         decoded=decoded_info(decoded),
         vehicle=record_info(record) if record is not None else None,
         owner_comparison=comparison,
+        fields_not_given=list(record.not_given) if record is not None else [],
         warnings=warnings_for(decoded, record),
     )
     return outcome, data

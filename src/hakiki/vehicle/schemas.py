@@ -60,6 +60,20 @@ class VehicleRequest(BaseModel):
         description="The owner's name as the customer gave it (at least two words): compared "
         "with the registered owners; a different owner makes the answer MISMATCH.",
     )
+    owner_first_name: StrictStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="The owner's first name. With owner_last_name, Nigerian plates may also be "
+        "looked up at QoreID (the second provider, which needs both); without owner_name, the "
+        "two are compared with the registered owners.",
+    )
+    owner_last_name: StrictStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="The owner's last name (surname); see owner_first_name.",
+    )
 
 
 class IdentifierRef(BaseModel):
@@ -202,6 +216,13 @@ class VehicleData(BaseModel):
     vehicle: VehicleRecord | None = Field(description="The registry's record; null if none.")
     owner_comparison: OwnerComparison | None = Field(
         description="Present when owner_name was sent and a record was found."
+    )
+    fields_not_given: list[str] = Field(
+        default_factory=list,
+        description="Fields of `vehicle` the answering provider does not give at all (QoreID: "
+        "engine_number, body_type, colour, year_of_manufacture, registration_date, "
+        "logbook_number, caveats): null or empty there means not asked, not absent from the "
+        "register.",
     )
     warnings: list[str] = Field(
         description="What deserves a second look: a failed VIN check digit, a make that "

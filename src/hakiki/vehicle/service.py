@@ -34,8 +34,8 @@ from hakiki.vehicle import sandbox
 from hakiki.vehicle.compare import name_words
 from hakiki.vehicle.completion import VEHICLE_CHECK
 from hakiki.vehicle.lookup import Looked, looked_from, search_by
-from hakiki.vehicle.registry import VehicleRegistries, VehicleRegistry
-from hakiki.vehicle.results import MESSAGES, conclude
+from hakiki.vehicle.registry import OwnerNames, VehicleRegistries, VehicleRegistry
+from hakiki.vehicle.results import conclude, message_of
 from hakiki.vehicle.schemas import IdentifierField, VehicleRequest, VehicleResult
 
 FIELDS: tuple[IdentifierField, ...] = ("vin", "chassis_number", "registration_number")
@@ -46,8 +46,33 @@ def _invalid(message: str, problems: list[tuple[str, str]]) -> ApiError:
     return ApiError(400, "invalid_request", message, details=details)
 
 
-def check_request(body: VehicleRequest) -> tuple[Decoded, str | None]:
-    """The decoded identifier and the owner name, or a 400 naming the fields."""
+@dataclass(frozen=True)
+class Checked:
+    """A request as checked: the identifier decoded, the name compared with the registered
+    owners (owner_name, else the first and last names), and those names when both came."""
+
+    decoded: Decoded
+    owner_name: str | None
+    names: OwnerNames | None
+
+
+def _words(value: str | None) -> str | None:
+    return " ".join(value.split()) or None if value is not None else None
+
+
+def owner_names(first: str | None, last: str | None) -> OwnerNames | None:
+    first, last = _words(first), _words(last)
+    return OwnerNames(first, last) if first and last else None
+
+
+def compared_name(owner_name: str | None, names: OwnerNames | None) -> str | None:
+    if owner_name is not None:
+        return owner_name
+    return f"{names.first} {names.last}" if names is not None else None
+
+
+def check_request(body: VehicleRequest) -> Checked:
+    """The decoded identifier and the owner's names, or a 400 naming the fields."""
     given = [f for f in FIELDS if getattr(body, f) is not None]
     if len(given) != 1:
         named = given or list(FIELDS)
@@ -72,11 +97,16 @@ def check_request(body: VehicleRequest) -> tuple[Decoded, str | None]:
     if owner is not None and name_words(owner) < 2:
         problem = "give at least two names (first and last, or the company's name)"
         raise _invalid(f"owner_name: {problem}.", [("owner_name", problem)])
-    return decoded, owner
+    for name_field in ("owner_first_name", "owner_last_name"):
+        if getattr(body, name_field) is not None and _words(getattr(body, name_field)) is None:
+            problem = "give the name, not only spaces"
+            raise _invalid(f"{name_field}: {problem}.", [(name_field, problem)])
+    names = owner_names(body.owner_first_name, body.owner_last_name)
+    return Checked(decoded, compared_name(owner, names), names)
 
 
-def live_registry(call: Call) -> VehicleRegistry:
-    registry = call.runtime.part(VehicleRegistries).registry
+def live_registry(call: Call, country: str) -> VehicleRegistry:
+    registry = call.runtime.part(VehicleRegistries).find(country)
     if registry is None:
         raise ApiError(
             503,
@@ -93,33 +123,42 @@ class Answer:
     in_flight: asyncio.Task[Looked] | None = None  # the look-up past the sync budget
 
 
-async def _look_up(registry: VehicleRegistry, decoded: Decoded, reference: str) -> Looked:
-    return looked_from(await registry.lookup(search_by(decoded), decoded.query_value), reference)
+async def look_up(
+    registry: VehicleRegistry, decoded: Decoded, names: OwnerNames | None, reference: str
+) -> Looked:
+    result = await registry.lookup(
+        search_by(decoded), decoded.query_value, country=decoded.country, owner=names
+    )
+    return looked_from(result, reference)
 
 
-async def _live(call: Call, decoded: Decoded) -> Answer:
-    registry = live_registry(call)
+async def _live(call: Call, checked: Checked) -> Answer:
+    decoded = checked.decoded
+    registry = live_registry(call, decoded.country)
     await hold_price(call)
     reference = live_reference(call)
     seconds = call.runtime.settings.vehicle_sync_seconds
-    looked, in_flight = await within_budget(_look_up(registry, decoded, reference), seconds)
+    asked = look_up(registry, decoded, checked.names, reference)
+    looked, in_flight = await within_budget(asked, seconds)
     if looked is None:
         return Answer(Looked(Outcome.PENDING, registry.name, reference, None), in_flight)
     return Answer(looked)
 
 
 async def verify(call: Call, body: VehicleRequest) -> bytes:
-    decoded, owner_name = check_request(body)
+    checked = check_request(body)
     if call.principal.live:
-        answer = await _live(call, decoded)
+        answer = await _live(call, checked)
     else:
-        answer = Answer(sandbox.VERIFY.answer(sandbox.VehicleQuery(decoded, owner_name)))
+        query = sandbox.VehicleQuery(checked.decoded, checked.owner_name)
+        answer = Answer(sandbox.VERIFY.answer(query))
     with cancelled_on_error(answer.in_flight):
-        return await _finish(call, decoded, owner_name, answer)
+        return await _finish(call, checked, answer)
 
 
-async def _finish(call: Call, decoded: Decoded, owner_name: str | None, answer: Answer) -> bytes:
+async def _finish(call: Call, checked: Checked, answer: Answer) -> bytes:
     runtime, looked = call.runtime, answer.looked
+    decoded, owner_name, names = checked.decoded, checked.owner_name, checked.names
     threshold = runtime.settings.name_match_threshold
     outcome, data = conclude(decoded, looked, owner_name, threshold)
     row = check_row(
@@ -127,7 +166,7 @@ async def _finish(call: Call, decoded: Decoded, owner_name: str | None, answer: 
         VEHICLE_CHECK,
         reference=looked.reference,
         outcome=outcome,
-        message=MESSAGES[outcome],
+        message=message_of(outcome, looked),
         provider=looked.provider,
         provider_reference=looked.provider_reference,
         subject_hash=runtime.vault.lookup_hash(
@@ -137,6 +176,8 @@ async def _finish(call: Call, decoded: Decoded, owner_name: str | None, answer: 
             "field": decoded.field,
             "value": decoded.value,
             "owner_name": owner_name,
+            "owner_first_name": names.first if names is not None else None,
+            "owner_last_name": names.last if names is not None else None,
             "country": decoded.country,
         },
         data=data,
@@ -150,7 +191,7 @@ async def _finish(call: Call, decoded: Decoded, owner_name: str | None, answer: 
             provider=looked.provider,
             billing=CheckBilling.of(charge, call.principal.currency),
             data=data,
-            **{**envelope_fields(outcome), "message": MESSAGES[outcome]},
+            **{**envelope_fields(outcome), "message": message_of(outcome, looked)},
         )
         return result.model_dump_json().encode()
 

@@ -2881,6 +2881,7 @@ class VehicleData(TypedDict):
     decoded: Decoded
     vehicle: VehicleRecord | None
     owner_comparison: OwnerComparison | None
+    fields_not_given: NotRequired[list[str]]
     warnings: list[str]
 
 
@@ -2907,6 +2908,8 @@ class VehicleRequest(TypedDict):
     chassis_number: NotRequired[str | None]
     registration_number: NotRequired[str | None]
     owner_name: NotRequired[str | None]
+    owner_first_name: NotRequired[str | None]
+    owner_last_name: NotRequired[str | None]
     consent: NotRequired[Consent | None]
 
 

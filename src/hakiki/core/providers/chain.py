@@ -193,32 +193,53 @@ class ProviderChain(Generic[P, A]):
             for i, name in enumerate(self.names, start=1)
         ]
 
-    async def ask(self, call: Callable[[P], Awaitable[A]]) -> A:
-        failures: list[A] = []
+    async def ask(
+        self,
+        call: Callable[[P], Awaitable[A]],
+        not_asked: Callable[[P], str | None] | None = None,
+    ) -> A:
+        """``not_asked(provider)``: why a provider is left out of this call (it needs what the
+        request did not give), or None. A provider left out is neither called nor counted
+        against its breaker; the message of a call nobody answered says why it was not asked."""
+        failures: dict[str, A] = {}
+        reasons: dict[str, str] = {}
+        if not_asked is not None:
+            for provider in self.providers:
+                reason = not_asked(provider)
+                if reason:
+                    reasons[provider.name] = reason
+        names = [name for name in self.names if name not in reasons]
 
         async def attempt(name: str) -> A:
             result = await call(self._by_name[name])
             if provider_failed(result):
-                failures.append(result)
+                failures[name] = result
             return result
 
         def crashed(name: str, exc: Exception) -> A:
             failure = self._unavailable(name, f"{name} crashed ({type(exc).__name__})")
-            failures.append(failure)
+            failures[name] = failure
             return failure
 
-        found = await first_answer(self.names, attempt, provider_failed, self.breakers, crashed)
+        found = await first_answer(names, attempt, provider_failed, self.breakers, crashed)
         if found.answered_by is not None and found.result is not None:
             return found.result
-        said = [f"{f.provider}: {f.message}" for f in failures]
-        said += [f"{name}: skipped, circuit open after repeated failures" for name in found.skipped]
+        skipped = set(found.skipped)
+        said: list[str] = []
+        for name in self.names:
+            if name in reasons:
+                said.append(f"{name}: not asked, {reasons[name]}")
+            elif name in failures:
+                said.append(f"{name}: {failures[name].message}")
+            elif name in skipped:
+                said.append(f"{name}: skipped, circuit open after repeated failures")
         message = f"no provider answered for {self.label} ({'; '.join(said)})"
         last = found.result
         if last is None:
             return self._unavailable(self.providers[0].name, message)
         if len(self.providers) == 1:
             return last  # one provider: its own words
-        if found.skipped or any(str(f.outcome.value) == "unavailable" for f in failures):
+        if skipped or any(str(f.outcome.value) == "unavailable" for f in failures.values()):
             return cast(A, replace(cast(Any, last), outcome=_unavailable_of(last), message=message))
         return cast(A, replace(cast(Any, last), message=message))
 
