@@ -696,6 +696,8 @@ class CategoryReceipt(TypedDict):
     anonymised: int
     kept: int
     reasons: list[str]
+    files_rewritten: NotRequired[int]
+    file_rows_removed: NotRequired[int]
 
 
 class CaveatInfo(TypedDict):
