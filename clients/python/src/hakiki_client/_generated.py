@@ -873,7 +873,7 @@ class ConsentRecordOut(TypedDict):
     request_id: str
     endpoint: str
     reference: str | None
-    source: Literal["api", "attested", "hosted"]
+    source: Literal["api", "attested", "hosted", "console"]
     obtained_at: str
     method: str
     notice_version: str | None
@@ -882,6 +882,7 @@ class ConsentRecordOut(TypedDict):
     purposes: list[str]
     language: str | None
     subject_reference: str | None
+    attested_by: NotRequired[str | None]
     recorded_at: str
 
 
