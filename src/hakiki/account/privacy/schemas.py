@@ -24,6 +24,7 @@ EXAMPLE_CONSENT: dict[str, Any] = {
     "purposes": ["credit_report"],
     "language": "en",
     "subject_reference": "cust-000123",
+    "attested_by": None,
     "recorded_at": "2026-11-20T09:14:02Z",
 }
 
