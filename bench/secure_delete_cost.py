@@ -12,8 +12,9 @@ every connection of the running app, its pools renewed), in alternating order:
   subject's KYC rows, its bulk result and its row inside the bulk file), queued to completed,
   the WAL checkpoint included;
 
-and the sizes of the database file and its WAL after. Each number is one run's; ``--rounds``
-repeats the pair.
+the bytes written meanwhile (``/proc/self/io``: steady under a shared machine's load, where
+wall times are not), and the sizes of the database file and its WAL after. Each number is one
+run's; ``--rounds`` repeats the pair.
 
     uv run --group dev python bench/secure_delete_cost.py [--calls 300] [--rows 5000] [--rounds 2]
 """
@@ -53,6 +54,15 @@ def _sheet(rows: int) -> bytes:
         number = SUBJECT if i == rows // 2 else f"4{i:07d}"
         writer.writerow([f"loan-{i}", number, "national_id"])
     return out.getvalue().encode()
+
+
+def _written() -> int:
+    """Bytes this process has handed to write() so far (/proc/self/io's wchar): unlike wall
+    time, not moved by the other processes sharing the machine."""
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    return 0
 
 
 def _sizes(folder: str) -> dict[str, int]:
@@ -103,6 +113,7 @@ async def one_run(secure: bool, calls: int, rows: int) -> dict[str, float]:
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://b") as http:
                 spent = []
+                written = _written()
                 for i in range(calls):
                     number = SUBJECT if i % 10 == 0 else f"3{i:07d}"
                     started = time.perf_counter()
@@ -114,6 +125,9 @@ async def one_run(secure: bool, calls: int, rows: int) -> dict[str, float]:
                     spent.append((time.perf_counter() - started) * 1000)
                     assert answer.status_code == 200, answer.text
 
+                await app.state.runtime.request_log.flush()
+                kyc_written = _written() - written
+                written = _written()
                 started = time.perf_counter()
                 upload = await http.post(
                     "/v3/fraud/bulk-scan/upload",
@@ -130,8 +144,10 @@ async def one_run(secure: bool, calls: int, rows: int) -> dict[str, float]:
                     lambda b: b["data"]["state"] in ("completed", "failed"),
                 )
                 bulk_s = time.perf_counter() - started
-
                 await app.state.runtime.request_log.flush()
+                bulk_written = _written() - written
+
+                written = _written()
                 started = time.perf_counter()
                 asked = await http.post(
                     "/v3/privacy/subject-requests",
@@ -146,6 +162,7 @@ async def one_run(secure: bool, calls: int, rows: int) -> dict[str, float]:
                     lambda b: b["status"] != "queued",
                 )
                 erasure_s = time.perf_counter() - started
+                erasure_written = _written() - written
                 assert done["status"] == "completed", done
                 fraud = next(c for c in done["receipt"] if c["category"] == "fraud")
                 assert fraud["file_rows_removed"] == 1, fraud
@@ -153,6 +170,9 @@ async def one_run(secure: bool, calls: int, rows: int) -> dict[str, float]:
     return {
         "kyc_median_ms": statistics.median(spent),
         "kyc_p90_ms": statistics.quantiles(spent, n=10)[-1],
+        "kyc_written_mb": kyc_written / 1e6,
+        "bulk_written_mb": bulk_written / 1e6,
+        "erasure_written_mb": erasure_written / 1e6,
         "bulk_s": bulk_s,
         "erasure_s": erasure_s,
         "db_mb": files.get("hakiki.db", 0) / 1e6,
