@@ -374,12 +374,13 @@ async def test_candidates_are_invited_and_a_request_has_a_page_with_each_check(
                 "first_name": "Wanjiru",
                 "last_name": "Kamau",
                 "email": "wanjiru@example.com",
+                "consent_given": "yes",
             },
         )
         bad = await http.post(
             "/console/background",
             data={"csrf": csrf, "package_id": "spk_ke_driver", "first_name": "W",
-                  "last_name": "K", "email": "not an address"},
+                  "last_name": "K", "email": "not an address", "consent_given": "yes"},
         )  # fmt: skip
         reference = re.search(r'href="/console/background/(bgc_[a-z0-9]+)"', invited.text)
         assert reference, invited.text
@@ -399,6 +400,6 @@ async def test_candidates_are_invited_and_a_request_has_a_page_with_each_check(
         refused = await http.post(
             "/console/background",
             data={"csrf": csrf, "package_id": "spk_ke_driver", "first_name": "A",
-                  "last_name": "B", "email": "a@example.com"},
+                  "last_name": "B", "email": "a@example.com", "consent_given": "yes"},
         )  # fmt: skip
     assert shown.status_code == 403 and refused.status_code == 403

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,8 @@ from sqlalchemy import LargeBinary, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hakiki.core.crypto import Vault
+from hakiki.fraud.bulk.runner import decode_rows
+from hakiki.fraud.bulk.tables import bulk_scans
 from hakiki.tables import metadata
 
 URL = "/v3/privacy/subject-requests"
@@ -43,9 +47,12 @@ def _opened(vault: Vault, value: Any) -> str:
         raw = bytes(value)
         if raw[:2] == b"v1":
             try:
-                return vault.unseal(raw).decode("utf-8", "replace")
+                plain = vault.unseal(raw)
             except Exception:
-                pass
+                return raw.decode("latin-1")
+            with contextlib.suppress(zlib.error):  # a bulk scan's file: JSON rows, compressed
+                plain = zlib.decompress(plain)
+            return plain.decode("utf-8", "replace")
         return raw.decode("latin-1")
     text = str(value)
     if text.startswith("v1."):
@@ -119,3 +126,9 @@ def file_hits(data_dir: Path, needles: dict[str, list[bytes]]) -> list[str]:
 
 def b64(raw: bytes) -> bytes:
     return base64.b64encode(raw)
+
+
+async def file_rows(conn: AsyncConnection, vault: Vault) -> dict[str, list[dict[str, Any]]]:
+    """Every bulk scan's uploaded file, decoded: bulk id -> its rows."""
+    scans = (await conn.execute(select(bulk_scans.c.id, bulk_scans.c.input_encrypted))).all()
+    return {bulk_id: decode_rows(vault, bytes(sealed)) for bulk_id, sealed in scans}

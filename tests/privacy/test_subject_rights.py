@@ -7,6 +7,8 @@ the documented exceptions keep (the fraud report, docs/privacy.md#subject-rights
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import time
 from collections.abc import AsyncIterator
@@ -23,7 +25,7 @@ from hakiki.core.settings import Settings
 from hakiki.fraud.keys import email_key, identifier_key, phone_key
 from hakiki.tables import metadata
 from tests.conftest import TEST_SECRET_KEY
-from tests.privacy.helpers import ask, ciphertexts, file_hits, holders
+from tests.privacy.helpers import ask, ciphertexts, file_hits, file_rows, holders
 from tests.statements import documents as statement_documents
 from tests.statements.conftest import analyze, finished
 from tests.support.consent import CONSENT
@@ -175,6 +177,35 @@ async def make_subject_data(
         "consent": SUBJECT_CONSENT,
     }
     await _post(http, headers, "/v3/verification/sessions", session)
+    upload = await http.post(
+        "/v3/fraud/bulk-scan/upload",
+        files={"file": ("loans.csv", csv_file(BULK_ROWS), "text/csv")},
+        data={"scan_type": "id"},
+        headers=headers,
+    )
+    assert upload.status_code == 202, upload.text
+    bulk_id = upload.json()["data"]["bulk_id"]
+
+    async def bulk_done() -> bool:
+        scan = (await http.get(f"/v3/fraud/bulk-scan/{bulk_id}", headers=headers)).json()
+        return bool(scan["data"]["state"] == "completed")
+
+    await _until(bulk_done)
+
+
+# A bulk scan's file of three subjects: the second row (the file's row 3) is this subject's.
+BULK_ROWS = [
+    ["reference", "number", "channel"],
+    ["loan-other-1", "22222222220", "bvn"],
+    ["loan-subject", ID_NUMBER, "national_id"],
+    ["loan-other-2", "22222222225", "bvn"],
+]
+
+
+def csv_file(rows: list[list[str]]) -> bytes:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue().encode()
 
 
 @pytest.mark.parametrize("privacy_settings", BACKENDS, indirect=True)
@@ -205,12 +236,18 @@ async def test_a_subjects_data_is_exported_then_erased_everywhere(
                     before = await holders(conn, vault, NEEDLES)
                     sealed = await ciphertexts(conn, vault, [ID_NUMBER, PIN, LAST, REFERENCE])
                     hashed = await _hashes_left(conn, vault)
+                    files_before = await file_rows(conn, vault)
+                # The subject's row inside the bulk scan's uploaded file is found.
+                assert "id number" in before[("bulk_scans", "input_encrypted")], before
+                (bulk_id, rows_before), *_ = files_before.items()
+                assert [r["number"] for r in rows_before] == [r[1] for r in BULK_ROWS[1:]]
                 # A bureau report holds no number of its own: its subject_hash names it.
                 held = {table for table, _ in before} | {h.split(".")[0] for h in hashed}
                 expected = {
                     "verifications", "registry_checks", "credit_reports", "monitored_subjects",
                     "screening_alerts", "statement_analyses", "background_requests",
-                    "verification_sessions", "fraud_reports", "request_logs",
+                    "verification_sessions", "fraud_reports", "request_logs", "bulk_scans",
+                    "bulk_scan_results",
                 }  # fmt: skip
                 assert expected <= held, (sorted(expected - held), sorted(held))
 
@@ -231,12 +268,26 @@ async def test_a_subjects_data_is_exported_then_erased_everywhere(
                                  "webhooks", "request_log"):  # fmt: skip
                     assert receipt[category]["exported"] > 0, category
                 assert {"webhook_events", "webhook_deliveries"} <= tables
+                in_file = exported["categories"]["fraud"]["bulk_scans"]
+                assert [(r["bulk_id"], r["row"], r["number"]) for r in in_file] == [
+                    (bulk_id, 3, ID_NUMBER)
+                ]
 
                 erasure = await ask(http, headers, "erasure", SUBJECT)
                 done = {c["category"]: c for c in erasure["receipt"]}
                 assert done["fraud_reports"]["kept"] >= 1 and done["fraud_reports"]["reasons"]
                 assert done["request_log"]["anonymised"] >= 1 and done["request_log"]["reasons"]
                 assert done["identity"]["erased"] >= 1 and done["background"]["erased"] >= 2
+                assert (done["fraud"]["files_rewritten"], done["fraud"]["file_rows_removed"]) == (
+                    1,
+                    1,
+                )
+                async with runtime.db.reader.connect() as conn:
+                    files_after = await file_rows(conn, vault)
+                # The subject's row is gone from the file, its position kept; the others stay.
+                assert files_after[bulk_id] == [
+                    rows_before[0], {"row": 3, "erased": True}, rows_before[2]
+                ]  # fmt: skip
                 again = await ask(http, headers, "access", SUBJECT)
                 left = {c["category"]: c["found"] for c in again["receipt"] if c["found"]}
                 # What is still found is exactly what the erasure kept, for its reasons.

@@ -8,6 +8,13 @@ from hakiki.background.check_types import UNIT_PRICES
 from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.privacy.consent import Consented
 
+# What a console user attests when inviting a candidate from the console (a required checkbox;
+# stored with the call as its consent record, source console: docs/privacy.md#consent).
+CANDIDATES_ATTESTATION = (
+    "I confirm that the candidate was given our privacy notice and consented to this "
+    "background check, and that we can show their consent if asked."
+)
+CANDIDATES_PURPOSES = ("background_check",)
 CANDIDATES_CREATE = declare(
     Endpoint(
         key="background.candidates.create",
@@ -18,7 +25,7 @@ CANDIDATES_CREATE = declare(
         status_code=201,
         errors=(400, 402, 404, 409),
         unit_prices=UNIT_PRICES,  # per check run, by background.check.<code>
-        sandbox=Consented(sandbox.CANDIDATES, ("background_check",)),
+        sandbox=Consented(sandbox.CANDIDATES, CANDIDATES_PURPOSES),
         logged_fields=("package_id",),
         consent="required",  # for every candidate the request names (docs/privacy.md)
     )

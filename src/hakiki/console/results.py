@@ -6,12 +6,15 @@ level and listed, filtered, paginated."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
 
 from hakiki.background import candidates
 from hakiki.background.endpoints import CANDIDATE_REINITIATE as REINITIATE
+from hakiki.background.endpoints import CANDIDATES_ATTESTATION, CANDIDATES_PURPOSES
 from hakiki.background.endpoints import CANDIDATES_CREATE as CREATE
 from hakiki.background.schemas import CandidatesRequest, CandidatesResult, ReinitiatedResult
 from hakiki.background.system_packages import SYSTEM_PACKAGES
@@ -24,6 +27,7 @@ from hakiki.core.calls import Call, runtime_of
 from hakiki.core.clock import as_utc, utcnow
 from hakiki.core.errors import ApiError
 from hakiki.core.pagination import PageRequest
+from hakiki.core.privacy.consent import attested_in_console
 from hakiki.fraud.bulk import service as bulk_scans
 from hakiki.statements import service as statements
 
@@ -157,17 +161,33 @@ async def background_page(request: Request) -> Response:
     session = await signed_in(request)
     if session is None:
         return to_login()
-    return render(request, "background.html", session, packages=SYSTEM_PACKAGES.values())
+    return render(
+        request,
+        "background.html",
+        session,
+        packages=SYSTEM_PACKAGES.values(),
+        attestation=CANDIDATES_ATTESTATION,
+    )
 
 
 @router.post("/background")
 async def invite(request: Request) -> Response:
-    """Invite one candidate with a system package (the API's create, as the user)."""
+    """Invite one candidate with a system package (the API's create, as the user). The user
+    attests the candidate's consent (a required checkbox with the catalogue's text): stored
+    with the call as its consent record, as the API stores the ``consent`` object; refused
+    without it."""
     session, form = await posted(request)
     if session is None:
         return to_login()
     principal = _background_writer(session)
     packages = SYSTEM_PACKAGES.values()
+    shown: dict[str, Any] = {"packages": packages, "attestation": CANDIDATES_ATTESTATION}
+    if form.get("consent_given") != "yes":
+        said = (
+            "consent_given: tick the attestation that the candidate consented to this "
+            "background check (the API's consent; docs/privacy.md#consent)"
+        )
+        return render(request, "background.html", session, 400, **shown, error=said)
     try:
         body = CandidatesRequest.model_validate(
             {
@@ -182,20 +202,26 @@ async def invite(request: Request) -> Response:
             }
         )
         call = Call(runtime_of(request), request, principal, CREATE.key, body.model_dump())
+        call.consent = attested_in_console(
+            CANDIDATES_ATTESTATION, CANDIDATES_PURPOSES, session.user_id
+        )
         made = CandidatesResult.model_validate_json(await candidates.create(call, body))
     except ValidationError as error:
         problem = error.errors()[0]
         field = ".".join(str(part) for part in problem["loc"])
         said = f"{field}: {problem['msg']}"
-        return render(request, "background.html", session, 400, packages=packages, error=said)
+        return render(request, "background.html", session, 400, **shown, error=said)
     except ApiError as error:
         if error.status_code not in (400, 402, 404, 409):
             raise
-        return render(
-            request, "background.html", session, 400, packages=packages, error=error.message
-        )
+        return render(request, "background.html", session, 400, **shown, error=error.message)
     return render(
-        request, "background.html", session, packages=packages, invited=made.data.requests[0]
+        request,
+        "background.html",
+        session,
+        **shown,
+        invited=made.data.requests[0],
+        consent_id=made.consent_id,
     )
 
 

@@ -320,7 +320,8 @@ NOT_SUBJECT_DATA: dict[str, str] = {
     "console_sessions": "sign-in sessions of staff",
     "console_links": "staff sign-in and recovery links",
     "webhook_endpoints": "the organisation's receivers and their secrets",
-    "bulk_scans": "the uploaded file of many subjects (docs/privacy.md: a known gap)",
+    "bulk_scans": "the uploaded file of many subjects: a subject's rows inside it are found, "
+    "exported and replaced by placeholders by hakiki.privacy.files (docs/privacy.md)",
     "screening_watchlists": "the organisation's own lists of entities to screen against",
     "background_packages": "the organisation's packages of checks",
     "jobs": "job payloads hold row ids, never personal values",

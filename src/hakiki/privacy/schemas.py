@@ -61,6 +61,16 @@ class CategoryReceipt(BaseModel):
     anonymised: int = Field(description="Rows kept without the subject's data (erasure).")
     kept: int = Field(description="Rows kept as they are, for the reasons given (erasure).")
     reasons: list[str] = Field(description="Why rows were kept or only anonymised.")
+    files_rewritten: int = Field(
+        default=0,
+        description="Stored files of many subjects (a bulk scan's upload) rewritten without "
+        "the subject's rows (erasure).",
+    )
+    file_rows_removed: int = Field(
+        default=0,
+        description="The subject's rows replaced by a placeholder inside those files (erasure); "
+        "counted in found too.",
+    )
 
 
 _RECEIPT: dict[str, Any] = {
@@ -71,6 +81,8 @@ _RECEIPT: dict[str, Any] = {
     "anonymised": 0,
     "kept": 1,
     "reasons": ["A fraud report is kept for the prevention and detection of crime ..."],
+    "files_rewritten": 0,
+    "file_rows_removed": 0,
 }
 
 

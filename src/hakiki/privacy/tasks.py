@@ -13,7 +13,7 @@ from hakiki.core.clock import utcnow
 from hakiki.core.database import transaction
 from hakiki.core.jobs.registry import JobContext, PermanentError, task
 from hakiki.core.runtime import Runtime
-from hakiki.privacy import repository, subject_data
+from hakiki.privacy import files, repository, subject_data
 from hakiki.privacy.catalogue import CATEGORIES
 from hakiki.privacy.schemas import SubjectIdentifiers
 from hakiki.privacy.service import TASK
@@ -34,7 +34,16 @@ def subject_of(identifiers: SubjectIdentifiers) -> subject_data.Subject:
 
 
 def _blank() -> dict[str, Any]:
-    return {"found": 0, "exported": 0, "erased": 0, "anonymised": 0, "kept": 0, "reasons": []}
+    return {
+        "found": 0,
+        "exported": 0,
+        "erased": 0,
+        "anonymised": 0,
+        "kept": 0,
+        "reasons": [],
+        "files_rewritten": 0,
+        "file_rows_removed": 0,
+    }
 
 
 async def _give_up(
@@ -60,14 +69,18 @@ async def run_subject_request(ctx: JobContext, payload: dict[str, Any]) -> None:
         identifiers = SubjectIdentifiers.model_validate_json(
             vault.decrypt(row["subject_encrypted"])
         )
-        found = await subject_data.find(
-            conn, vault, row["org_id"], row["environment"], subject_of(identifiers)
-        )
+        subject = subject_of(identifiers)
+        found = await subject_data.find(conn, vault, row["org_id"], row["environment"], subject)
+        in_files = await files.find(conn, vault, row["org_id"], row["environment"], subject.needles)
+        file_rows = sum(len(f.positions) for f in in_files)
         found.of("privacy_subject_requests").pop((row["id"],), None)  # this request itself
         receipt = {name: _blank() for name in CATEGORIES}
         values: dict[str, Any] = {"status": "completed", "completed_at": utcnow()}
         if row["kind"] == "access":
             exported = subject_data.export(vault, found)
+            if in_files:
+                tables = exported.setdefault(files.CATEGORY, {})
+                tables["bulk_scans"] = files.export(in_files)
             for name, tables in exported.items():
                 count = sum(len(rows) for rows in tables.values())
                 receipt[name].update(found=count, exported=count)
@@ -75,6 +88,8 @@ async def run_subject_request(ctx: JobContext, payload: dict[str, Any]) -> None:
         else:
             for name, entry in (await subject_data.erase(conn, found)).items():
                 receipt[name].update(entry)
+            receipt[files.CATEGORY]["found"] += file_rows
+            receipt[files.CATEGORY].update(await files.erase(conn, vault, in_files))
         # The identifiers asked about go with the request's end: the receipt holds counts only.
         values.update(receipt=receipt, subject_encrypted=None)
         await repository.update_request(conn, row["id"], values)

@@ -696,6 +696,8 @@ class CategoryReceipt(TypedDict):
     anonymised: int
     kept: int
     reasons: list[str]
+    files_rewritten: NotRequired[int]
+    file_rows_removed: NotRequired[int]
 
 
 class CaveatInfo(TypedDict):
@@ -871,7 +873,7 @@ class ConsentRecordOut(TypedDict):
     request_id: str
     endpoint: str
     reference: str | None
-    source: Literal["api", "attested", "hosted"]
+    source: Literal["api", "attested", "hosted", "console"]
     obtained_at: str
     method: str
     notice_version: str | None
@@ -880,6 +882,7 @@ class ConsentRecordOut(TypedDict):
     purposes: list[str]
     language: str | None
     subject_reference: str | None
+    attested_by: NotRequired[str | None]
     recorded_at: str
 
 

@@ -24,6 +24,7 @@ EXAMPLE_CONSENT: dict[str, Any] = {
     "purposes": ["credit_report"],
     "language": "en",
     "subject_reference": "cust-000123",
+    "attested_by": None,
     "recorded_at": "2026-11-20T09:14:02Z",
 }
 
@@ -36,18 +37,24 @@ class ConsentRecordOut(BaseModel):
     request_id: str = Field(description="The request that carried it (or the hosted page's).")
     endpoint: str = Field(description="The endpoint's key, or verification.hosted_page.")
     reference: str | None = Field(description="The resource the call made, when it named one.")
-    source: Literal["api", "attested", "hosted"] = Field(
+    source: Literal["api", "attested", "hosted", "console"] = Field(
         description="api: the consent object sent; attested: `consent: true` (the caller "
-        "attests it, API 1.x only); hosted: ticked by the subject on a hosted page."
+        "attests it, API 1.x only); hosted: ticked by the subject on a hosted page; console: "
+        "attested by a console user on the form that made the call (`attested_by`)."
     )
     obtained_at: datetime
     method: str
     notice_version: str | None
     notice_url: str | None
-    notice_text: str | None = Field(description="The text a hosted page showed, as shown.")
+    notice_text: str | None = Field(
+        description="The text a hosted page or the console's form showed, as shown."
+    )
     purposes: list[str]
     language: str | None
     subject_reference: str | None
+    attested_by: str | None = Field(
+        default=None, description="console: the id of the console user who attested it."
+    )
     recorded_at: datetime
 
 

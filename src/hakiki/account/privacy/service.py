@@ -48,6 +48,7 @@ async def consent(db: Database, vault: Vault, principal: Principal, consent_id: 
         purposes=body["purposes"],
         language=body.get("language"),
         subject_reference=body.get("subject_reference"),
+        attested_by=body.get("attested_by"),
         recorded_at=row["created_at"],
     )
 

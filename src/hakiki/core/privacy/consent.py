@@ -6,6 +6,7 @@ encrypted with the call, and answers its id as ``consent_id``."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -190,7 +191,7 @@ class ConsentRecord:
     """A consent about to be stored with its call (``Call.consent``)."""
 
     id: str
-    source: str  # api | attested | hosted
+    source: str  # api | attested | hosted | console
     body: dict[str, Any]
     subject_reference: str | None
 
@@ -218,6 +219,35 @@ class ConsentRecord:
             "consent_encrypted": vault.encrypt(orjson.dumps(self.body).decode()),
             "created_at": utcnow(),
         }
+
+
+CONSOLE = "console"
+
+
+def console_notice_version(text: str) -> str:
+    """The version of an attestation's text: a digest, so a changed text is a new version."""
+    return f"console-attestation-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def attested_in_console(
+    text: str, purposes: tuple[str, ...], user_id: str, subject_reference: str | None = None
+) -> ConsentRecord:
+    """The consent a console user attests on a form that processes a subject (a required
+    checkbox with ``text``, the endpoint catalogue's): ``source: console``, method
+    ``attested``, the text as shown, recorded at the submission, the user's id as
+    ``attested_by``; stored with the call like the API's (``Call.consent``)."""
+    body = {
+        "obtained_at": utcnow().isoformat(),
+        "method": ATTESTED,
+        "notice_version": console_notice_version(text),
+        "notice_url": None,
+        "notice_text": text,
+        "purposes": list(purposes),
+        "language": "en",
+        "subject_reference": subject_reference,
+        "attested_by": user_id,
+    }
+    return ConsentRecord(new_id("cns"), CONSOLE, body, subject_reference)
 
 
 def subject_hash(vault: Vault, org_id: str, subject_reference: str | None) -> str | None:

@@ -25,7 +25,7 @@ consent_records = Table(
     Column("request_id", String(40), nullable=False),
     Column("endpoint", String(80), nullable=False),  # the catalogue key, or the hosted page
     Column("reference", String(80)),  # the resource the call made (its reference or id)
-    Column("source", String(12), nullable=False),  # api | attested | hosted
+    Column("source", String(12), nullable=False),  # api | attested | hosted | console
     Column("subject_hash", String(64)),  # keyed digest of the organisation's subject reference
     Column("identifier_hash", String(64)),  # keyed digest of the identity number (request log's)
     Column("consent_encrypted", Text, nullable=False),  # the consent object, JSON, encrypted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
@@ -70,17 +71,22 @@ async def start(conn: AsyncConnection, bulk_id: str, now: datetime) -> None:
     )
 
 
-async def claim_chunk(conn: AsyncConnection, bulk_id: str, processed: int) -> bool:
+async def claim_chunk(
+    conn: AsyncConnection, bulk_id: str, processed: int, stamp: datetime, now: datetime
+) -> bool:
     """Lock the scan for the chunk that starts at row index ``processed``: false when another
-    worker has committed it already (or the scan has ended), so no row is recorded twice."""
+    worker has committed it already (or the scan has ended), so no row is recorded twice, or
+    when the scan changed since the worker read it (``stamp``, its ``updated_at`` then: an
+    erasure rewrote the file), so no erased row is recorded."""
     result = await conn.execute(
         update(scans)
         .where(
             scans.c.id == bulk_id,
             scans.c.processed_records == processed,
             scans.c.status.not_in(FINAL_STATES),
+            scans.c.updated_at == stamp,
         )
-        .values(updated_at=utcnow())
+        .values(updated_at=now)
     )
     return result.rowcount == 1
 
@@ -94,13 +100,14 @@ async def advance(
     errors: int,
     charged: int,
     finished_at: datetime | None,
+    now: datetime,
 ) -> None:
     values: dict[str, Any] = {
         "processed_records": scans.c.processed_records + processed,
         "success_count": scans.c.success_count + successes,
         "error_count": scans.c.error_count + errors,
         "charged_amount": scans.c.charged_amount + charged,
-        "updated_at": utcnow(),
+        "updated_at": now,
     }
     if finished_at is not None:
         values |= {"status": "completed", "completed_at": finished_at}
@@ -173,3 +180,24 @@ async def counts_by_level(conn: AsyncConnection, bulk_id: str) -> dict[str, int]
         name = "error" if status == "error" else (level or "unknown")
         counts[name] = counts.get(name, 0) + int(count)
     return counts
+
+
+async def owned_inputs(
+    conn: AsyncConnection, org_id: str, environment: str
+) -> AsyncIterator[dict[str, Any]]:
+    """The organisation's scans with their files, one at a time (a file may be large)."""
+    ids = await conn.execute(
+        select(scans.c.id).where(*owned_by(scans, org_id, environment, {})).order_by(scans.c.id)
+    )
+    for (bulk_id,) in ids.all():
+        if (scan := await get_scan(conn, bulk_id)) is not None:
+            yield scan
+
+
+async def rewrite_input(conn: AsyncConnection, bulk_id: str, sealed: bytes) -> None:
+    """The file replaced (an erasure); its stamp moves, so a running worker reads it again."""
+    await conn.execute(
+        update(scans)
+        .where(scans.c.id == bulk_id)
+        .values(input_encrypted=sealed, updated_at=utcnow())
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import zlib
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -27,6 +28,7 @@ logger = logging.getLogger("hakiki.bulk")
 
 BULK_TASK = "fraud.bulk_scan"
 FACE_CHUNK_ROWS = 16
+ERASED = "erased"  # the error code of a row erased from the file before it was scanned
 
 
 def encode_rows(vault: Vault, rows: list[dict[str, Any]]) -> bytes:
@@ -36,6 +38,12 @@ def encode_rows(vault: Vault, rows: list[dict[str, Any]]) -> bytes:
 def decode_rows(vault: Vault, sealed: bytes) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = orjson.loads(zlib.decompress(vault.unseal(sealed)))
     return rows
+
+
+def erased(row: dict[str, Any]) -> bool:
+    """A row a subject's erasure replaced by its placeholder (``{"row": n, "erased": true}``,
+    hakiki.privacy.files): it keeps its position and is recorded as an error, never scanned."""
+    return row.get("erased") is True
 
 
 def price_key(scan_type: str) -> str:
@@ -69,35 +77,69 @@ async def run_bulk_scan(context: JobContext, payload: dict[str, Any]) -> None:
 
 async def _run(runtime: Runtime, bulk_id: str) -> None:
     async with read(runtime.db) as conn:
-        scan = await repository.get_scan(conn, bulk_id)
-    if scan is None:
+        summary = await repository.get_summary(conn, bulk_id)
+    if summary is None:
         raise PermanentError(f"no bulk scan {bulk_id}")
-    if scan["status"] in repository.FINAL_STATES:
+    if summary["status"] in repository.FINAL_STATES:
         return
-    try:
-        rows = decode_rows(runtime.vault, scan["input_encrypted"])
-    except Exception as error:
-        raise PermanentError("the stored file could not be read back") from error
     async with transaction(runtime.db) as conn:
         await repository.start(conn, bulk_id, utcnow())
+    scan, rows = await _load(runtime, bulk_id)
+    if scan is None:
+        return
     owner = BulkOwner(bulk_id, scan["environment"], scan["org_id"], scan["scan_type"])
     step = runtime.settings.bulk_chunk_rows
     if owner.scan_type == "face":
         step = min(step, FACE_CHUNK_ROWS)
     done = int(scan["processed_records"])
+    stamp = scan["updated_at"]
     while done < len(rows):
         chunk = rows[done : done + step]
-        scanned = await SCANNERS[owner.scan_type](runtime, owner, chunk)
+        scanned = await _scan_chunk(runtime, owner, chunk)
+        now = utcnow()
         async with transaction(runtime.db) as conn:
-            committed = await _commit(conn, runtime, scan, done, scanned)
-        if not committed:  # another worker got there first: carry on from where it is
-            async with read(runtime.db) as conn:
-                latest = await repository.get_summary(conn, bulk_id)
-            if latest is None or latest["status"] in repository.FINAL_STATES:
+            committed = await _commit(conn, runtime, scan, done, stamp, now, scanned)
+        if not committed:
+            # Another worker got there first, or an erasure rewrote the file (its stamp moved):
+            # carry on from where the scan is, with the file as it is now.
+            scan, rows = await _load(runtime, bulk_id)
+            if scan is None:
                 return
-            done = int(latest["processed_records"])
+            done, stamp = int(scan["processed_records"]), scan["updated_at"]
             continue
-        done += len(chunk)
+        done, stamp = done + len(chunk), now
+
+
+async def _load(runtime: Runtime, bulk_id: str) -> tuple[dict[str, Any] | None, list[Any]]:
+    """The scan and its file's rows as they are now; no scan while it has ended."""
+    async with read(runtime.db) as conn:
+        scan = await repository.get_scan(conn, bulk_id)
+    if scan is None or scan["status"] in repository.FINAL_STATES:
+        return None, []
+    try:
+        return scan, decode_rows(runtime.vault, scan["input_encrypted"])
+    except Exception as error:
+        raise PermanentError("the stored file could not be read back") from error
+
+
+async def _scan_chunk(runtime: Runtime, owner: BulkOwner, chunk: list[dict[str, Any]]) -> ChunkScan:
+    """The chunk's rows scanned, but the erased ones: those are recorded as errors."""
+    live = [row for row in chunk if not erased(row)]
+    scanned = await SCANNERS[owner.scan_type](runtime, owner, live) if live else ChunkScan([])
+    if len(live) == len(chunk):
+        return scanned
+    gone = [
+        RowResult(
+            int(row["row"]),
+            {"row": row["row"], "error": "the row was erased at its data subject's request"},
+            None,
+            ERASED,
+        )
+        for row in chunk
+        if erased(row)
+    ]
+    results = sorted(scanned.results + gone, key=lambda result: result.row)
+    return ChunkScan(results, scanned.write)
 
 
 async def _charge(
@@ -139,9 +181,11 @@ async def _commit(
     runtime: Runtime,
     scan: dict[str, Any],
     done: int,
+    stamp: datetime,
+    now: datetime,
     scanned: ChunkScan,
 ) -> bool:
-    if not await repository.claim_chunk(conn, scan["id"], done):
+    if not await repository.claim_chunk(conn, scan["id"], done, stamp, now):
         return False
     results = scanned.results
     charges = await _charge(conn, scan, results)
@@ -167,7 +211,6 @@ async def _commit(
     if scanned.write is not None:
         await scanned.write(conn)
     finished = done + len(results) >= int(scan["total_records"])
-    now = utcnow()
     successes = sum(1 for r in results if r.ok)
     await repository.advance(
         conn,
@@ -177,6 +220,7 @@ async def _commit(
         errors=len(results) - successes,
         charged=sum(charge.amount for charge in charges.values()),
         finished_at=now if finished else None,
+        now=now,
     )
     if finished:
         await _close(conn, scan, "bulk_scan.completed")

@@ -45,7 +45,8 @@ class BulkScan(BaseModel):
 class RowError(BaseModel):
     code: str = Field(
         description="url_refused, fetch_failed, image_too_large, no_face, multiple_faces, "
-        "invalid_image, unsupported_image_format, corrupt_image, insufficient_funds"
+        "invalid_image, unsupported_image_format, corrupt_image, insufficient_funds, erased (the "
+        "row was erased from the file at its data subject's request before it was scanned)"
     )
     message: str
 
