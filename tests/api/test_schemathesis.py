@@ -35,8 +35,9 @@ from tests.conftest import TEST_SECRET_KEY
 from tests.support.served import Served
 
 # Not under pytest-xdist: schemathesis gives its items by operation one shared node id, which
-# xdist schedules once (tests/conftest.py, pytest_collection_finish).
-pytestmark = [pytest.mark.processes, pytest.mark.alone]
+# xdist schedules once (tests/conftest.py, pytest_collection_finish). scripts/check runs it in a
+# plain pytest process beside the xdist workers.
+pytestmark = [pytest.mark.processes, pytest.mark.serial]
 
 EXAMPLES_PER_OPERATION = 25
 # A live key of an organisation with an empty wallet: once its request is valid, a billable
