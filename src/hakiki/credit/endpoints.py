@@ -136,7 +136,6 @@ PRODUCT_CREATE = declare(
         errors=(400, 409),
         sandbox=products_sandbox.PRODUCT_CREATE,
         logged_fields=(
-            "name",
             "currency",
             "min_amount",
             "max_amount",

@@ -55,7 +55,10 @@ async def list_products(
 
 @router.endpoint(PRODUCT_READ, response_model=CreditProduct)
 async def get_product(call: Call, product_id: str = ProductId) -> CreditProduct:
-    """One product. Another organisation's or environment's product is 404. Free."""
+    """One of your products of this environment: its bounds (amounts in minor units of its
+    currency, terms in months), allowed purposes, the model that decides it (null: the active
+    model) and whether decisions may name it. Another organisation's or environment's product
+    is 404. Free. Sandbox: the products made with sandbox keys."""
     return await service.get_product(call.runtime.db, _owner(call), product_id)
 
 
