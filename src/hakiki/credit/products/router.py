@@ -69,7 +69,8 @@ async def update_product(
     """Changes the fields given and keeps the others; the whole product is checked again as
     on create (400 naming the fields, 409 for a taken name). `model_id: null` returns it to
     the active model; `active: true` reactivates it. Decisions already made keep their
-    answer. 404 for another organisation's or environment's product. Free."""
+    answer. 404 for another organisation's or environment's product. Free. Sandbox: the same
+    rules, on the products made with sandbox keys."""
     return await service.update(call.runtime.db, _owner(call), product_id, body)
 
 
@@ -77,5 +78,6 @@ async def update_product(
 async def deactivate_product(call: Call, product_id: str = ProductId) -> bytes:
     """Decisions may no longer name the product (400 naming `product`); it stays listed with
     `active: false`, and PATCH `active: true` brings it back. Deactivating it again changes
-    nothing. 404 for another organisation's or environment's product. Free."""
+    nothing. 404 for another organisation's or environment's product. Free. Sandbox: the same,
+    on the products made with sandbox keys."""
     return await service.deactivate(call, product_id)
