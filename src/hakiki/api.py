@@ -10,6 +10,7 @@ from hakiki.background.invitation import router as invitation_router
 from hakiki.background.router import router as background_router
 from hakiki.console.pages import router as console_router
 from hakiki.core.test_values import router as sandbox_router
+from hakiki.credit.products.router import router as credit_products_router
 from hakiki.credit.registry.router import router as credit_models_router
 from hakiki.credit.router import router as credit_router
 from hakiki.documents.router import router as documents_router
@@ -45,6 +46,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     tax_router,
     credit_router,
     credit_models_router,
+    credit_products_router,
     background_router,
     evaluation_router,
     documents_router,

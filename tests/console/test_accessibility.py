@@ -22,6 +22,7 @@ PAGES = (
     "/console/audit-log",
     "/console/background",
     "/console/statements",
+    "/console/credit-products",
     "/console/webhooks",
     "/console/lists",
     "/console/providers",

@@ -1,5 +1,6 @@
 """The console's credit models pages (issue 38): the organisation's models of the session's
-environment with their cards, and activating or rolling one back. Any user sees them; only a
+environment with their cards, and activating or rolling one back; and its credit products
+(read-only: they change through /v3/credit/products). Any user sees them; only a
 role that may (owners, admins: roles.MANAGE_CREDIT) acts. An action is the API's own (the
 registry's service, the request log's row and the audit log's row of the same endpoint), made
 as the signed-in user."""
@@ -24,6 +25,8 @@ from hakiki.core.pagination import PageRequest
 from hakiki.core.privacy import audit
 from hakiki.credit import decision
 from hakiki.credit.endpoints import MODEL_ACTIVATE, MODEL_ROLLBACK
+from hakiki.credit.products import repository as products
+from hakiki.credit.products.service import product_out
 from hakiki.credit.registry import repository, service
 
 router = APIRouter()
@@ -165,3 +168,36 @@ async def activate(request: Request, model_id: str) -> Response:
 @router.post("/credit-models/{model_id}/rollback")
 async def rollback(request: Request, model_id: str) -> Response:
     return await _change(request, model_id, MODEL_ROLLBACK, rollback=True)
+
+
+@router.get("/credit-products")
+async def products_page(request: Request) -> Response:
+    """The organisation's credit products of the session's environment, newest first: any
+    user reads them; they are created and changed through the API (credit:write)."""
+    session = await signed_in(request)
+    if session is None:
+        return to_login()
+    runtime = runtime_of(request)
+    number = _page_number(request.query_params.get("page"))
+    page = PageRequest(number, ROWS)
+    async with read(runtime.db) as conn:
+        total = await products.count_products(conn, session.org_id, session.environment)
+        rows = await products.list_owned(
+            conn, session.org_id, session.environment, None, offset=page.offset, limit=ROWS
+        )
+        versions = {
+            r["id"]: r["version"]
+            for r in await repository.list_owned(
+                conn, session.org_id, session.environment, None, offset=0, limit=1_000
+            )
+        }
+    return render(
+        request,
+        "credit_products.html",
+        session,
+        products=[product_out(r) for r in rows],
+        versions=versions,
+        page=number,
+        pages=max(1, -(-total // ROWS)),
+        total=total,
+    )

@@ -16,7 +16,7 @@ from hakiki.core.scopes import ACCOUNT_SCOPES, ALL_SCOPES
 if TYPE_CHECKING:  # settings read the catalogue's prices: no import cycle at run time
     from hakiki.core.settings import Settings
 
-Method = Literal["GET", "POST", "PUT", "DELETE"]
+Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 JSON_BODY_BYTES = 1 << 20  # 1 MiB: the body limit of an endpoint that declares none
 

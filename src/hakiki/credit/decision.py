@@ -19,6 +19,7 @@ from hakiki.core.crypto import Vault
 from hakiki.core.database import Database, read
 from hakiki.core.envelope import payload_answer
 from hakiki.core.errors import ApiError
+from hakiki.credit.products import service as products
 from hakiki.credit.registry import repository as registry_repository
 from hakiki.credit.registry.service import InUse, model_in_use, stored_scorecard
 from hakiki.credit.replay import applicant_inputs, save_decision, stored_inputs
@@ -32,6 +33,7 @@ from hakiki.credit.schemas import (
     DecisionResult,
     ModelInfo,
     OverrideOut,
+    ProductUsed,
     Reason,
 )
 from hakiki.credit.statement_inputs import (
@@ -215,14 +217,31 @@ def model_info(in_use: InUse) -> ModelInfo:
     )
 
 
+async def _model_and_product(call: Call, body: DecisionRequest) -> tuple[InUse, ProductUsed | None]:
+    """The model deciding the request and the product it names: the product's model when it
+    names one, else the environment's active model (the demo's when none is)."""
+    db, principal = call.runtime.db, call.principal
+    owner = (principal.org_id, principal.environment)
+    if body.product is None:
+        return await model_in_use(db, owner, scorecard()), None
+    loan = body.loan
+    row = await products.for_decision(
+        db, owner, body.product, loan.amount, loan.term_months, loan.purpose
+    )
+    used = ProductUsed(product_id=row["id"], name=row["name"])
+    if row["model_id"] is None:
+        return await model_in_use(db, owner, scorecard()), used
+    model = await stored_scorecard(db, row["model_id"])
+    assert model is not None, "a product's model is a trained model, never deleted"
+    return InUse(row["model_id"], model), used
+
+
 async def decide(call: Call, body: DecisionRequest) -> bytes:
     cutoffs = _cutoffs(call, body)
     bureau, used = await _bureau(call, body)
     statement, statement_used = await statement_facts(call, body)
     principal = call.principal
-    in_use = await model_in_use(
-        call.runtime.db, (principal.org_id, principal.environment), scorecard()
-    )
+    in_use, product = await _model_and_product(call, body)
     check_purpose(in_use, body.loan.purpose)
     if principal.live:
         await hold_price(call)
@@ -282,6 +301,7 @@ async def decide(call: Call, body: DecisionRequest) -> bytes:
             bureau=used,
             statement=statement_used,
             model=info,
+            product=product,
             notice=NOTICE,
         )
 

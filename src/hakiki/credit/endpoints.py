@@ -6,6 +6,7 @@ from hakiki.core.endpoints import Endpoint, declare
 from hakiki.core.envelope import InData
 from hakiki.core.privacy.consent import Consented
 from hakiki.credit import sandbox
+from hakiki.credit.products import sandbox as products_sandbox
 from hakiki.credit.registry import sandbox as models_sandbox
 
 BUREAU = declare(
@@ -44,6 +45,7 @@ DECISION = declare(
             "signals.pep",
             "cutoffs.approve",
             "cutoffs.refer",
+            "product",
         ),
     )
 )
@@ -119,5 +121,71 @@ DECISION_REPLAY = declare(
         scope="credit:read",
         summary="Score a stored decision's inputs again with the model that made it",
         errors=(400, 404),
+    )
+)
+
+PRODUCT_CREATE = declare(
+    Endpoint(
+        key="credit.products.create",
+        consent="none",  # the lender's own catalogue: no subject's consent to record here
+        method="POST",
+        path="/v3/credit/products",
+        scope="credit:write",
+        summary="Add a credit product: amount and term bounds, purposes, the model to use",
+        status_code=201,
+        errors=(400, 409),
+        sandbox=products_sandbox.PRODUCT_CREATE,
+        logged_fields=(
+            "currency",
+            "min_amount",
+            "max_amount",
+            "min_term_months",
+            "max_term_months",
+            "purposes",
+            "model_id",
+            "active",
+        ),
+    )
+)
+PRODUCT_LIST = declare(
+    Endpoint(
+        key="credit.products",
+        method="GET",
+        path="/v3/credit/products",
+        scope="credit:read",
+        summary="Your credit products of this environment, newest first",
+        errors=(400,),
+        sandbox=products_sandbox.PRODUCT_LIST,
+    )
+)
+PRODUCT_READ = declare(
+    Endpoint(
+        key="credit.products.read",
+        method="GET",
+        path="/v3/credit/products/{product_id}",
+        scope="credit:read",
+        summary="One credit product",
+        errors=(400, 404),
+    )
+)
+PRODUCT_UPDATE = declare(
+    Endpoint(
+        key="credit.products.update",
+        method="PATCH",
+        path="/v3/credit/products/{product_id}",
+        scope="credit:write",
+        summary="Change a credit product's fields (the others stay)",
+        errors=(400, 404, 409),
+    )
+)
+PRODUCT_DEACTIVATE = declare(
+    Endpoint(
+        key="credit.products.deactivate",
+        consent="none",  # the lender's own catalogue: no subject's consent to record here
+        method="POST",
+        path="/v3/credit/products/{product_id}/deactivate",
+        scope="credit:write",
+        summary="Deactivate a credit product: decisions may no longer name it",
+        errors=(400, 404, 409),
     )
 )

@@ -250,6 +250,12 @@ class DecisionRequest(BaseModel):
     cutoffs: Cutoffs | None = Field(
         None, description="Override the server's cut-offs for this decision."
     )
+    product: Annotated[StrictStr, StringConstraints(min_length=1, max_length=40)] | None = Field(
+        None,
+        description="One of your active credit products (POST /v3/credit/products): the loan "
+        "must fit its amount and term bounds and purposes (else 400 naming the field, the bound "
+        "and the product), and its model decides when it names one. 404 if not yours.",
+    )
 
 
 class Reason(BaseModel):
@@ -302,6 +308,13 @@ class StatementUsed(BaseModel):
     )
 
 
+class ProductUsed(BaseModel):
+    """The credit product a decision was made for."""
+
+    product_id: str
+    name: str
+
+
 class DecisionResultData(BaseModel):
     decision: Literal["approve", "refer", "decline"]
     score: int = Field(description="300-850.")
@@ -318,6 +331,9 @@ class DecisionResultData(BaseModel):
     bureau: BureauUsed | None
     statement: StatementUsed | None = None
     model: ModelInfo
+    product: ProductUsed | None = Field(
+        None, description="The credit product the request named; null: none."
+    )
     notice: str
 
 

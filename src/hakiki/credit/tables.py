@@ -1,9 +1,12 @@
 """Credit tables: bureau reports, kept (encrypted) so a decision can use one by reference; a
-lender's own models, their activations, and the decisions with their inputs."""
+lender's own models, their activations, the decisions with their inputs, and the lender's
+credit products."""
 
 from __future__ import annotations
 
 from sqlalchemy import (
+    JSON,
+    BigInteger,
     Boolean,
     Column,
     ForeignKey,
@@ -92,4 +95,30 @@ credit_decisions = Table(
     Column("inputs_encrypted", Text, nullable=False),  # the applicant's inputs, JSON
     Column("created_at", UtcDateTime(), nullable=False),
     Index("ix_credit_decisions_owner", "org_id", "environment", "created_at"),
+)
+
+# A lender's credit products (docs/credit.md#credit-products): the bounds a decision's loan must
+# fit when it names the product, and the model that decides it (None: the active model).
+# Nothing about a borrower: the organisation's own catalogue.
+credit_products = Table(
+    "credit_products",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("org_id", String(40), ForeignKey("organisations.id"), nullable=False),
+    Column("environment", String(10), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("name_key", String(100), nullable=False),  # casefolded: unique per environment
+    Column("description", Text),
+    Column("currency", String(3), nullable=False),
+    Column("min_amount", BigInteger, nullable=False),  # minor units
+    Column("max_amount", BigInteger, nullable=False),
+    Column("min_term_months", Integer, nullable=False),
+    Column("max_term_months", Integer, nullable=False),
+    Column("purposes", JSON, nullable=False),  # allowed loan purposes; [] any the model knows
+    Column("model_id", String(40), ForeignKey("credit_models.id")),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    UniqueConstraint("org_id", "environment", "name_key", name="uq_credit_products_name"),
+    Index("ix_credit_products_owner", "org_id", "environment", "created_at"),
 )

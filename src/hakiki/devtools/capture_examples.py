@@ -46,6 +46,7 @@ VOLATILE = frozenset(
         "bulk_id",
         "analysis_id",
         "model_id",
+        "product_id",
         "url",  # a verification session's one-time link: a new token each time
         "subject_key",
         "results_file",

@@ -327,6 +327,7 @@ NOT_SUBJECT_DATA: dict[str, str] = {
     "jobs": "job payloads hold row ids, never personal values",
     "credit_models": "a lender's model: its uploaded loan book (many borrowers) is deleted once "
     "trained; the card holds aggregates only",
+    "credit_products": "the organisation's loan products: bounds, purposes and a model id",
     "webhook_sequences": "a counter per resource id",
     "verification_settings": "the organisation's image setting, and which key or user set it",
     "list_file_parts": "public screening lists",

@@ -928,6 +928,30 @@ class CreditModelList(TypedDict):
     pagination: Pagination
 
 
+class CreditProduct(TypedDict):
+    """CreditProduct"""
+    product_id: str
+    name: str
+    description: str | None
+    currency: str
+    min_amount: int
+    max_amount: int
+    min_term_months: int
+    max_term_months: int
+    purposes: list[str]
+    model_id: str | None
+    active: bool
+    live: bool
+    created_at: str
+    updated_at: str
+
+
+class CreditProductList(TypedDict):
+    """CreditProductList"""
+    data: list[CreditProduct]
+    pagination: Pagination
+
+
 class CreditReport(TypedDict):
     """One bureau's report, in the same shape whichever bureau answered."""
     bureau: str
@@ -1012,6 +1036,7 @@ class DecisionRequest(TypedDict):
     statement_analysis_id: NotRequired[str | None]
     signals: NotRequired[Signals]
     cutoffs: NotRequired[Cutoffs | None]
+    product: NotRequired[str | None]
     consent: NotRequired[Consent | None]
 
 
@@ -1047,6 +1072,7 @@ class DecisionResultData(TypedDict):
     bureau: BureauUsed | None
     statement: NotRequired[StatementUsed | None]
     model: ModelInfo
+    product: NotRequired[ProductUsed | None]
     notice: str
 
 
@@ -2198,6 +2224,40 @@ class PlateInfo(TypedDict):
     state: NotRequired[str | None]
 
 
+class ProductRequest(TypedDict):
+    """ProductRequest"""
+    name: str
+    description: NotRequired[str | None]
+    currency: str
+    min_amount: int
+    max_amount: int
+    min_term_months: int
+    max_term_months: int
+    purposes: NotRequired[list[str]]
+    model_id: NotRequired[str | None]
+    active: NotRequired[bool]
+
+
+class ProductUpdate(TypedDict):
+    """The fields to change; the others stay. `model_id: null` returns to the active model."""
+    name: NotRequired[str | None]
+    description: NotRequired[str | None]
+    currency: NotRequired[str | None]
+    min_amount: NotRequired[int | None]
+    max_amount: NotRequired[int | None]
+    min_term_months: NotRequired[int | None]
+    max_term_months: NotRequired[int | None]
+    purposes: NotRequired[list[str] | None]
+    model_id: NotRequired[str | None]
+    active: NotRequired[bool | None]
+
+
+class ProductUsed(TypedDict):
+    """The credit product a decision was made for."""
+    product_id: str
+    name: str
+
+
 class PurgeRun(TypedDict):
     """PurgeRun"""
     id: str
@@ -3251,6 +3311,26 @@ class Operations:
         """Score a stored decision's inputs again with the model that made it (GET /v3/credit/decisions/{reference}/replay)."""
         return cast("DecisionReplay", self._send(Request('GET', f'/v3/credit/decisions/{_segment(reference)}/replay')))
 
+    def post_credit_products(self, body: ProductRequest, *, idempotency_key: str | None = None) -> CreditProduct:
+        """Add a credit product: amount and term bounds, purposes, the model to use (POST /v3/credit/products)."""
+        return cast("CreditProduct", self._send(Request('POST', '/v3/credit/products', json=body, idempotency_key=idempotency_key)))
+
+    def get_credit_products(self, *, active: bool | None | None = None, page: int | None = None, page_size: int | None = None) -> CreditProductList:
+        """Your credit products of this environment, newest first (GET /v3/credit/products)."""
+        return cast("CreditProductList", self._send(Request('GET', '/v3/credit/products', params={"active": active, "page": page, "page_size": page_size})))
+
+    def get_credit_products_by_product_id(self, product_id: str) -> CreditProduct:
+        """One credit product (GET /v3/credit/products/{product_id})."""
+        return cast("CreditProduct", self._send(Request('GET', f'/v3/credit/products/{_segment(product_id)}')))
+
+    def patch_credit_products_by_product_id(self, product_id: str, body: ProductUpdate) -> CreditProduct:
+        """Change a credit product's fields (the others stay) (PATCH /v3/credit/products/{product_id})."""
+        return cast("CreditProduct", self._send(Request('PATCH', f'/v3/credit/products/{_segment(product_id)}', json=body)))
+
+    def post_credit_products_by_product_id_deactivate(self, product_id: str, *, idempotency_key: str | None = None) -> CreditProduct:
+        """Deactivate a credit product: decisions may no longer name it (POST /v3/credit/products/{product_id}/deactivate)."""
+        return cast("CreditProduct", self._send(Request('POST', f'/v3/credit/products/{_segment(product_id)}/deactivate', idempotency_key=idempotency_key)))
+
     def get_background_check_types(self, *, country_code: str | None | None = None, page: int | None = None, page_size: int | None = None) -> CheckTypeList:
         """List check types, all or one country's (country_code) (GET /v3/background/check-types)."""
         return cast("CheckTypeList", self._send(Request('GET', '/v3/background/check-types', params={"country_code": country_code, "page": page, "page_size": page_size})))
@@ -3661,6 +3741,26 @@ class AsyncOperations:
     async def get_credit_decisions_by_reference_replay(self, reference: str) -> DecisionReplay:
         """Score a stored decision's inputs again with the model that made it (GET /v3/credit/decisions/{reference}/replay)."""
         return cast("DecisionReplay", await self._send(Request('GET', f'/v3/credit/decisions/{_segment(reference)}/replay')))
+
+    async def post_credit_products(self, body: ProductRequest, *, idempotency_key: str | None = None) -> CreditProduct:
+        """Add a credit product: amount and term bounds, purposes, the model to use (POST /v3/credit/products)."""
+        return cast("CreditProduct", await self._send(Request('POST', '/v3/credit/products', json=body, idempotency_key=idempotency_key)))
+
+    async def get_credit_products(self, *, active: bool | None | None = None, page: int | None = None, page_size: int | None = None) -> CreditProductList:
+        """Your credit products of this environment, newest first (GET /v3/credit/products)."""
+        return cast("CreditProductList", await self._send(Request('GET', '/v3/credit/products', params={"active": active, "page": page, "page_size": page_size})))
+
+    async def get_credit_products_by_product_id(self, product_id: str) -> CreditProduct:
+        """One credit product (GET /v3/credit/products/{product_id})."""
+        return cast("CreditProduct", await self._send(Request('GET', f'/v3/credit/products/{_segment(product_id)}')))
+
+    async def patch_credit_products_by_product_id(self, product_id: str, body: ProductUpdate) -> CreditProduct:
+        """Change a credit product's fields (the others stay) (PATCH /v3/credit/products/{product_id})."""
+        return cast("CreditProduct", await self._send(Request('PATCH', f'/v3/credit/products/{_segment(product_id)}', json=body)))
+
+    async def post_credit_products_by_product_id_deactivate(self, product_id: str, *, idempotency_key: str | None = None) -> CreditProduct:
+        """Deactivate a credit product: decisions may no longer name it (POST /v3/credit/products/{product_id}/deactivate)."""
+        return cast("CreditProduct", await self._send(Request('POST', f'/v3/credit/products/{_segment(product_id)}/deactivate', idempotency_key=idempotency_key)))
 
     async def get_background_check_types(self, *, country_code: str | None | None = None, page: int | None = None, page_size: int | None = None) -> CheckTypeList:
         """List check types, all or one country's (country_code) (GET /v3/background/check-types)."""

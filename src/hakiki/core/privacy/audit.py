@@ -21,7 +21,7 @@ from hakiki.core.privacy import repository
 
 logger = logging.getLogger("hakiki.audit")
 
-ACTIONS = {"GET": "read", "POST": "create", "PUT": "update", "DELETE": "delete"}
+ACTIONS = {"GET": "read", "POST": "create", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
 
 
 def resource_type(endpoint_key: str) -> str:
