@@ -327,7 +327,16 @@ class NameTable:
         self.group = np.frombuffer(self._group, dtype=np.int16).copy()
         self.kind = np.frombuffer(self._kind, dtype=np.uint8).copy()
         self.slot = np.frombuffer(self._slot, dtype=np.int16).copy()
-        for name in ("_starts", "_ids", "_codes", "_entity", "_group", "_kind", "_slot", "_code_memo"):
+        for name in (
+            "_starts",
+            "_ids",
+            "_codes",
+            "_entity",
+            "_group",
+            "_kind",
+            "_slot",
+            "_code_memo",
+        ):
             delattr(self, name)
         # ids were given in the order tokens and weights were first met: the dicts' order
         self.tokens = list(self._token_ids)
