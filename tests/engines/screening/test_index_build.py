@@ -16,7 +16,6 @@ from rigour.names import remove_person_prefixes
 
 from hakiki.engines.screening import engine as engine_module
 from hakiki.engines.screening import index as ix
-from hakiki.engines.screening.bundled import load_bundled_snapshots
 from hakiki.engines.screening.engine import ScreeningEngine, default_engine
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry
 from hakiki.engines.screening.normalize import (
@@ -69,13 +68,11 @@ def test_candidates_are_those_of_the_build_before() -> None:
 
 @pytest.fixture(scope="module")
 def bundled_names() -> list[tuple[str, bool]]:
-    """Every name of the bundled lists, with whether it is an organisation's (read once)."""
-    return [
-        (n.name, e.schema != "Person")
-        for s in load_bundled_snapshots()
-        for e in s.entities
-        for n in e.names
-    ]
+    """Every name of the bundled lists, with whether it is an organisation's: read from the
+    engine over them (built once per process), not parsed again."""
+    engine = default_engine()
+    entities = (engine._entities[p] for p in range(engine.entity_count))
+    return [(n.name, e.schema != "Person") for e in entities for n in e.names]
 
 
 def test_the_prefix_shortcut_never_skips_a_prefix(bundled_names: list[tuple[str, bool]]) -> None:
