@@ -16,10 +16,14 @@ from rigour.names import remove_person_prefixes
 
 from hakiki.engines.screening import engine as engine_module
 from hakiki.engines.screening import index as ix
-from hakiki.engines.screening.bundled import load_bundled_snapshots
 from hakiki.engines.screening.engine import ScreeningEngine, default_engine
 from hakiki.engines.screening.model import ListEntity, ListSnapshot, NameEntry
-from hakiki.engines.screening.normalize import _no_prefix, normalize_name
+from hakiki.engines.screening.normalize import (
+    _no_prefix,
+    _normalize,
+    list_normalizer,
+    normalize_name,
+)
 
 GOLDEN = Path(__file__).parent / "data" / "index_candidates_golden.json.gz"
 KEYS = ["abc", "mohamed", "é", "abdulrahman", "x", "olanrewaju", "ñandú", "", "al-sayed", "o'neil"]
@@ -62,12 +66,21 @@ def test_candidates_are_those_of_the_build_before() -> None:
     assert differing == []
 
 
-def test_the_prefix_shortcut_never_skips_a_prefix() -> None:
+@pytest.fixture(scope="module")
+def bundled_names() -> list[tuple[str, bool]]:
+    """Every name of the bundled lists, with whether it is an organisation's: read from the
+    engine over them (built once per process), not parsed again."""
+    engine = default_engine()
+    entities = (engine._entities[p] for p in range(engine.entity_count))
+    return [(n.name, e.schema != "Person") for e in entities for n in e.names]
+
+
+def test_the_prefix_shortcut_never_skips_a_prefix(bundled_names: list[tuple[str, bool]]) -> None:
     prefixes = person_name_prefixes_list()
     written = [f"{p} Ali" for p in prefixes] + [f"{p}. Ali" for p in prefixes]
     written += [f"{p.upper()}  Ali" for p in prefixes] + ["(Dr) Ali", " Mr Ali", "Dr.Ali Musa"]
-    names = [n.name for s in load_bundled_snapshots() for e in s.entities for n in e.names]
-    for text in written + names[:20000]:
+    names = [text for text, _ in bundled_names[:20000]]
+    for text in written + names:
         if _no_prefix(text):
             assert remove_person_prefixes(text) == text, text
     assert not _no_prefix("Mr Ali") and not _no_prefix("His Excellency Ali")
@@ -84,3 +97,35 @@ def test_a_large_build_gives_freed_memory_back(monkeypatch: pytest.MonkeyPatch) 
     )
     ScreeningEngine([ListSnapshot("x", "X", "1", "", frozenset({"sanction"}), people)])
     assert calls == [True]
+
+
+PLAIN_EDGES = [
+    "Dr Ali Hassan", "Ali Dr Hassan", "Mr. John Smith", "Mr John Smith", "mr john", "MR",
+    "O'Brien Sean", "Sa`id Musa", "Ben Murray", "Ali Ben Ali", "Ali bin Ali", "Ole Ntimama",
+    "William Ole Ntimama", "Daniel arap Moi", "arap Moi", "A", "A B", "a-b c", "  x  y ",
+    "GEN Musa Ali", "Chief Obi Okoro GCON", "Obi Okoro CON", "Sen", "Amartya Sen", "y e",
+    "Haji Ali Musa", "Mwai Kibaki (rtd)", "(Dr) Ali", "-Ali Musa", "Madam Queen Ann",
+    "SURNAME, Given", "G.J. Munuve", "Ali\tMusa", "Hon. Ali Musa", "Hon Ali", "Rev Ali Musa",
+    "His Excellency Ali", "Mohamed al-Bashir", "Olu-Ṣeun Adé", "Айрат Hassan", "عبد Samir",
+]  # fmt: skip
+
+
+def test_a_list_build_normalises_each_name_as_the_full_path_does(
+    bundled_names: list[tuple[str, bool]],
+) -> None:
+    """The build normalises plain person names word by word (each distinct word once): the
+    same tokens, weights, removed titles and script flag as the full path, for a third of the
+    bundled lists' names and the awkward cases (titles, prefixes, particles, commas, dots,
+    other scripts). (Checked on all 3,000,000 names of a 1M-entity synthetic list too.)"""
+    normalize = list_normalizer()
+    names = bundled_names[::3] + [(text, False) for text in PLAIN_EDGES]
+    differing = [
+        (text, is_org)
+        for text, is_org in names
+        if normalize(text, is_org) != _normalize(text, is_org)
+        or normalize_name(text, is_org) != _normalize(text, is_org)
+    ]
+    assert differing == []
+    assert normalize("Dr Ali Hassan", False).removed == ("dr",)
+    assert normalize("Ben Murray", False).weights == (1.0, 1.0)
+    assert normalize("Ali Ben Ali", False).weights == (1.0, 0.3, 1.0)

@@ -26,7 +26,12 @@ from hakiki.engines.screening.index import (
     normalize_identifier,
 )
 from hakiki.engines.screening.model import SCHEMAS, ListEntity, ListSnapshot, NameKind, Schema
-from hakiki.engines.screening.normalize import NormalizedName, is_org_schema, normalize_name
+from hakiki.engines.screening.normalize import (
+    NormalizedName,
+    is_org_schema,
+    list_normalizer,
+    normalize_name,
+)
 from hakiki.engines.screening.pep import pep_details, today_iso
 from hakiki.engines.screening.results import Hit, ListVersion, ScreeningResult
 from hakiki.engines.screening.scorer import (
@@ -102,6 +107,7 @@ class ScreeningEngine:
         first_name = array("q")
         table = NameTable()
         identifiers: list[tuple[int, str]] = []
+        normalize = list_normalizer()
         id_keys = array("q")  # entity e's id key (list code and entity id hashed), in order
         for list_pos, info in enumerate(self._lists):
             for entity in info.snapshot.entities:
@@ -112,7 +118,7 @@ class ScreeningEngine:
                 group = self._group(list_pos, entity.schema)
                 is_org = is_org_schema(entity.schema)
                 for slot, entry in enumerate(entity.names):
-                    norm = normalize_name(entry.name, is_org)
+                    norm = normalize(entry.name, is_org)
                     if norm.tokens:
                         table.add(position, slot, entry.kind, norm, group)
                 identifiers.extend((position, value) for _, value in entity.identifiers)

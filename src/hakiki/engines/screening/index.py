@@ -275,6 +275,7 @@ class NameTable:
         self.tokens: list[str] = []  # token id -> token (made by freeze)
         self._token_ids: dict[str, int] = {}
         self._weight_codes: dict[float, int] = {}
+        self._code_memo: dict[tuple[float, ...], bytes] = {}  # weights -> their codes
         self._removed: dict[int, tuple[str, ...]] = {}  # the few names a title was taken from
         self._not_latin: set[int] = set()  # the few names not written in Latin letters
         self._starts = array("q", [0])
@@ -300,8 +301,12 @@ class NameTable:
         token_ids, weight_codes = self._token_ids, self._weight_codes
         new_token = token_ids.setdefault
         self._ids.extend([new_token(token, len(token_ids)) for token in norm.tokens])
-        new_code = weight_codes.setdefault
-        self._codes.extend([new_code(weight, len(weight_codes)) for weight in norm.weights])
+        codes = self._code_memo.get(norm.weights)
+        if codes is None:  # a list has few distinct weight patterns
+            new_code = weight_codes.setdefault
+            codes = bytes([new_code(weight, len(weight_codes)) for weight in norm.weights])
+            self._code_memo[norm.weights] = codes
+        self._codes.frombytes(codes)
         ids = self._ids
         self._starts.append(len(ids))
         if norm.removed:
@@ -322,7 +327,16 @@ class NameTable:
         self.group = np.frombuffer(self._group, dtype=np.int16).copy()
         self.kind = np.frombuffer(self._kind, dtype=np.uint8).copy()
         self.slot = np.frombuffer(self._slot, dtype=np.int16).copy()
-        for name in ("_starts", "_ids", "_codes", "_entity", "_group", "_kind", "_slot"):
+        for name in (
+            "_starts",
+            "_ids",
+            "_codes",
+            "_entity",
+            "_group",
+            "_kind",
+            "_slot",
+            "_code_memo",
+        ):
             delattr(self, name)
         # ids were given in the order tokens and weights were first met: the dicts' order
         self.tokens = list(self._token_ids)

@@ -22,6 +22,7 @@ The per-token weight is the hook a later frequency model replaces.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -195,6 +196,87 @@ def _surname_first(text: str) -> str:
 @lru_cache(maxsize=8192)
 def normalize_name(text: str, is_org: bool = False) -> NormalizedName:
     """Tokens and weights of a person name (``is_org=False``) or any other name."""
+    if not is_org:
+        found = _plain_person(text, _plain_word)
+        if found is not None:
+            return found
+    return _normalize(text, is_org)
+
+
+# A word's tokens and their weights further into a name than the first token
+# (:func:`_plain_word`); None for a word that sends the name down the full path.
+_Parts = tuple[tuple[str, ...], tuple[float, ...]] | None
+
+
+def list_normalizer() -> Callable[[str, bool], NormalizedName]:
+    """:func:`normalize_name` for the names of a whole list: each distinct word's tokens and
+    weights are worked out once, in a memo as long-lived as the function returned (an index
+    build's), where :func:`normalize_name`'s memos are bounded."""
+    memo: dict[str, _Parts] = {}
+
+    def word(text: str) -> _Parts:
+        try:
+            return memo[text]
+        except KeyError:
+            found = memo[text] = _word_parts(text)
+            return found
+
+    def normalize(text: str, is_org: bool) -> NormalizedName:
+        if not is_org:
+            found = _plain_person(text, word)
+            if found is not None:
+                return found
+        return _normalize(text, is_org)
+
+    return normalize
+
+
+# The characters that send a person's name down the full path: a comma (surname first) and a
+# dot (initials written together, a prefix's dot).
+_NOT_PLAIN = frozenset(",.")
+
+
+def _plain_person(text: str, word: Callable[[str], _Parts]) -> NormalizedName | None:
+    """:func:`_normalize` of a plain person's name, from what each of its words gives
+    (``word``, memoised): most list names are ASCII words with no comma, dot, title or
+    prefix, and a list of a million names has far fewer distinct words than names. Names
+    with other letters are not split into words first (rigour's transliteration depends on
+    the scripts of the whole name: "Айрат" alone is "ajrat", beside Arabic "airat"). None when
+    the name is not that plain (the full path then runs; tests/engines/screening/
+    test_index_build.py checks the two agree)."""
+    if not text.isascii() or not text.isprintable() or not _NOT_PLAIN.isdisjoint(text):
+        return None
+    words = text.split()
+    if not words or not text[:1].isalnum():
+        return None
+    tokens: list[str] = []
+    weights: list[float] = []
+    for part in words:
+        parts = word(part)
+        if parts is None:
+            return None
+        tokens.extend(parts[0])
+        weights.extend(parts[1])
+    if words[0].lower() in _prefix_words():
+        return None
+    if tokens:
+        weights[0] = _person_weight(0, tokens[0])
+    return NormalizedName(tuple(tokens), tuple(weights))
+
+
+def _word_parts(word: str) -> _Parts:
+    """A word's tokens, with their weights further into a name than the first token; None
+    for a word holding a title, rank or honour (:func:`strip_titles` may take it out)."""
+    tokens = _word_tokens(word)
+    if any(t in _TITLE_WORDS for t in tokens):
+        return None
+    return tokens, tuple(_person_weight(1, t) for t in tokens)
+
+
+_plain_word = lru_cache(maxsize=65536)(_word_parts)
+
+
+def _normalize(text: str, is_org: bool) -> NormalizedName:
     if is_org:
         text = _replace_org_types(_GLUED_ORG_TYPE.sub(r" \1", text).replace("&", " and "))
         tokens = tokenize(text)
@@ -273,6 +355,9 @@ def strip_titles(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, .
     while len(kept) > 2 and kept[-1] in HONOURS_TRAILING:
         removed.append(kept.pop())
     return tuple(kept), tuple(removed)
+
+
+_TITLE_WORDS = TITLES_ANYWHERE | TITLES_LEADING | HONOURS_TRAILING
 
 
 def is_org_schema(schema: str) -> bool:
