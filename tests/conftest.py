@@ -21,12 +21,14 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 import pytest_asyncio
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 from sqlalchemy import func, make_url, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from hakiki.account import service as accounts
 from hakiki.app import create_app
+from hakiki.console import passwords
 from hakiki.core.database import Database
 from hakiki.core.migrate import upgrade
 from hakiki.core.runtime import Runtime
@@ -118,6 +120,16 @@ async def _create_worker_database() -> None:
 def pytest_sessionstart(session: pytest.Session) -> None:
     if WORKER and _reachable(BASE_POSTGRES_URL, 5432):
         asyncio.run(_create_worker_database())
+
+
+#: The console's argon2id hasher as the product configures it (64 MiB, t=3: about 0.1-0.3 CPU s a
+#: hash or a verification). Test processes hash with argon2id at its lowest cost instead: every
+#: console test makes a user and signs in, and at the product's cost that was several CPU minutes
+#: of the suite. The hashes are real argon2id all the same (the cost is in each hash, so a sign-in
+#: verifies what was made); tests/console/test_passwords_dummy.py checks the product's hasher.
+#: Servers started as processes keep the product's cost.
+PRODUCT_PASSWORD_HASHER = passwords._HASHER
+passwords._HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

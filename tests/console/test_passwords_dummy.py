@@ -5,13 +5,21 @@ from __future__ import annotations
 import pytest
 
 from hakiki.console import passwords
+from tests.conftest import PRODUCT_PASSWORD_HASHER
 
-HASHER = passwords._HASHER
+HASHER = PRODUCT_PASSWORD_HASHER
+
+
+@pytest.fixture(autouse=True)
+def product_hasher(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The product's parameters (tests/conftest.py gives other tests a cheap hasher)."""
+    monkeypatch.setattr(passwords, "_HASHER", PRODUCT_PASSWORD_HASHER)
 
 
 def test_the_dummy_hash_has_the_hashers_parameters() -> None:
     # A dummy made with cheaper parameters would let a timing tell unknown e-mails apart.
     assert not passwords._HASHER.check_needs_rehash(passwords._DUMMY)
+    assert (HASHER.time_cost, HASHER.memory_cost) == (3, 65536)
 
 
 class _RecordingHasher:
