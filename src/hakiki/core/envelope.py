@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # The version of the result shape (CHANGELOG.md): 1 was the first stable one, the envelope
 # (1.1 added ``consent_id``); 2 puts the jobs (bulk scans, statements, background requests,
 # verification sessions) in it; 3 the monitoring enrolments (a baseline screening each).
-API_VERSION = "3.0.0"
+API_VERSION = "3.1.0"
 
 # ``provider`` of every sandbox answer, and of live answers our own engines compute (scores,
 # screening, fraud scans, documents, statements): one value each, in every category.
