@@ -200,6 +200,13 @@ def fake_smile_id_server() -> Iterator[FakeSmileId]:
 SMILE_ID_TYPES = {"TZ:nida": "NATIONAL_ID"}
 
 
+#: For a test of an engine's answer through HTTP where the database plays no part (a document
+#: read, a face compared): it runs on SQLite only, as reading the same image on PostgreSQL too
+#: would cost seconds of CPU and test nothing more. What such a call stores, charges and logs is
+#: tested on both databases by the neighbouring tests.
+SQLITE_ONLY = pytest.mark.parametrize("settings", ["sqlite"], indirect=True)
+
+
 #: Each backend's migrated settings, made once per session. pytest tears a parametrized
 #: session fixture down whenever the next test wants the other parameter, which under
 #: ``--dist loadfile`` is at nearly every file (a file's SQLite tests, then its PostgreSQL

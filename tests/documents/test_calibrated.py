@@ -19,7 +19,7 @@ from hakiki.engines.documents import barcodes, forensics, quality
 from hakiki.engines.documents.verify import Analysis, Side, analyse
 from hakiki.engines.documents.zone import straighten
 from hakiki.engines.face import load_image
-from tests.conftest import AccountFactory
+from tests.conftest import SQLITE_ONLY, AccountFactory
 from tests.documents import doctored
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "documents" / "real"
@@ -37,6 +37,7 @@ def alarms(checks: list[Any]) -> dict[str, str]:
     }
 
 
+@SQLITE_ONLY
 async def test_a_genuine_scan_raises_no_quality_or_forensic_alarm(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from hakiki.engines.documents import forensics
-from tests.conftest import AccountFactory
+from tests.conftest import SQLITE_ONLY, AccountFactory
 from tests.documents import doctored
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "documents" / "real"
@@ -109,6 +109,7 @@ def test_no_earlier_save_traced_is_not_a_verdict() -> None:
     assert not traced(pasted).traced
 
 
+@SQLITE_ONLY
 async def test_the_pasted_photo_answers_attention_through_the_api(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:

@@ -13,7 +13,7 @@ import zxingcpp
 from fastapi import FastAPI
 
 from hakiki.core.database import Database
-from tests.conftest import AccountFactory, debit_count
+from tests.conftest import SQLITE_ONLY, AccountFactory, debit_count
 from tests.core.request_log.test_request_log import log_row
 from tests.documents.specimens import TD1_KENYA, render_card
 from tests.engines.documents.test_unsure import td3
@@ -40,6 +40,7 @@ async def verify(client: httpx.AsyncClient, headers: dict[str, str], **body: Any
     return await client.post(URL, json=body, headers=headers)
 
 
+@SQLITE_ONLY
 async def test_td3_specimen_reads_and_is_rejected_as_expired_and_edited(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -66,6 +67,7 @@ async def test_td3_specimen_reads_and_is_rejected_as_expired_and_edited(
     assert result["billing"]["charged"] is True and result["billing"]["amount"] == PRICE
 
 
+@SQLITE_ONLY
 async def test_td2_specimen_and_country_mismatch(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -80,6 +82,7 @@ async def test_td2_specimen_and_country_mismatch(
     assert checks(result)["country"]["status"] == "attention"
 
 
+@SQLITE_ONLY
 async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -104,6 +107,7 @@ async def test_td1_card_rotated_and_blurred_with_barcode_is_clear(
     assert result["data"]["verdict"] == "clear", result["data"]["reasons"]
 
 
+@SQLITE_ONLY
 async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -130,6 +134,7 @@ async def test_a_visa_is_verified_as_a_visa_and_is_no_passport(
     assert "the zone's document code 'VC' is not a passport's" in passport["data"]["reasons"]
 
 
+@SQLITE_ONLY
 async def test_a_printed_birth_date_other_than_the_zones_asks_for_a_look(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -150,6 +155,7 @@ async def test_a_printed_birth_date_other_than_the_zones_asks_for_a_look(
     assert result["data"]["document"]["birth_date"] == "1990-01-01"  # the zone's, checked and sound
 
 
+@SQLITE_ONLY
 async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_rejected(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
@@ -178,6 +184,7 @@ async def test_a_passport_full_of_zeros_is_read_or_unsure_never_wrong_nor_reject
     assert worse["data"]["document"]["document_number"] == unsure["document_number"][0]
 
 
+@SQLITE_ONLY
 async def test_selfie_match_mismatch_and_no_face(
     client: httpx.AsyncClient, make_account: AccountFactory
 ) -> None:
